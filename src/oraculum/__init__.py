@@ -1,0 +1,3 @@
+"""oraculum: consult web-only frontier models as durable background jobs."""
+
+__version__ = "0.1.0"

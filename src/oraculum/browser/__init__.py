@@ -1,0 +1,1 @@
+"""Browser layer: Chromium executable, launch flags, runtime profiles, diagnostics."""

@@ -1,0 +1,76 @@
+"""Which Chromium to run and with which flags.
+
+Playwright's own browser download is never required: we use the configured executable or the
+system's Chromium/Chrome by path.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from oraculum.core.errors import OracleError
+
+# Flags every launch carries. Without the networking ones Chromium phones home at start and, on
+# a closed network, fills logs with refused connections.
+REQUIRED_ARGS: tuple[str, ...] = (
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--no-default-browser-check",
+)
+
+SYSTEM_CANDIDATES: tuple[str, ...] = (
+    "/usr/bin/chromium",
+    "/usr/bin/chromium-browser",
+    "/usr/bin/google-chrome",
+    "/usr/bin/google-chrome-stable",
+    "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome",
+    "/Applications/Chromium.app/Contents/MacOS/Chromium",
+)
+
+
+def launch_args(extra: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """The argv tail for a Chromium launch: required flags, sandbox rule, then ``extra``."""
+    args = list(REQUIRED_ARGS)
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        # Chromium refuses to start as root with its sandbox on.
+        args.append("--no-sandbox")
+    args.extend(extra)
+    return args
+
+
+def resolve_executable(configured: str | None = None) -> Path:
+    """The configured executable, else the first system Chromium/Chrome found."""
+    if configured:
+        path = Path(configured)
+        if not path.exists():
+            raise OracleError(
+                "browser_executable_missing",
+                f"Configured browser executable does not exist: {path}",
+                rejected_value=str(path),
+                suggested_next_step="Fix browser.executablePath in the global config.",
+            )
+        if not path.is_file() or not os.access(path, os.X_OK):
+            raise OracleError(
+                "browser_executable_not_executable",
+                f"Configured browser executable is not an executable file: {path}",
+                rejected_value=str(path),
+                suggested_next_step="Point browser.executablePath at the Chromium binary.",
+            )
+        return path
+    for candidate in SYSTEM_CANDIDATES:
+        if os.access(candidate, os.X_OK):
+            return Path(candidate)
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return Path(found)
+    raise OracleError(
+        "browser_executable_missing",
+        "No Chromium or Chrome executable found.",
+        suggested_next_step="Install Debian's chromium (`apt-get install -y chromium`) "
+        "or set browser.executablePath in the global config.",
+    )

@@ -1,0 +1,58 @@
+"""Command-line surface. Each command module registers itself on :data:`app`."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from oraculum.cli.app import MODE, app, err_console
+from oraculum.core.errors import ExitCode, OracleError
+
+# Command modules register on `app` when imported.
+# from oraculum.cli import <module>  (each command module adds itself here)
+
+
+def _split_json_flag(argv: list[str]) -> tuple[list[str], bool]:
+    """Accept `--json` anywhere before `--`, so `oraculum status --json` works too."""
+    if "--" in argv:
+        cut = argv.index("--")
+        head, tail = argv[:cut], argv[cut:]
+    else:
+        head, tail = argv, []
+    found = "--json" in head
+    return [a for a in head if a != "--json"] + tail, found
+
+
+def report_error(error: OracleError) -> int:
+    if MODE.json:
+        sys.stdout.write(json.dumps({"error": error.to_dict()}, indent=2, ensure_ascii=False) + "\n")
+    else:
+        err_console.print(f"error[{error.code}]: {error.message}", markup=False)
+        if error.suggested_next_step:
+            err_console.print(f"  next step: {error.suggested_next_step}", markup=False)
+    return int(error.exit_code)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args, json_mode = _split_json_flag(list(sys.argv[1:] if argv is None else argv))
+    MODE.json = json_mode
+    try:
+        result = app(args=args, prog_name="oraculum", standalone_mode=False)
+    except OracleError as error:
+        return report_error(error)
+    except click.exceptions.Exit as done:
+        return int(done.exit_code or 0)
+    except click.exceptions.Abort:
+        return report_error(OracleError("interrupted", "Interrupted."))
+    except click.ClickException as usage:
+        if MODE.json:
+            return report_error(OracleError("invalid_argument", usage.format_message()))
+        usage.show()
+        return int(ExitCode.INVALID_INPUT)
+    return int(result or 0) if isinstance(result, int) else 0
+
+
+def entrypoint() -> None:
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Core: errors, paths, config, presets, project and session identity."""

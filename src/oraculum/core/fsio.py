@@ -1,0 +1,66 @@
+"""Private, crash-safe file writes: directories 0700, files 0600, replace by rename."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+DIR_MODE = 0o700
+FILE_MODE = 0o600
+
+
+def ensure_private_dir(path: Path) -> Path:
+    """Create ``path`` (and parents) as 0700; tighten an existing directory we own."""
+    path.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
+    with contextlib.suppress(PermissionError):
+        if path.stat().st_mode & 0o777 != DIR_MODE:
+            path.chmod(DIR_MODE)
+    return path
+
+
+def _fsync_dir(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` so that readers see either the old file or the whole new one.
+
+    The temporary file sits next to the target (same filesystem), is fsynced before the rename,
+    and the directory is fsynced after it so the rename survives a power loss.
+    """
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, FILE_MODE)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+        raise
+    _fsync_dir(path.parent)
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def atomic_write_json(path: Path, value: Any) -> None:
+    atomic_write_bytes(path, (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode())
+
+
+def write_private_file(path: Path, data: bytes) -> None:
+    """Create a new file exclusively with 0600 (fails if it exists)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, FILE_MODE)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)

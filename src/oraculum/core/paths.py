@@ -1,0 +1,48 @@
+"""Where oraculum keeps things. Every location can be overridden by an environment variable."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import platformdirs
+
+APP = "oraculum"
+
+
+def _env_path(name: str) -> Path | None:
+    value = os.environ.get(name)
+    if value:
+        return Path(value).expanduser().absolute()
+    return None
+
+
+def jobs_dir() -> Path:
+    """Job directories, one `oracle-<id>/` each."""
+    return _env_path("ORACULUM_JOBS_DIR") or platformdirs.user_state_path(APP) / "jobs"
+
+
+def state_dir() -> Path:
+    """Locks, leases and session liveness files."""
+    return _env_path("ORACULUM_STATE_DIR") or platformdirs.user_state_path(APP) / "state"
+
+
+def config_dir() -> Path:
+    """The global config lives here as `config.json`."""
+    return _env_path("ORACULUM_CONFIG_DIR") or platformdirs.user_config_path(APP)
+
+
+def data_dir() -> Path:
+    """Browser profiles: the signed-in seeds and the per-job runtime clones."""
+    return _env_path("ORACULUM_DATA_DIR") or platformdirs.user_data_path(APP)
+
+
+def global_config_path() -> Path:
+    return config_dir() / "config.json"
+
+
+PROJECT_CONFIG_RELATIVE = Path(".oraculum") / "config.json"
+
+
+def project_config_path(project_root: Path) -> Path:
+    return project_root / PROJECT_CONFIG_RELATIVE
