@@ -27,7 +27,9 @@ def _split_json_flag(argv: list[str]) -> tuple[list[str], bool]:
 
 def report_error(error: OracleError) -> int:
     if MODE.json:
-        sys.stdout.write(json.dumps({"error": error.to_dict()}, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(
+            json.dumps({"error": error.to_dict()}, indent=2, ensure_ascii=False) + "\n"
+        )
     else:
         err_console.print(f"error[{error.code}]: {error.message}", markup=False)
         if error.suggested_next_step:

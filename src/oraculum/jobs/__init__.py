@@ -1,0 +1,1 @@
+"""Jobs: model and transitions, the store, locks, leases, admission and workers."""

@@ -1,0 +1,87 @@
+"""Job ids: path-safe, sortable by creation time, short enough to type.
+
+An id is 13 characters of Crockford base32 (lower case): 9 encode the creation time in
+milliseconds, 4 are random. Every entry point validates ids with :func:`validate_job_id` before
+any path is built from them.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import threading
+import time
+
+from oraculum.core.errors import OracleError
+
+ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
+TIME_CHARS = 9
+RANDOM_CHARS = 4
+JOB_ID_LENGTH = TIME_CHARS + RANDOM_CHARS
+JOB_ID_PATTERN = re.compile(rf"^[{ALPHABET}]{{{JOB_ID_LENGTH}}}$")
+# A prefix used to name a job on the command line.
+JOB_PREFIX_PATTERN = re.compile(rf"^[{ALPHABET}]{{4,{JOB_ID_LENGTH}}}$")
+JOB_DIR_PREFIX = "oracle-"
+
+
+def _encode(value: int, width: int) -> str:
+    chars = []
+    for _ in range(width):
+        value, digit = divmod(value, 32)
+        chars.append(ALPHABET[digit])
+    return "".join(reversed(chars))
+
+
+_RANDOM_SPACE = 32**RANDOM_CHARS
+_last: tuple[int, int] = (0, 0)
+_last_lock = threading.Lock()
+
+
+def new_job_id(now_ms: int | None = None) -> str:
+    """A fresh id. Within one process ids strictly increase, so two ids made in the same
+    millisecond never collide; across processes the random part (and the store's exclusive
+    directory creation) keeps them apart."""
+    global _last
+    moment = time.time_ns() // 1_000_000 if now_ms is None else now_ms
+    with _last_lock:
+        last_ms, last_random = _last
+        if moment <= last_ms:
+            moment, suffix = last_ms, last_random + 1
+            if suffix >= _RANDOM_SPACE:
+                moment, suffix = moment + 1, secrets.randbelow(_RANDOM_SPACE // 2)
+        else:
+            suffix = secrets.randbelow(_RANDOM_SPACE // 2)
+        _last = (moment, suffix)
+    return _encode(moment, TIME_CHARS) + _encode(suffix, RANDOM_CHARS)
+
+
+def _describe(value: object) -> str | None:
+    if not isinstance(value, str):
+        return None
+    return value if len(value) <= 80 else value[:77] + "..."
+
+
+def validate_job_id(value: object) -> str:
+    """Return ``value`` when it is a well-formed full job id; refuse anything else."""
+    if isinstance(value, str) and JOB_ID_PATTERN.fullmatch(value):
+        return value
+    raise OracleError(
+        "invalid_job_id",
+        "A job id is 13 lower-case letters and digits (as printed by `oraculum status`).",
+        rejected_value=_describe(value),
+        suggested_next_step="Run `oraculum status` to list job ids.",
+    )
+
+
+def validate_job_ref(value: object) -> str:
+    """A full id or a unique prefix of at least 4 characters (case-insensitive)."""
+    if isinstance(value, str):
+        lowered = value.strip().lower()
+        if JOB_PREFIX_PATTERN.fullmatch(lowered):
+            return lowered
+    raise OracleError(
+        "invalid_job_id",
+        "A job id is 13 lower-case letters and digits; a unique prefix of 4 or more also works.",
+        rejected_value=_describe(value),
+        suggested_next_step="Run `oraculum status` to list job ids.",
+    )

@@ -1,0 +1,232 @@
+"""The job record (`job.json`) and its vocabulary: statuses, phases, events.
+
+Field names follow the upstream `job.json` (camelCase on disk); Python code uses snake_case.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_serializer
+from pydantic.alias_generators import to_camel
+
+MAX_LIFECYCLE_EVENTS = 64
+
+
+class Status(StrEnum):
+    QUEUED = "queued"
+    SUBMITTED = "submitted"
+    WAITING = "waiting"
+    COMPLETE = "complete"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+
+class Phase(StrEnum):
+    QUEUED = "queued"
+    SUBMITTED = "submitted"
+    CLONING_RUNTIME = "cloning_runtime"
+    LAUNCHING_BROWSER = "launching_browser"
+    VERIFYING_AUTH = "verifying_auth"
+    CONFIGURING_MODEL = "configuring_model"
+    UPLOADING_ARCHIVE = "uploading_archive"
+    AWAITING_RESPONSE = "awaiting_response"
+    EXTRACTING_RESPONSE = "extracting_response"
+    DOWNLOADING_ARTIFACTS = "downloading_artifacts"
+    COMPLETE = "complete"
+    COMPLETE_WITH_ARTIFACT_ERRORS = "complete_with_artifact_errors"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+
+# The worker's phases, in the order a run passes through them.
+WORKER_PHASES: tuple[Phase, ...] = (
+    Phase.CLONING_RUNTIME,
+    Phase.LAUNCHING_BROWSER,
+    Phase.VERIFYING_AUTH,
+    Phase.CONFIGURING_MODEL,
+    Phase.UPLOADING_ARCHIVE,
+    Phase.AWAITING_RESPONSE,
+    Phase.EXTRACTING_RESPONSE,
+    Phase.DOWNLOADING_ARTIFACTS,
+)
+
+PHASE_STATUS: dict[Phase, Status] = {
+    Phase.QUEUED: Status.QUEUED,
+    Phase.SUBMITTED: Status.SUBMITTED,
+    **{phase: Status.WAITING for phase in WORKER_PHASES},
+    Phase.COMPLETE: Status.COMPLETE,
+    Phase.COMPLETE_WITH_ARTIFACT_ERRORS: Status.COMPLETE,
+    Phase.FAILED: Status.FAILED,
+    Phase.CANCELLED: Status.CANCELLED,
+}
+
+ACTIVE_STATUSES = frozenset({Status.SUBMITTED, Status.WAITING})
+OPEN_STATUSES = frozenset({Status.QUEUED, *ACTIVE_STATUSES})
+TERMINAL_STATUSES = frozenset({Status.COMPLETE, Status.FAILED, Status.CANCELLED})
+
+
+class PromptSendState(StrEnum):
+    """Whether the prompt may have reached the provider: it only moves forward."""
+
+    NOT_SENT = "not_sent"
+    ATTEMPTED = "attempted"
+    ACCEPTED = "accepted"
+
+
+PROMPT_SEND_ORDER = {state: index for index, state in enumerate(PromptSendState)}
+
+
+class EventKind(StrEnum):
+    CREATED = "created"
+    PHASE = "phase"
+    CLEANUP = "cleanup"
+    NOTIFICATION = "notification"
+    WAKEUP = "wakeup"
+    NAVIGATION = "navigation"
+    NOTE = "note"
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def iso(moment: datetime) -> str:
+    """Fixed-width UTC timestamps, so lexical order is time order."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="forbid",
+        validate_assignment=False,
+        use_enum_values=False,
+    )
+
+    def to_json_dict(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+class LifecycleEvent(_Record):
+    at: datetime
+    source: str
+    kind: EventKind
+    status: Status
+    phase: Phase
+    message: str
+
+    @field_serializer("at")
+    def _at(self, value: datetime) -> str:
+        return iso(value)
+
+
+class WorkerIdentity(_Record):
+    """Who runs a job: never signalled on pid alone."""
+
+    pid: int = Field(gt=0)
+    start_time: float  # psutil create_time(), seconds since the epoch
+    nonce: str
+
+
+class Job(_Record):
+    id: str
+    status: Status
+    phase: Phase
+    phase_at: datetime
+    created_at: datetime
+    queued_at: datetime | None = None
+    submitted_at: datetime | None = None
+    completed_at: datetime | None = None
+    heartbeat_at: datetime | None = None
+    cancel_requested_at: datetime | None = None
+    cancel_reason: str | None = None
+
+    # Where it came from.
+    project_root: str
+    project_id: str
+    session_id: str | None = None
+    request_source: str = "cli"
+
+    # What it asks.
+    provider: str = "chatgpt"
+    selection: dict[str, Any] = Field(default_factory=dict)
+    follow_up_to_job_id: str | None = None
+    chat_url: str | None = None
+    conversation_id: str | None = None
+    prompt_send_state: PromptSendState = PromptSendState.NOT_SENT
+
+    # Files.
+    prompt_path: str
+    archive_path: str
+    archive_sha256: str | None = None
+    archive_bytes: int | None = None
+    archive_deleted_after_upload: bool = False
+    response_path: str
+    artifacts_manifest_path: str
+    artifact_paths: list[str] = Field(default_factory=list)
+    artifact_failure_count: int | None = None
+    logs_dir: str
+
+    # Runtime.
+    runtime_id: str
+    runtime_profile_dir: str
+    worker: WorkerIdentity | None = None
+    seed_generation: str | None = None
+    config: dict[str, Any] = Field(default_factory=dict)
+
+    # Outcome.
+    error: str | None = None
+    error_code: str | None = None
+    generation_status: str | None = None
+    collection_status: str | None = None
+
+    # Cleanup.
+    cleanup_pending: bool = False
+    cleanup_warnings: list[str] | None = None
+    cleanup_attempt_count: int = 0
+    cleanup_retry_at: datetime | None = None
+    last_cleanup_at: datetime | None = None
+
+    # Wake-up delivery.
+    notify_claimed_at: datetime | None = None
+    notify_claimed_by: str | None = None
+    wakeup_attempt_count: int = 0
+    wakeup_last_requested_at: datetime | None = None
+    wakeup_settled_at: datetime | None = None
+    wakeup_settled_source: str | None = None
+
+    lifecycle_events: list[LifecycleEvent] = Field(default_factory=list)
+    schema_version: int = 1
+
+    @field_serializer(
+        "phase_at",
+        "created_at",
+        "queued_at",
+        "submitted_at",
+        "completed_at",
+        "heartbeat_at",
+        "cancel_requested_at",
+        "cleanup_retry_at",
+        "last_cleanup_at",
+        "notify_claimed_at",
+        "wakeup_last_requested_at",
+        "wakeup_settled_at",
+    )
+    def _timestamps(self, value: datetime | None) -> str | None:
+        return None if value is None else iso(value)
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.status in TERMINAL_STATUSES
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in ACTIVE_STATUSES
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in OPEN_STATUSES
