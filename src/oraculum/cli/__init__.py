@@ -5,13 +5,15 @@ from __future__ import annotations
 import json
 import sys
 
-import click
+import typer
 
 from oraculum.cli.app import MODE, app, err_console
 from oraculum.core.errors import ExitCode, OracleError
 
 # Command modules register on `app` when imported.
 # from oraculum.cli import <module>  (each command module adds itself here)
+from oraculum.cli import selfcheck_cmd, status_cmd  # noqa: E402, F401, I001
+from oraculum.cli import config_cmd, presets_cmd  # noqa: E402, F401, I001
 
 
 def _split_json_flag(argv: list[str]) -> tuple[list[str], bool]:
@@ -44,11 +46,11 @@ def main(argv: list[str] | None = None) -> int:
         result = app(args=args, prog_name="oraculum", standalone_mode=False)
     except OracleError as error:
         return report_error(error)
-    except click.exceptions.Exit as done:
+    except typer.Exit as done:
         return int(done.exit_code or 0)
-    except click.exceptions.Abort:
+    except (typer.Abort, KeyboardInterrupt):
         return report_error(OracleError("interrupted", "Interrupted."))
-    except click.ClickException as usage:
+    except typer.TyperException as usage:  # typer's (vendored click) usage errors
         if MODE.json:
             return report_error(OracleError("invalid_argument", usage.format_message()))
         usage.show()

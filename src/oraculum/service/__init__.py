@@ -1,0 +1,1 @@
+"""The oracle operations. Surfaces (CLI, MCP) are thin over these functions."""

@@ -1,0 +1,56 @@
+"""How a job is described to people and agents: one summary shape for every surface."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from oraculum.jobs.model import Job, utc_now
+
+
+def seconds_since(moment: datetime | None, now: datetime) -> float | None:
+    return None if moment is None else round((now - moment).total_seconds(), 3)
+
+
+def job_summary(job: Job, *, now: datetime | None = None) -> dict[str, Any]:
+    """The facts a reader needs to decide what to do next, without the full record."""
+    now = now or utc_now()
+    summary: dict[str, Any] = {
+        "id": job.id,
+        "status": job.status.value,
+        "phase": job.phase.value,
+        "provider": job.provider,
+        "selection": job.selection,
+        "createdAt": job.to_json_dict()["createdAt"],
+        "ageSeconds": seconds_since(job.created_at, now),
+        "heartbeatAgeSeconds": seconds_since(job.heartbeat_at, now),
+        "promptSendState": job.prompt_send_state.value,
+        "projectRoot": job.project_root,
+        "sessionId": job.session_id,
+        "responsePath": job.response_path,
+        "chatUrl": job.chat_url,
+        "error": job.error,
+        "errorCode": job.error_code,
+        "collectionStatus": job.collection_status,
+        "cleanupPending": job.cleanup_pending,
+    }
+    if job.follow_up_to_job_id:
+        summary["followUpToJobId"] = job.follow_up_to_job_id
+    return {key: value for key, value in summary.items() if value is not None}
+
+
+def describe_age(seconds: float | None) -> str:
+    """`42s`, `3m`, `2h5m`, `4d` — short enough for a table cell."""
+    if seconds is None:
+        return "-"
+    seconds = max(0, int(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    minutes = seconds // 60
+    if minutes < 60:
+        return f"{minutes}m"
+    hours = minutes // 60
+    if hours < 48:
+        rest = minutes % 60
+        return f"{hours}h{rest}m" if rest else f"{hours}h"
+    return f"{hours // 24}d"
