@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 
@@ -10,10 +11,15 @@ import typer
 from oraculum.cli.app import MODE, app, err_console
 from oraculum.core.errors import ExitCode, OracleError
 
-# Command modules register on `app` when imported.
-# from oraculum.cli import <module>  (each command module adds itself here)
-from oraculum.cli import selfcheck_cmd, status_cmd  # noqa: E402, F401, I001
-from oraculum.cli import config_cmd, presets_cmd  # noqa: E402, F401, I001
+# Command modules register on `app` when imported: each command module adds its name here.
+COMMAND_MODULES = (
+    "status_cmd",
+    "selfcheck_cmd",
+    "config_cmd",
+    "presets_cmd",
+)
+for _module in COMMAND_MODULES:
+    importlib.import_module(f"oraculum.cli.{_module}")
 
 
 def _split_json_flag(argv: list[str]) -> tuple[list[str], bool]:
