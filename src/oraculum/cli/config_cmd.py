@@ -1,0 +1,81 @@
+"""`oraculum config show` and `oraculum config check`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from oraculum.cli.app import app, emit
+from oraculum.core import paths
+from oraculum.core.config import LoadedConfig, load_config
+from oraculum.core.project import find_project_root
+
+config_app = typer.Typer(
+    help="Show or check the effective configuration.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+app.add_typer(config_app, name="config")
+
+PROJECT_OPTION = typer.Option(
+    None,
+    "--project",
+    help="Project root whose .oraculum/config.json applies (default: found from the cwd).",
+    exists=True,
+    file_okay=False,
+)
+
+
+def _load(project: Path | None) -> tuple[Path, LoadedConfig]:
+    root = project.expanduser().absolute() if project is not None else find_project_root()
+    return root, load_config(root)
+
+
+def _flatten(config: dict[str, Any]) -> dict[str, Any]:
+    return {
+        f"{section}.{key}": value for section, body in config.items() for key, value in body.items()
+    }
+
+
+def _show_data(root: Path, loaded: LoadedConfig) -> dict[str, Any]:
+    return {
+        "config": loaded.config.to_json_dict(),
+        "sources": loaded.sources,
+        "files": [str(path) for path in loaded.files],
+        "searched": [str(paths.global_config_path()), str(paths.project_config_path(root))],
+    }
+
+
+def _render_show(data: dict[str, Any], console: Console) -> None:
+    table = Table(box=None, pad_edge=False)
+    for column in ("key", "value", "source"):
+        table.add_column(column, overflow="fold")
+    for key, value in _flatten(data["config"]).items():
+        table.add_row(key, json.dumps(value), data["sources"][key])
+    console.print(table)
+    read = data["files"]
+    console.print(f"\nfiles read: {', '.join(read) if read else 'none'}", markup=False)
+    console.print(f"searched: {', '.join(data['searched'])}", markup=False)
+
+
+@config_app.command("show")
+def show_command(project: Path | None = PROJECT_OPTION) -> None:
+    """Print the effective config and where each value came from."""
+    root, loaded = _load(project)
+    data = _show_data(root, loaded)
+    emit(data, lambda console: _render_show(data, console))
+
+
+@config_app.command("check")
+def check_command(project: Path | None = PROJECT_OPTION) -> None:
+    """Validate the config files; exit non-zero with the first problem found."""
+    _root, loaded = _load(project)
+    files = [str(path) for path in loaded.files]
+    data = {"ok": True, "files": files}
+    summary = f"files: {', '.join(files)}" if files else "built-in defaults only"
+    emit(data, lambda console: console.print(f"OK: config is valid ({summary}).", markup=False))

@@ -1,0 +1,45 @@
+"""`oraculum presets`: the model selections a job can ask for."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from oraculum.cli.app import app, emit
+from oraculum.core.presets import GROK_MODES_LIST, PRESETS, chatgpt_selection, grok_selection
+
+
+def presets_data() -> list[dict[str, Any]]:
+    chatgpt = [chatgpt_selection(preset.id) for preset in PRESETS]
+    grok = [grok_selection(mode.id) for mode in GROK_MODES_LIST]
+    rows = []
+    for selection in (*chatgpt, *grok):
+        row = selection.to_json_dict()
+        row["id"] = row.pop("preset", None) or row.pop("mode")
+        rows.append(row)
+    return rows
+
+
+def _render(rows: list[dict[str, Any]], console: Console) -> None:
+    table = Table(box=None, pad_edge=False)
+    for column in ("provider", "id", "label", "family", "effort", "tool"):
+        table.add_column(column)
+    for row in rows:
+        table.add_row(
+            row["provider"],
+            row["id"],
+            row["label"],
+            row["modelFamily"],
+            row["effort"] or "-",
+            row["tool"] or "-",
+        )
+    console.print(table)
+
+
+@app.command("presets")
+def presets_command() -> None:
+    """List the ChatGPT presets and Grok modes (ids, labels, model family, effort, tool)."""
+    rows = presets_data()
+    emit(rows, lambda console: _render(rows, console))
