@@ -17,7 +17,7 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, Literal, get_args
+from typing import Any, Final, Literal, cast, get_args
 from urllib.parse import urlsplit
 
 from pydantic import (
@@ -440,8 +440,7 @@ class Config(_Section):
 
 
 SECTION_MODELS: Final[dict[str, type[_Section]]] = {
-    name: info.annotation  # type: ignore[misc]
-    for name, info in Config.model_fields.items()
+    name: cast(type[_Section], info.annotation) for name, info in Config.model_fields.items()
 }
 ALL_SECTIONS: Final[tuple[str, ...]] = tuple(SECTION_MODELS)
 
