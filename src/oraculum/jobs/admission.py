@@ -1,0 +1,371 @@
+"""Admission: capacity by runtime leases, conversation exclusivity, the FIFO queue, and the
+handoff of an admitted job to its detached worker.
+
+Everything that takes a lease or creates a job runs under the global admission lock, which is
+what makes count-then-take race-free across processes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from oraculum.core.config import Config
+from oraculum.core.errors import OracleError
+from oraculum.core.project import project_id
+from oraculum.jobs import indexes, leases, transitions
+from oraculum.jobs.ids import new_job_id
+from oraculum.jobs.locks import named_lock
+from oraculum.jobs.model import Job, Phase, Status, WorkerIdentity, utc_now
+from oraculum.jobs.process import spawn_worker, terminate
+from oraculum.jobs.rules import EngineSettings, blocks_admission
+from oraculum.jobs.runtime import job_settings_config, record_cleanup, teardown, worker_liveness
+from oraculum.jobs.store import JobStore
+
+ADMISSION_LOCK_TIMEOUT_S = 30.0
+
+
+@dataclass
+class JobRequest:
+    """Everything needed to create a job, with its archive already built."""
+
+    project_root: Path
+    prompt: str
+    provider: str
+    selection: dict[str, Any]
+    config: Config
+    archive: Path  # prepared archive; moved into the job directory on success
+    archive_sha256: str
+    archive_bytes: int
+    session_id: str | None = None
+    request_source: str = "cli"
+    follow_up_to_job_id: str | None = None
+    chat_url: str | None = None
+    conversation_id: str | None = None
+    job_id: str = field(default_factory=new_job_id)
+
+
+@dataclass(frozen=True)
+class Capacity:
+    active: int
+    max_active: int
+    queued: int
+    max_queued: int
+
+    def line(self) -> str:
+        return (
+            f"Capacity: {self.active}/{self.max_active} active, "
+            f"{self.queued}/{self.max_queued} queued (global)."
+        )
+
+
+def _load_quietly(store: JobStore, job_id: str) -> Job | None:
+    try:
+        return store.load(job_id)
+    except OracleError:
+        return None
+
+
+def live_runtime_leases(store: JobStore, *, prune: bool) -> list[leases.Lease]:
+    """Runtime leases whose owner still blocks admission; with ``prune``, drop the others."""
+    live = []
+    for lease in leases.list_leases(leases.RUNTIME):
+        owner = _load_quietly(store, lease.job_id)
+        if owner is not None and blocks_admission(owner, worker_liveness(owner)):
+            live.append(lease)
+        elif prune:
+            lease.path.unlink(missing_ok=True)
+    return live
+
+
+def conversation_holder(store: JobStore, conversation_id: str, job_id: str) -> str | None:
+    """The id of another live job holding the conversation, else None (dropping a dead lease)."""
+    lease = leases.read_lease(leases.CONVERSATION, conversation_id)
+    if lease is None or lease.job_id == job_id:
+        return None
+    owner = _load_quietly(store, lease.job_id)
+    if owner is not None and blocks_admission(owner, worker_liveness(owner)):
+        return owner.id
+    lease.path.unlink(missing_ok=True)
+    return None
+
+
+def capacity(store: JobStore, config: Config) -> Capacity:
+    """A read-only look at capacity: takes no lock and changes nothing."""
+    queued = [
+        j
+        for j in indexes.members(indexes.QUEUE)
+        if (job := _load_quietly(store, j)) and job.status == Status.QUEUED
+    ]
+    return Capacity(
+        active=len(live_runtime_leases(store, prune=False)),
+        max_active=config.browser.max_concurrent_jobs,
+        queued=len(queued),
+        max_queued=config.queue_depth,
+    )
+
+
+def queue_position(job_id: str) -> tuple[int, int] | None:
+    """(position, depth) of a queued job, 1-based, in global submit order."""
+    queue = indexes.members(indexes.QUEUE)
+    if job_id not in queue:
+        return None
+    return queue.index(job_id) + 1, len(queue)
+
+
+# Job creation -----------------------------------------------------------------------------
+
+
+def _job_fields(request: JobRequest, store: JobStore) -> dict[str, Any]:
+    paths = store.paths(request.job_id)
+    runtime_id = uuid.uuid4().hex
+    return {
+        "project_root": str(request.project_root),
+        "project_id": project_id(request.project_root),
+        "session_id": request.session_id,
+        "request_source": request.request_source,
+        "provider": request.provider,
+        "selection": request.selection,
+        "follow_up_to_job_id": request.follow_up_to_job_id,
+        "chat_url": request.chat_url,
+        "conversation_id": request.conversation_id,
+        "prompt_path": str(paths.prompt),
+        "archive_path": str(paths.archive(request.job_id, request.provider)),
+        "archive_sha256": request.archive_sha256,
+        "archive_bytes": request.archive_bytes,
+        "response_path": str(paths.response),
+        "artifacts_manifest_path": str(paths.artifacts_manifest),
+        "logs_dir": str(paths.logs_dir),
+        "runtime_id": runtime_id,
+        "runtime_profile_dir": str(request.config.browser.runtime_profiles_dir / runtime_id),
+        "config": request.config.to_json_dict(),
+    }
+
+
+def _move_archive(source: Path, target: Path) -> None:
+    try:
+        os.replace(source, target)
+    except OSError:
+        shutil.move(str(source), str(target))  # across filesystems
+    target.chmod(0o600)
+
+
+def _queued_archive_bytes(store: JobStore) -> int:
+    total = 0
+    for job_id in indexes.members(indexes.OPEN):
+        job = _load_quietly(store, job_id)
+        if job and job.submitted_at is None and Path(job.archive_path).exists():
+            total += job.archive_bytes or Path(job.archive_path).stat().st_size
+    return total
+
+
+def _check_queue_limits(
+    store: JobStore, request: JobRequest, settings: EngineSettings, active: int
+) -> None:
+    queued = len(indexes.members(indexes.QUEUE))
+    if queued >= settings.queue_depth:
+        raise OracleError(
+            "queue_full",
+            f"Oracle is busy ({active}/{settings.max_concurrent_jobs} active, "
+            f"{queued}/{settings.queue_depth} queued). Retry later instead of enqueuing more "
+            "archive state.",
+            retryable=True,
+            suggested_next_step="Wait for a running job to finish (`oraculum status`), then retry.",
+        )
+    pending = _queued_archive_bytes(store) + request.archive_bytes
+    if pending > settings.max_queued_archive_bytes:
+        raise OracleError(
+            "queue_full",
+            f"Oracle queued archive storage is full ({pending} bytes > "
+            f"{settings.max_queued_archive_bytes} bytes across queued jobs and retained "
+            "pre-submit archives). Retry later or narrow the archive inputs.",
+            retryable=True,
+        )
+
+
+def submit_job(request: JobRequest, *, store: JobStore | None = None) -> Job:
+    """Create the job admitted (worker spawned) or queued, and return it.
+
+    Once the job is durably queued or handed to its worker, no later error undoes it.
+    """
+    store = store or JobStore()
+    settings = EngineSettings.from_config(request.config)
+    with named_lock("admission", timeout=ADMISSION_LOCK_TIMEOUT_S):
+        promote_queue(store, locked=True)
+        if request.conversation_id:
+            holder = conversation_holder(store, request.conversation_id, request.job_id)
+            if holder is not None:
+                raise OracleError(
+                    "oracle_thread_busy",
+                    f"Oracle conversation {request.conversation_id} is already in use by job "
+                    f"{holder}. Concurrent follow-ups to the same ChatGPT thread are not allowed.",
+                    rejected_value=request.conversation_id,
+                    retryable=True,
+                    suggested_next_step=f"Wait for job {holder} to finish, then follow up.",
+                )
+        active = len(live_runtime_leases(store, prune=True))
+        fields = _job_fields(request, store)
+        now = utc_now()
+        if active < settings.max_concurrent_jobs:
+            job = transitions.create(
+                job_id=request.job_id, at=now, queued=False, source="oracle:submit", fields=fields
+            )
+            return _admit_new(store, request, job)
+        _check_queue_limits(store, request, settings, active)
+        job = transitions.create(
+            job_id=request.job_id, at=now, queued=True, source="oracle:submit", fields=fields
+        )
+        indexes.mark(indexes.OPEN, job.id)
+        indexes.mark(indexes.QUEUE, job.id)
+        try:
+            store.create(job, request.prompt)
+            _move_archive(request.archive, Path(job.archive_path))
+        except BaseException:
+            _discard_unborn(store, job)
+            raise
+        return job
+
+
+def _discard_unborn(store: JobStore, job: Job) -> None:
+    """Undo a job that never became durable: no directory, no markers, no leases."""
+    indexes.unmark(indexes.QUEUE, job.id)
+    indexes.unmark(indexes.OPEN, job.id)
+    teardown(job)
+    with contextlib.suppress(OracleError):
+        shutil.rmtree(store.paths(job.id).dir, ignore_errors=True)
+
+
+def _admit_new(store: JobStore, request: JobRequest, job: Job) -> Job:
+    leases.write_lease(leases.RUNTIME, job.runtime_id, job.id)
+    if job.conversation_id:
+        leases.write_lease(leases.CONVERSATION, job.conversation_id, job.id)
+    indexes.mark(indexes.OPEN, job.id)
+    try:
+        store.create(job, request.prompt)
+        _move_archive(request.archive, Path(job.archive_path))
+    except BaseException:
+        _discard_unborn(store, job)
+        raise
+    return _hand_off(
+        store,
+        job,
+        source="oracle:submit",
+        failure_prefix="Submission failed before durable worker handoff",
+    )
+
+
+def _hand_off(store: JobStore, job: Job, *, source: str, failure_prefix: str) -> Job:
+    """Spawn the worker and persist its identity; on failure before that, fail the job."""
+    identity: WorkerIdentity | None = None
+    try:
+        paths = store.paths(job.id)
+        identity = spawn_worker(["run", str(paths.dir)], log_path=paths.worker_log)
+        spawned = identity
+        return store.update(
+            job.id,
+            lambda current: transitions.update(
+                current, at=utc_now(), source=source, patch={"worker": spawned}
+            ),
+        )
+    except Exception as exc:
+        latest = _load_quietly(store, job.id)
+        if latest is not None and latest.worker is not None:
+            return latest  # durably handed off: the worker owns the job now
+        if identity is not None:
+            terminate(identity, grace_s=2.0)
+        message = f"{failure_prefix}: {exc}"
+        failed = _fail(store, job.id, message, source=source)
+        warnings = teardown(failed or job)
+        if failed is not None:
+            record_cleanup(store, job.id, warnings, source=source)
+        raise OracleError(
+            "oracle_submit_failed", message, suggested_next_step="Check `oraculum preflight`."
+        ) from exc
+
+
+def _fail(store: JobStore, job_id: str, message: str, *, source: str) -> Job | None:
+    def change(job: Job) -> Job | None:
+        if job.is_terminal:
+            return None
+        return transitions.transition(
+            job,
+            Phase.FAILED,
+            at=utc_now(),
+            source=source,
+            message=f"Job failed: {message}",
+            patch={"error": message, "heartbeat_at": utc_now()},
+        )
+
+    try:
+        return store.update(job_id, change)
+    except OracleError:
+        return None
+
+
+# Promotion --------------------------------------------------------------------------------
+
+
+def promote_queue(
+    store: JobStore | None = None,
+    *,
+    locked: bool = False,
+    lock_timeout: float = ADMISSION_LOCK_TIMEOUT_S,
+) -> list[str]:
+    """One FIFO pass over the queue; returns the ids it admitted.
+
+    Stops at the first job capacity cannot take (strict FIFO); a follow-up blocked on its
+    conversation is skipped so later jobs are not held behind it.
+    """
+    store = store or JobStore()
+    if not locked:
+        with named_lock("admission", timeout=lock_timeout):
+            return promote_queue(store, locked=True)
+    promoted: list[str] = []
+    for job_id in indexes.members(indexes.QUEUE):
+        job = _load_quietly(store, job_id)
+        if job is None or job.status != Status.QUEUED:
+            indexes.unmark(indexes.QUEUE, job_id)
+            continue
+        if not Path(job.archive_path).exists():
+            _fail(
+                store,
+                job.id,
+                f"Queued promotion failed: Queued oracle archive is missing: {job.archive_path}",
+                source="oracle:queue",
+            )
+            indexes.unmark(indexes.QUEUE, job_id)
+            continue
+        settings = EngineSettings.from_config(job_settings_config(job))
+        if len(live_runtime_leases(store, prune=True)) >= settings.max_concurrent_jobs:
+            break
+        if job.conversation_id and conversation_holder(store, job.conversation_id, job.id):
+            continue
+        leases.write_lease(leases.RUNTIME, job.runtime_id, job.id)
+        if job.conversation_id:
+            leases.write_lease(leases.CONVERSATION, job.conversation_id, job.id)
+        try:
+            job = store.update(
+                job.id,
+                lambda current: transitions.transition(
+                    current,
+                    Phase.SUBMITTED,
+                    at=utc_now(),
+                    source="oracle:queue",
+                    message="Queued job admitted for worker launch.",
+                ),
+            )
+        except OracleError:
+            teardown(job)
+            continue
+        indexes.unmark(indexes.QUEUE, job_id)
+        try:
+            _hand_off(store, job, source="oracle:queue", failure_prefix="Queued promotion failed")
+            promoted.append(job.id)
+        except OracleError:
+            continue
+    return promoted

@@ -1,0 +1,131 @@
+"""Worker processes: detached spawn, identity, liveness and safe termination.
+
+A process is identified by pid + start time (+ the nonce the worker checks itself). Nothing is
+ever signalled on a pid alone: a recycled pid has another start time and is left alone.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import time
+from enum import StrEnum
+from pathlib import Path
+
+import psutil
+
+from oraculum.jobs.model import WorkerIdentity
+
+NONCE_ENV = "ORACULUM_WORKER_NONCE"
+# psutil's create_time is a float derived from clock ticks; allow for its rounding.
+_START_TIME_TOLERANCE_S = 0.05
+
+
+class Liveness(StrEnum):
+    ALIVE = "alive"
+    DEAD = "dead"
+    MISMATCH = "mismatch"  # the pid runs, but it is another process
+
+
+def process_start_time(pid: int) -> float | None:
+    try:
+        return psutil.Process(pid).create_time()
+    except (psutil.NoSuchProcess, psutil.ZombieProcess, psutil.AccessDenied):
+        return None
+
+
+def liveness(identity: WorkerIdentity) -> Liveness:
+    try:
+        proc = psutil.Process(identity.pid)
+        started = proc.create_time()
+        if proc.status() == psutil.STATUS_ZOMBIE:
+            return Liveness.DEAD
+    except (psutil.NoSuchProcess, psutil.ZombieProcess):
+        return Liveness.DEAD
+    except psutil.AccessDenied:
+        return Liveness.MISMATCH  # not ours to judge, so never ours to signal
+    if abs(started - identity.start_time) > _START_TIME_TOLERANCE_S:
+        return Liveness.MISMATCH
+    return Liveness.ALIVE
+
+
+def spawn_worker(
+    argv_tail: list[str], *, log_path: Path, env_extra: dict[str, str] | None = None
+) -> WorkerIdentity:
+    """Start ``python -m oraculum.worker <argv_tail>`` detached from us.
+
+    The child gets its own session and process group (so no controlling terminal, and a
+    terminal's hang-up never reaches it), stdin from /dev/null, and its output in the job log.
+    """
+    nonce = secrets.token_hex(16)
+    env = {**os.environ, NONCE_ENV: nonce, **(env_extra or {})}
+    log_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
+    try:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "oraculum.worker", *argv_tail],
+            stdin=subprocess.DEVNULL,
+            stdout=fd,
+            stderr=fd,
+            start_new_session=True,
+            close_fds=True,
+            env=env,
+        )
+    finally:
+        os.close(fd)
+    # We never wait() for the worker; a reaper thread keeps it from lingering as a zombie of
+    # this process if this process outlives it.
+    _reap_in_background(child)
+    start_time = process_start_time(child.pid)
+    if start_time is None:  # it died at once; record what we know so reconcile can explain
+        start_time = time.time()
+    return WorkerIdentity(pid=child.pid, start_time=start_time, nonce=nonce)
+
+
+def _reap_in_background(child: subprocess.Popen[bytes]) -> None:
+    import threading
+
+    threading.Thread(target=child.wait, name=f"reap-{child.pid}", daemon=True).start()
+
+
+def terminate(identity: WorkerIdentity, *, grace_s: float = 5.0, kill_wait_s: float = 2.0) -> bool:
+    """SIGTERM the verified worker's process group, then SIGKILL after ``grace_s``.
+
+    Returns True when the worker is gone (or was already gone), False when it could not be
+    terminated safely — including when its pid now belongs to another process.
+    """
+    state = liveness(identity)
+    if state == Liveness.DEAD:
+        return True
+    if state == Liveness.MISMATCH:
+        return False
+    _signal_group(identity, signal.SIGTERM)
+    if _wait_gone(identity, grace_s):
+        return True
+    if liveness(identity) != Liveness.ALIVE:
+        return liveness(identity) == Liveness.DEAD
+    _signal_group(identity, signal.SIGKILL)
+    return _wait_gone(identity, kill_wait_s)
+
+
+def _signal_group(identity: WorkerIdentity, sig: signal.Signals) -> None:
+    # The worker leads its own process group, so its browser children get the signal too.
+    try:
+        if os.getpgid(identity.pid) == identity.pid:
+            os.killpg(identity.pid, sig)
+        else:
+            os.kill(identity.pid, sig)
+    except ProcessLookupError:
+        pass
+
+
+def _wait_gone(identity: WorkerIdentity, timeout_s: float) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if liveness(identity) != Liveness.ALIVE:
+            return True
+        time.sleep(0.05)
+    return liveness(identity) != Liveness.ALIVE

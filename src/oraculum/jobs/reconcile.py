@@ -1,0 +1,148 @@
+"""Reconcile: finish what crashed. Run by submit, status, cancel and the poller.
+
+An active job whose worker is gone, is another process now, never appeared, or stopped
+heartbeating becomes failed (or cancelled when a cancel was requested) with the precise reason;
+its runtime is torn down, its leases released and the queue promoted. Terminal jobs with
+cleanup outstanding get their teardown retried on the backoff schedule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from oraculum.core.errors import OracleError
+from oraculum.jobs import indexes, transitions
+from oraculum.jobs.admission import promote_queue
+from oraculum.jobs.locks import named_lock
+from oraculum.jobs.model import Job, Phase, Status, utc_now
+from oraculum.jobs.process import Liveness, terminate
+from oraculum.jobs.rules import EngineSettings, cleanup_due, cleanup_worker_is_stale, stale_reason
+from oraculum.jobs.runtime import job_settings_config, record_cleanup, teardown, worker_liveness
+from oraculum.jobs.store import JobStore
+
+SOURCE = "oracle:reconcile"
+
+
+@dataclass
+class ReconcileReport:
+    recovered: list[str] = field(default_factory=list)
+    cleaned: list[str] = field(default_factory=list)
+    promoted: list[str] = field(default_factory=list)
+    skipped_busy: bool = False
+
+
+def reconcile(store: JobStore | None = None, *, lock_timeout: float = 0.05) -> ReconcileReport:
+    """One pass over the jobs that still need watching. Skips quietly when another process is
+    already reconciling."""
+    store = store or JobStore()
+    report = ReconcileReport()
+    try:
+        with named_lock("reconcile", timeout=lock_timeout):
+            _pass(store, report)
+    except OracleError as error:
+        if error.code != "lock_timeout":
+            raise
+        report.skipped_busy = True
+        return report
+    if report.recovered or report.cleaned:
+        try:
+            report.promoted = promote_queue(store, lock_timeout=5.0)
+        except OracleError as error:
+            if error.code != "lock_timeout":
+                raise
+    return report
+
+
+def _pass(store: JobStore, report: ReconcileReport) -> None:
+    now = utc_now()
+    for job_id in indexes.members(indexes.OPEN):
+        try:
+            job = store.load(job_id)
+        except OracleError as error:
+            if error.code == "job_not_found":
+                indexes.unmark(indexes.OPEN, job_id)
+            continue  # a corrupt job is reported by status, not touched here
+        if job.status == Status.QUEUED:
+            continue
+        settings = EngineSettings.from_config(job_settings_config(job))
+        worker = worker_liveness(job)
+        if job.is_active:
+            reason = stale_reason(job, now, worker, settings)
+            if reason and recover_stale(store, job, reason, settings):
+                report.recovered.append(job.id)
+            continue
+        if worker == Liveness.ALIVE and not cleanup_worker_is_stale(job, now, settings):
+            continue  # its worker is still finishing up
+        if cleanup_due(job, now):
+            if (
+                worker == Liveness.ALIVE
+                and job.worker
+                and not terminate(job.worker, grace_s=settings.terminate_grace_s)
+            ):
+                continue
+            record_cleanup(store, job.id, teardown(job), source=SOURCE)
+            report.cleaned.append(job.id)
+        elif not job.cleanup_pending and not job.cleanup_warnings and not _wakeup_outstanding(job):
+            indexes.unmark(indexes.OPEN, job.id)
+
+
+def _wakeup_outstanding(job: Job) -> bool:
+    """A finished job whose session has not yet been told stays watched for the poller."""
+    return (
+        job.session_id is not None
+        and job.wakeup_settled_at is None
+        and job.wakeup_attempt_count < 3
+    )
+
+
+def recover_stale(store: JobStore, job: Job, reason: str, settings: EngineSettings) -> bool:
+    """Terminate the stale worker, then end the job failed (or cancelled, when asked)."""
+    terminated = True
+    if job.worker is not None and worker_liveness(job) == Liveness.ALIVE:
+        terminated = terminate(job.worker, grace_s=settings.terminate_grace_s)
+    at = utc_now()
+
+    def change(current: Job) -> Job | None:
+        if current.is_terminal or current.worker != job.worker:
+            return None  # it finished (or was handed on) while we looked: keep what it wrote
+        if not terminated and stale_reason(current, at, worker_liveness(current), settings) is None:
+            return None
+        now_reason = reason
+        suffix = (
+            f" Terminated stale worker PID {current.worker.pid}."
+            if current.worker and terminated
+            else ""
+        )
+        if current.cancel_requested_at is not None and terminated:
+            return transitions.transition(
+                current,
+                Phase.CANCELLED,
+                at=at,
+                source=SOURCE,
+                message=f"Recovered requested cancellation: {now_reason}.{suffix}",
+                patch={
+                    "error": current.cancel_reason or "Cancelled by user",
+                    "heartbeat_at": at,
+                    "cleanup_pending": True,
+                },
+            )
+        return transitions.transition(
+            current,
+            Phase.FAILED,
+            at=at,
+            source=SOURCE,
+            message=f"Recovered stale job: {now_reason}.{suffix}",
+            patch={
+                "error": f"Recovered stale job: {now_reason}.",
+                "error_code": "worker_lost",
+                "heartbeat_at": at,
+                "cleanup_pending": terminated,
+            },
+        )
+
+    updated = store.update(job.id, change)
+    if not updated.is_terminal or updated.phase_at == job.phase_at:
+        return False
+    if terminated:
+        record_cleanup(store, job.id, teardown(updated), source=SOURCE)
+    return True

@@ -1,0 +1,90 @@
+"""Removing finished jobs: one on request (`clean <id>`), or all past retention (`clean
+--terminal`)."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from dataclasses import dataclass, field
+
+from oraculum.core.errors import OracleError
+from oraculum.jobs import indexes
+from oraculum.jobs.locks import named_lock
+from oraculum.jobs.model import Job, iso, utc_now
+from oraculum.jobs.rules import EngineSettings, removal_blocker, retention_expired
+from oraculum.jobs.runtime import job_settings_config, teardown, with_cleanup, worker_liveness
+from oraculum.jobs.store import JobStore
+
+SOURCE = "oracle:cleanup"
+
+
+@dataclass
+class PruneReport:
+    removed: list[str] = field(default_factory=list)
+    kept: dict[str, str] = field(default_factory=dict)
+
+
+def remove_job(job_id: str, *, store: JobStore | None = None) -> None:
+    """Delete one finished job's directory, or refuse with the reason and when to retry."""
+    store = store or JobStore()
+    with named_lock("job", job_id, timeout=10.0):
+        job = store.load(job_id)
+        _remove_locked(store, job)
+
+
+def _remove_locked(store: JobStore, job: Job) -> None:
+    now = utc_now()
+    settings = EngineSettings.from_config(job_settings_config(job))
+    blocker = removal_blocker(job, now, worker_liveness(job), settings)
+    if blocker is not None:
+        retry = ""
+        if blocker.retry_at is not None:
+            remaining = max(0, int((blocker.retry_at - now).total_seconds()))
+            retry = f" Retry after {iso(blocker.retry_at)} ({remaining}s remaining)."
+        raise OracleError(
+            "clean_blocked" if job.is_terminal else "job_not_terminal",
+            f"Refusing to remove oracle job {job.id}: {blocker.reason}.{retry}",
+            rejected_value=job.id,
+            retryable=job.is_terminal,
+            details={"retryAt": iso(blocker.retry_at)} if blocker.retry_at else {},
+            suggested_next_step="Retry later."
+            if job.is_terminal
+            else f"Run `oraculum cancel {job.id}` first.",
+        )
+    warnings = teardown(job)
+    if warnings:
+        # The job lock is ours already: persist the warnings directly.
+        store.save(with_cleanup(job, warnings, at=now, source=SOURCE))
+        raise OracleError(
+            "clean_blocked",
+            f"Kept oracle job {job.id}: cleanup left warnings: {'; '.join(warnings)}",
+            rejected_value=job.id,
+            retryable=True,
+        )
+    directory = store.paths(job.id).dir
+    for attempt in range(5):
+        shutil.rmtree(directory, ignore_errors=attempt < 4)
+        if not directory.exists():
+            break
+        time.sleep(0.05)
+    indexes.unmark(indexes.QUEUE, job.id)
+    indexes.unmark(indexes.OPEN, job.id)
+
+
+def prune_terminal(store: JobStore | None = None) -> PruneReport:
+    """Remove every finished job past its retention that nothing else still needs."""
+    store = store or JobStore()
+    report = PruneReport()
+    now = utc_now()
+    for item in store.iter_jobs(newest_first=False):
+        if isinstance(item, OracleError) or not item.is_terminal:
+            continue
+        settings = EngineSettings.from_config(job_settings_config(item))
+        if not retention_expired(item, now, settings):
+            continue
+        try:
+            remove_job(item.id, store=store)
+            report.removed.append(item.id)
+        except OracleError as error:
+            report.kept[item.id] = error.message
+    return report

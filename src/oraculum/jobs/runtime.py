@@ -1,0 +1,88 @@
+"""Tearing down what a job held: its pre-submit archive, runtime profile and leases.
+
+Teardown is idempotent and safe to run from the worker's `finally`, from cancel, from
+reconcile and from clean. Releasing a lease needs no admission lock: removing a capacity token
+can only make a concurrent count more generous, never let two jobs take one slot.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+
+from oraculum.core.config import Config
+from oraculum.jobs import leases, transitions
+from oraculum.jobs.model import EventKind, Job, utc_now
+from oraculum.jobs.process import Liveness, liveness
+from oraculum.jobs.rules import cleanup_outcome
+from oraculum.jobs.store import JobStore
+
+
+def worker_liveness(job: Job) -> Liveness | None:
+    return None if job.worker is None else liveness(job.worker)
+
+
+def job_settings_config(job: Job) -> Config:
+    """The config a job was admitted with (its snapshot), else today's defaults."""
+    return Config.from_snapshot(job.config) if job.config else Config()
+
+
+def _remove_tree(path: Path, label: str, warnings: list[str]) -> None:
+    def on_error(_func: Callable[..., object], failed: str, exc_info: tuple) -> None:
+        warnings.append(f"Failed to remove {label} {failed}: {exc_info[1]}")
+
+    if path.is_symlink() or path.is_file():
+        try:
+            path.unlink()
+        except OSError as exc:
+            warnings.append(f"Failed to remove {label} {path}: {exc.strerror}")
+        return
+    if path.exists():
+        shutil.rmtree(path, onerror=on_error)  # onexc needs Python 3.12
+
+
+def teardown(job: Job) -> list[str]:
+    """Release everything ``job`` holds; return warnings for what could not be released."""
+    warnings: list[str] = []
+    archive = Path(job.archive_path)
+    if job.submitted_at is None and archive.exists():
+        # A job that never ran keeps no archive once it is finished.
+        _remove_tree(archive, "queued archive", warnings)
+    if job.submitted_at is not None:
+        _remove_tree(Path(job.runtime_profile_dir), "runtime profile", warnings)
+    if job.conversation_id:
+        leases.release(leases.CONVERSATION, job.conversation_id, job.id)
+    leases.release(leases.RUNTIME, job.runtime_id, job.id)
+    return warnings
+
+
+def record_cleanup(
+    store: JobStore, job_id: str, warnings: list[str], *, source: str, at: datetime | None = None
+) -> Job:
+    """Persist a teardown attempt's outcome on a terminal job."""
+    moment = at or utc_now()
+    return store.update(
+        job_id,
+        lambda job: (
+            with_cleanup(job, warnings, at=moment, source=source) if job.is_terminal else None
+        ),
+    )
+
+
+def with_cleanup(job: Job, warnings: list[str], *, at: datetime, source: str) -> Job:
+    """``job`` with a teardown attempt's outcome recorded."""
+    message = (
+        "Runtime cleanup finished without warnings."
+        if not warnings
+        else f"Cleanup completed with {len(warnings)} warning(s)."
+    )
+    return transitions.update(
+        job,
+        at=at,
+        source=source,
+        patch=cleanup_outcome(job, warnings, at),
+        kind=EventKind.CLEANUP,
+        message=message,
+    )
