@@ -1,0 +1,184 @@
+"""Archive benchmark: oraculum's build_archive against tar | zstd pipelines.
+
+Usage:
+    .venv/bin/python bench/archive.py [--files 20000] [--mib 200] [--real PATH] [--runs 3]
+
+Builds a generated tree (mixed text and binary, committed to git) and, when ``--real`` is given
+(default: this venv's site-packages), a copy of a real tree turned into a git repository. For
+each tree it prints wall time and archive size of:
+
+* oraculum: ``build_archive(root, ["."], ..., "chatgpt")`` (zstd level 3, all cores), with and
+  without the final fsync (the pipelines below never fsync);
+* ``git ls-files -z | tar --null -T - -cf - | zstd -T0 -3``;
+* the same with ``zstd -19 -T0``;
+
+and the ratios oraculum / pipeline. Timings are the median of ``--runs`` warm-cache runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from oraculum.archive import build_archive, select_entries
+
+WORDS = (
+    "def class return import from self value result error path file data list dict none true "
+    "false async await yield lambda config archive job state worker provider session test "
+    "assert raise except finally with open read write close build select entry exclude prune "
+    "size limit zstd tar header offset stream buffer chunk level thread timeout deadline"
+).split()
+
+
+def _text_corpus(rng: random.Random, size: int) -> bytes:
+    lines = []
+    total = 0
+    while total < size:
+        indent = "    " * rng.randint(0, 3)
+        line = indent + " ".join(rng.choices(WORDS, k=rng.randint(3, 12))) + "\n"
+        lines.append(line)
+        total += len(line)
+    return "".join(lines).encode()
+
+
+def generate_tree(root: Path, files: int, mib: int, seed: int = 7) -> None:
+    """A deterministic source-like tree: ~85 % of bytes text, the rest binary."""
+    rng = random.Random(seed)
+    corpus = _text_corpus(rng, 8 << 20)
+    binaries = max(1, files // 200)
+    text_files = files - binaries
+    text_budget = int(mib * (1 << 20) * 0.85)
+    bin_budget = int(mib * (1 << 20) * 0.15)
+    avg_text = text_budget // text_files
+    for i in range(text_files):
+        d = root / f"pkg{i % 40:02d}" / f"mod{(i // 40) % 25:02d}"
+        d.mkdir(parents=True, exist_ok=True)
+        size = max(64, int(rng.expovariate(1 / avg_text)))
+        start = rng.randrange(0, len(corpus) - size - 1) if size < len(corpus) else 0
+        (d / f"file{i:05d}.py").write_bytes(corpus[start : start + size])
+    for i in range(binaries):
+        d = root / "assets" / f"set{i % 10}"
+        d.mkdir(parents=True, exist_ok=True)
+        size = bin_budget // binaries
+        if i % 2:
+            data = rng.randbytes(size)  # incompressible (images, archives)
+        else:
+            # Structured binary: mostly compressible with noise.
+            block = rng.randbytes(4096)
+            data = (block * (size // 4096 + 1))[:size]
+            noise = bytearray(data)
+            for j in range(0, size, 97):
+                noise[j] = rng.randrange(256)
+            data = bytes(noise)
+        (d / f"blob{i:03d}.bin").write_bytes(data)
+
+
+def git_init(root: Path) -> None:
+    g = ["git", "-c", "user.email=bench@example.invalid", "-c", "user.name=bench"]
+    subprocess.run([*g, "init", "-q"], cwd=root, check=True)
+    subprocess.run([*g, "add", "-A"], cwd=root, check=True)
+    subprocess.run([*g, "commit", "-q", "-m", "bench"], cwd=root, check=True)
+
+
+def pipeline(root: Path, out: Path, level: int) -> float:
+    cmd = (
+        "git ls-files -z | tar --null -T - -cf - | "
+        f"zstd -q -T0 -{level} -f -o {out}"  # -q: no progress output on the terminal
+    )
+    t0 = time.perf_counter()
+    subprocess.run(["bash", "-o", "pipefail", "-c", cmd], cwd=root, check=True)
+    return time.perf_counter() - t0
+
+
+def ours(root: Path, out_dir: Path, fsync: bool) -> tuple[float, int, int]:
+    t0 = time.perf_counter()
+    result = build_archive(root, ["."], out_dir, "bench", "chatgpt", fsync=fsync, timeout_s=600)
+    elapsed = time.perf_counter() - t0
+    return elapsed, result.size, result.file_count
+
+
+def bench_tree(label: str, root: Path, runs: int) -> None:
+    work = Path(tempfile.mkdtemp(prefix="oraculum-bench-out-"))
+    try:
+        tracked = subprocess.run(
+            ["git", "ls-files", "-z"], cwd=root, capture_output=True, check=True
+        ).stdout.count(b"\0")
+        sel = select_entries(root, ["."])
+        print(f"\n== {label}: {root}")
+        print(
+            f"   git ls-files: {tracked} files; oraculum selection: {len(sel.entries)} entries, "
+            f"{sel.total_bytes / 2**20:.1f} MiB uncompressed"
+        )
+        # Warm the page cache so every contender reads from memory.
+        pipeline(root, work / "warm.tar.zst", 1)
+        timings: dict[str, list[float]] = {}
+        sizes: dict[str, int] = {}
+        for _ in range(runs):
+            for fsync in (False, True):
+                key = "oraculum" + (" (fsync)" if fsync else "")
+                t, size, _count = ours(root, work, fsync)
+                timings.setdefault(key, []).append(t)
+                sizes[key] = size
+            for level in (3, 19):
+                key = f"tar|zstd -T0 -{level}"
+                out = work / f"ref{level}.tar.zst"
+                timings.setdefault(key, []).append(pipeline(root, out, level))
+                sizes[key] = out.stat().st_size
+        med = {k: statistics.median(v) for k, v in timings.items()}
+        for k in med:
+            print(f"   {k:24s} {med[k]:7.3f} s  {sizes[k] / 2**20:9.2f} MiB")
+        for ref in ("tar|zstd -T0 -3", "tar|zstd -T0 -19"):
+            for k in ("oraculum", "oraculum (fsync)"):
+                print(
+                    f"   {k:17s} vs {ref:17s} time ratio {med[k] / med[ref]:.3f}  "
+                    f"size ratio {sizes[k] / sizes[ref]:.3f}"
+                )
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", type=int, default=20_000)
+    parser.add_argument("--mib", type=int, default=200)
+    parser.add_argument("--runs", type=int, default=3)
+    default_real = next(Path(sys.prefix, "lib").glob("python3*/site-packages"), None)
+    parser.add_argument("--real", type=Path, default=default_real)
+    parser.add_argument("--skip-generated", action="store_true")
+    args = parser.parse_args()
+    print(f"cores: {os.cpu_count()}")
+    scratch = Path(tempfile.mkdtemp(prefix="oraculum-bench-"))
+    try:
+        if not args.skip_generated:
+            gen = scratch / "generated"
+            gen.mkdir()
+            t0 = time.perf_counter()
+            generate_tree(gen, args.files, args.mib)
+            git_init(gen)
+            print(f"generated {args.files} files in {time.perf_counter() - t0:.1f} s")
+            bench_tree("generated", gen, args.runs)
+        if args.real is not None:
+            real = scratch / "real"
+            shutil.copytree(args.real, real, symlinks=True)
+            # The pipelines archive whatever git tracks; ignore bytecode so both sides archive
+            # the same files (oraculum excludes it by default).
+            (real / ".gitignore").write_text("__pycache__/\n*.pyc\n")
+            for nested in real.rglob(".git"):
+                shutil.rmtree(nested, ignore_errors=True)
+            git_init(real)
+            bench_tree(f"real tree (copy of {args.real})", real, args.runs)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,375 @@
+"""Building the archive a job uploads: selection, compression, ceiling, pruning, timeout.
+
+The archive is written to a private temporary file in the destination directory and renamed into
+place only when it is complete and under the ceiling; on any failure or timeout the temporary
+file is removed. The whole build runs on a worker thread so that the timeout holds even if a
+read blocks (a hung network filesystem): the caller gets ``archive_timeout`` on time and the
+abandoned thread can never publish its file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import secrets
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from oraculum.archive import prune
+from oraculum.archive.exclusions import prune_candidate
+from oraculum.archive.inputs import display
+from oraculum.archive.selection import (
+    Entry,
+    Selection,
+    SelectionTimeout,
+    empty_selection_error,
+    select_entries,
+)
+from oraculum.archive.writer import WriteStats, WriteTimeout, write_archive
+from oraculum.core.errors import OracleError
+
+Provider = Literal["chatgpt", "grok"]
+
+MIB = 1024 * 1024
+# Compressed-size ceilings; the archive must be strictly smaller.
+MAX_BYTES: dict[str, int] = {"chatgpt": 250 * MIB, "grok": 200 * MIB}
+PROVIDER_LABEL = {"chatgpt": "ChatGPT", "grok": "Grok"}
+SUFFIX = {"chatgpt": ".tar.zst", "grok": ".tar.gz"}
+DEFAULT_ZSTD_LEVEL = 3
+DEFAULT_GZIP_LEVEL = 6
+DEFAULT_TIMEOUT_S = 120.0
+
+_JOB_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+
+
+@dataclass(frozen=True)
+class PrunedPath:
+    path: str
+    bytes: int
+    files: int
+    estimated_compressed_bytes: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "relativePath": display(self.path),
+            "bytes": self.bytes,
+            "files": self.files,
+            "estimatedCompressedBytes": self.estimated_compressed_bytes,
+        }
+
+
+@dataclass
+class ArchiveResult:
+    path: Path
+    sha256: str
+    size: int
+    provider: Provider
+    limit_bytes: int
+    file_count: int  # archive members: regular files plus symlinks
+    symlink_count: int
+    uncompressed_bytes: int  # file contents
+    tar_bytes: int  # the tar stream before compression
+    whole_repo: bool
+    source: Literal["git", "walk"]
+    pruned_paths: list[PrunedPath] = field(default_factory=list)
+    initial_size: int | None = None  # the first, oversize attempt when pruning happened
+    excluded: list[dict[str, Any]] = field(default_factory=list)
+    skipped: list[dict[str, str]] = field(default_factory=list)
+    elapsed_s: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "path": str(self.path),
+            "sha256": self.sha256,
+            "archiveBytes": self.size,
+            "provider": self.provider,
+            "limitBytes": self.limit_bytes,
+            "fileCount": self.file_count,
+            "symlinkCount": self.symlink_count,
+            "uncompressedBytes": self.uncompressed_bytes,
+            "tarBytes": self.tar_bytes,
+            "wholeRepo": self.whole_repo,
+            "source": self.source,
+            "autoPrunedArchivePaths": [p.to_dict() for p in self.pruned_paths],
+            "initialArchiveBytes": self.initial_size,
+            "excluded": self.excluded,
+            "skipped": self.skipped,
+            "elapsedSeconds": round(self.elapsed_s, 3),
+        }
+
+
+def archive_filename(job_id: str, provider: Provider) -> str:
+    return f"context-{job_id}{SUFFIX[provider]}"
+
+
+def _zstd_threads(threads: int) -> int:
+    # 0 means "all cores" here (python-zstandard's -1); python-zstandard's own 0 means
+    # "compress on the calling thread", which would serialise reading and compressing.
+    return -1 if threads <= 0 else threads
+
+
+def build_archive(
+    project_root: Path,
+    inputs: list[str],
+    dest_dir: Path,
+    job_id: str,
+    provider: Provider,
+    *,
+    level: int = DEFAULT_ZSTD_LEVEL,
+    threads: int = 0,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    max_bytes: int | None = None,
+    gzip_level: int = DEFAULT_GZIP_LEVEL,
+    filename: str | None = None,
+    fsync: bool = True,
+) -> ArchiveResult:
+    """Build ``dest_dir/context-<job_id>.tar.zst`` (ChatGPT) or ``.tar.gz`` (Grok).
+
+    ``level`` is the zstd level, ``gzip_level`` the gzip one; ``threads`` 0 uses every core.
+    ``max_bytes`` overrides the provider ceiling. A whole-repository archive (``["."]``) over the
+    ceiling is pruned of generated-output directories; anything else over it raises the
+    retryable ``archive_too_large``. ``filename`` overrides the archive's file name.
+    """
+    if provider not in MAX_BYTES:
+        raise OracleError(
+            "invalid_provider",
+            f"Unknown provider for an archive: {provider}",
+            rejected_value=provider,
+            allowed_values=sorted(MAX_BYTES),
+        )
+    if not _JOB_ID.fullmatch(job_id):
+        raise OracleError("invalid_job_id", f"Invalid job id: {job_id!r}", rejected_value=job_id)
+    name = filename or archive_filename(job_id, provider)
+    if "/" in name or name.startswith("."):
+        raise OracleError("invalid_argument", f"Invalid archive file name: {name!r}")
+    dest_dir = Path(dest_dir)
+    final = dest_dir / name
+    tmp = dest_dir / f".{name}.{secrets.token_hex(6)}.tmp"
+    job = _Build(
+        project_root=Path(project_root),
+        inputs=list(inputs),
+        final=final,
+        tmp=tmp,
+        provider=provider,
+        compression="zstd" if provider == "chatgpt" else "gzip",
+        level=level if provider == "chatgpt" else gzip_level,
+        threads=_zstd_threads(threads),
+        limit=max_bytes if max_bytes is not None else MAX_BYTES[provider],
+        deadline=time.monotonic() + timeout_s,
+        timeout_s=timeout_s,
+        fsync=fsync,
+    )
+    worker = threading.Thread(target=job.run, name=f"archive-{job_id}", daemon=True)
+    worker.start()
+    # A little grace over the deadline: the worker checks it itself between entries and chunks
+    # and cleans up after itself; the join timeout only catches a worker stuck in a syscall.
+    worker.join(timeout_s + 1.0)
+    if worker.is_alive():
+        job.abandon()
+        raise _timeout_error(timeout_s)
+    if job.error is not None:
+        raise job.error
+    assert job.result is not None
+    return job.result
+
+
+def _timeout_error(timeout_s: float) -> OracleError:
+    return OracleError(
+        "archive_timeout",
+        f"Oracle archive timed out after {round(timeout_s * 1000)}ms",
+        retryable=True,
+        suggested_next_step=(
+            "Archive fewer or smaller paths, or raise archive.timeoutMs in the config."
+        ),
+        details={"timeoutMs": round(timeout_s * 1000)},
+    )
+
+
+@dataclass
+class _Build:
+    project_root: Path
+    inputs: list[str]
+    final: Path
+    tmp: Path
+    provider: Provider
+    compression: str
+    level: int
+    threads: int
+    limit: int
+    deadline: float
+    timeout_s: float
+    fsync: bool
+    result: ArchiveResult | None = None
+    error: BaseException | None = None
+    cancel: threading.Event = field(default_factory=threading.Event)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _published: bool = False
+
+    def abandon(self) -> None:
+        """Called by the waiting caller on timeout: the file must never appear."""
+        with self._lock:
+            self.cancel.set()
+            for path in (self.tmp, self.final) if self._published else (self.tmp,):
+                with contextlib.suppress(FileNotFoundError):
+                    path.unlink()
+
+    def run(self) -> None:
+        started = time.monotonic()
+        try:
+            self.result = self._run(started)
+        except (SelectionTimeout, WriteTimeout):
+            self.error = _timeout_error(self.timeout_s)
+        except OracleError as exc:
+            self.error = exc
+        except OSError as exc:
+            self.error = OracleError(
+                "archive_failed",
+                f"Oracle archive failed: {exc}",
+                suggested_next_step="Check that the project is readable and the jobs dir writable.",
+            )
+        except BaseException as exc:  # surfaced to the caller, never lost on the thread
+            self.error = exc
+        finally:
+            if not self._published:
+                with contextlib.suppress(FileNotFoundError):
+                    self.tmp.unlink()
+
+    def _write(self, entries: list[Entry], whole_repo: bool) -> WriteStats:
+        measure: set[int] = set()
+        # Flush points cost a little ratio and parallelism, so only place them when the archive
+        # could possibly reach the ceiling (compressed output never meaningfully exceeds the
+        # tar stream).
+        if prune.estimated_tar_bytes(entries) >= self.limit * 0.98:
+            groups = prune.group_entries(entries, prune.top_level_key)
+            if whole_repo:
+                groups += prune.candidate_groups(entries)
+            measure = prune.measure_points(groups)
+        fd = os.open(self.tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+        with os.fdopen(fd, "wb", buffering=1 << 20) as raw:
+            stats = write_archive(
+                str(self.project_root),
+                entries,
+                raw,
+                compression=self.compression,
+                level=self.level,
+                threads=self.threads,
+                measure_at=measure,
+                deadline=self.deadline,
+                cancel=self.cancel,
+            )
+            raw.flush()
+            if self.fsync:
+                os.fsync(raw.fileno())
+        return stats
+
+    def _run(self, started: float) -> ArchiveResult:
+        selection = select_entries(self.project_root, self.inputs, deadline=self.deadline)
+        if not selection.entries:
+            raise empty_selection_error(selection)
+        entries = list(selection.entries)
+        stats = self._write(entries, selection.whole_repo)
+        initial_size = stats.size
+        pruned: list[prune.Sized] = []
+        while stats.size >= self.limit:
+            candidates = (
+                prune.sized(prune.candidate_groups(entries), stats.offsets, stats.points)
+                if selection.whole_repo
+                else []
+            )
+            plan = prune.plan_prune(candidates, stats.size, self.limit) if candidates else None
+            if not plan:
+                shortfall = None
+                if candidates:
+                    shortfall = stats.size - sum(c.compressed for c in candidates)
+                raise self._too_large(entries, stats, pruned, candidates, shortfall)
+            drop = {c.path for c in plan}
+            entries = [e for e in entries if prune_key(e) not in drop]
+            pruned += plan
+            stats = self._write(entries, selection.whole_repo)
+        return self._publish(selection, entries, stats, pruned, initial_size, started)
+
+    def _publish(
+        self,
+        selection: Selection,
+        entries: list[Entry],
+        stats: WriteStats,
+        pruned: list[prune.Sized],
+        initial_size: int,
+        started: float,
+    ) -> ArchiveResult:
+        written = [e for e, ok in zip(entries, stats.written, strict=True) if ok]
+        with self._lock:
+            if self.cancel.is_set():
+                raise WriteTimeout
+            os.replace(self.tmp, self.final)
+            self._published = True
+        skipped = selection.skipped_dicts() + [
+            {"path": display(p), "reason": r} for p, r in stats.skipped
+        ]
+        return ArchiveResult(
+            path=self.final,
+            sha256=stats.sha256,
+            size=stats.size,
+            provider=self.provider,
+            limit_bytes=self.limit,
+            file_count=len(written),
+            symlink_count=sum(1 for e in written if e.kind == "symlink"),
+            uncompressed_bytes=sum(e.size for e in written),
+            tar_bytes=stats.tar_bytes,
+            whole_repo=selection.whole_repo,
+            source=selection.source,
+            pruned_paths=[PrunedPath(p.path, p.bytes, p.files, p.compressed) for p in pruned],
+            initial_size=initial_size if pruned else None,
+            excluded=selection.excluded_summary(),
+            skipped=skipped,
+            elapsed_s=time.monotonic() - started,
+        )
+
+    def _too_large(
+        self,
+        entries: list[Entry],
+        stats: WriteStats,
+        pruned: list[prune.Sized],
+        remaining: list[prune.Sized],
+        shortfall: int | None,
+    ) -> OracleError:
+        top = prune.sized(
+            prune.group_entries(entries, prune.top_level_key), stats.offsets, stats.points
+        )
+        top_sorted = sorted(top, key=lambda s: (-s.bytes, s.path))
+        remaining_sorted = sorted(remaining, key=lambda s: (-s.bytes, s.path))
+        message = prune.too_large_message(
+            provider_label=PROVIDER_LABEL[self.provider],
+            size=stats.size,
+            limit=self.limit,
+            pruned=pruned,
+            top_level=top_sorted,
+            remaining=remaining_sorted,
+            prune_shortfall=shortfall,
+        )
+        return OracleError(
+            "archive_too_large",
+            message,
+            retryable=True,
+            suggested_next_step=(
+                "Retry with narrower inputs: " + "; ".join(prune.RETRY_ORDER) + "."
+            ),
+            details={
+                "provider": self.provider,
+                "sizeBytes": stats.size,
+                "limitBytes": self.limit,
+                "prunedPaths": [p.to_dict() for p in pruned],
+                "topLevelEntries": [t.to_dict() for t in top_sorted[:20]],
+                "remainingCandidates": [c.to_dict() for c in remaining_sorted[:20]],
+                "estimatedSizeAfterPruningAll": shortfall,
+                "recommendedRetryOrder": list(prune.RETRY_ORDER),
+            },
+        )
+
+
+def prune_key(entry: Entry) -> str | None:
+    return prune_candidate(entry.path.split("/"))

@@ -1,0 +1,216 @@
+"""The default exclusion rules as data, and pure predicates over project-relative paths.
+
+Paths here are project-relative, ``/``-separated ``str`` (non-UTF-8 bytes carried as
+surrogate escapes), split into segments by the caller. Depth is measured from the project root,
+never from the input that led to the path, so ``src/build`` survives while root ``build`` does
+not.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Directory names excluded at any depth: VCS metadata, dependency trees, caches, virtualenvs,
+# toolchain outputs that are never source, and directories that conventionally hold secrets.
+ANY_DEPTH_DIRS: frozenset[str] = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".pi",
+        ".oracle-context",
+        ".cursor",
+        "node_modules",
+        "target",
+        ".venv",
+        "venv",
+        "__pycache__",
+        ".pytest_cache",
+        ".mypy_cache",
+        ".ruff_cache",
+        ".tox",
+        ".nox",
+        ".hypothesis",
+        ".next",
+        ".nuxt",
+        ".svelte-kit",
+        ".turbo",
+        ".parcel-cache",
+        ".cache",
+        ".gradle",
+        ".terraform",
+        "DerivedData",
+        ".build",
+        ".pnpm-store",
+        ".serverless",
+        ".aws-sam",
+        "secrets",
+        ".secrets",
+    }
+)
+
+# Generated-output names excluded only directly under the project root: nested ones (e.g.
+# `src/build`) are often real source, so they are kept and only pruned when over the ceiling.
+ROOT_ONLY_DIRS: frozenset[str] = frozenset(
+    {"coverage", "htmlcov", "tmp", "temp", ".tmp", "dist", "build", "out"}
+)
+
+# Consecutive directory segments excluded anywhere (Yarn's offline cache).
+PATH_SEQUENCES: tuple[tuple[str, ...], ...] = ((".yarn", "cache"),)
+
+EXCLUDED_FILE_NAMES: frozenset[str] = frozenset(
+    {
+        ".coverage",
+        ".DS_Store",
+        ".env",
+        ".netrc",
+        ".npmrc",
+        ".pypirc",
+        ".scratchpad.md",
+        "Thumbs.db",
+        "id_dsa",
+        "id_ecdsa",
+        "id_ed25519",
+        "id_rsa",
+        # Credential stores beyond the reference list; excluded by default for the same reason.
+        ".git-credentials",
+        ".pgpass",
+        ".htpasswd",
+    }
+)
+
+# `.env.*` files hold secrets except these conventional, committed templates.
+ENV_ALLOWLIST: frozenset[str] = frozenset(
+    {".env.dist", ".env.example", ".env.sample", ".env.template"}
+)
+
+EXCLUDED_SUFFIXES: tuple[str, ...] = (
+    ".db",
+    ".key",
+    ".p12",
+    ".pfx",
+    ".pyc",
+    ".pyd",
+    ".pyo",
+    ".pem",
+    ".sqlite",
+    ".sqlite3",
+    ".tsbuildinfo",
+    ".tfstate",
+    ".jks",
+    ".keystore",
+)
+
+# Credential files stay excluded even inside an explicitly named (force-included) directory;
+# only naming the file itself includes it.
+CREDENTIAL_NAMES: frozenset[str] = frozenset(
+    {".env", ".netrc", ".npmrc", ".pypirc", ".git-credentials", ".pgpass", ".htpasswd"}
+)
+CREDENTIAL_SUFFIXES: tuple[str, ...] = (
+    ".pem",
+    ".key",
+    ".p12",
+    ".pfx",
+    ".jks",
+    ".keystore",
+    ".tfstate",
+)
+# SSH private keys: `id_rsa`, `id_ed25519_sk`, `id_work`… A dot means a public key (`.pub`) or an
+# ordinary source file such as `id_utils.py`, neither of which is a secret.
+_SSH_KEY = re.compile(r"id_[^./]+")
+
+# Generated-output directory names that whole-repository pruning may drop when over the ceiling,
+# unless they sit under a source root.
+PRUNABLE_DIRS: frozenset[str] = frozenset(
+    {"build", "dist", "out", "coverage", "htmlcov", "tmp", "temp", ".tmp"}
+)
+SOURCE_ROOTS: frozenset[str] = frozenset({"src", "source", "sources", "lib"})
+
+
+def _env_file_excluded(name: str) -> bool:
+    return name.startswith(".env.") and name not in ENV_ALLOWLIST
+
+
+def is_credential_file(name: str) -> bool:
+    """Whether a file name looks like a credential (kept out even of force-included dirs)."""
+    if name in CREDENTIAL_NAMES or _env_file_excluded(name):
+        return True
+    if name.endswith(CREDENTIAL_SUFFIXES) or ".tfstate." in name:
+        return True
+    return _SSH_KEY.fullmatch(name) is not None
+
+
+def file_exclusion_reason(name: str) -> str | None:
+    """Why a file (or non-directory symlink) with this base name is excluded by default."""
+    if name in EXCLUDED_FILE_NAMES:
+        return f"excluded file name {name}"
+    if _env_file_excluded(name):
+        return "excluded .env.* file"
+    if name.endswith(EXCLUDED_SUFFIXES):
+        return f"excluded suffix {name[name.rindex('.') :]}"
+    if ".tfstate." in name:
+        return "excluded Terraform state"
+    if _SSH_KEY.fullmatch(name):
+        return "excluded SSH private key"
+    return None
+
+
+def dir_exclusion_reason(parts: tuple[str, ...] | list[str]) -> str | None:
+    """Why the directory at ``parts`` (segments from the root) is itself excluded by default.
+
+    Only the last segment (and, for sequences, its predecessors) is judged: callers walk
+    ancestors themselves, so an excluded ancestor is reported once, at its own path.
+    """
+    name = parts[-1]
+    if name in ANY_DEPTH_DIRS:
+        return f"excluded directory {name}"
+    if len(parts) == 1 and name in ROOT_ONLY_DIRS:
+        return f"excluded root directory {name}"
+    for seq in PATH_SEQUENCES:
+        n = len(seq)
+        if len(parts) >= n and tuple(parts[-n:]) == seq:
+            return f"excluded path {'/'.join(seq)}"
+    return None
+
+
+def excluded_ancestor(parts: list[str]) -> tuple[int, str] | None:
+    """The first ancestor directory (by segment count) of ``parts`` that is excluded, if any.
+
+    ``parts`` is a full path; only ``parts[:-1]`` are ancestors. Returns (segments, reason).
+    """
+    for depth in range(1, len(parts)):
+        reason = dir_exclusion_reason(parts[:depth])
+        if reason is not None:
+            return depth, reason
+    return None
+
+
+def path_exclusion(parts: list[str], *, dir_like: bool) -> tuple[str, str] | None:
+    """Whether a path is excluded by default: (excluded path, reason) or None.
+
+    ``dir_like`` marks a symlink that points at a directory: it is judged by the directory
+    rules on its own name, as the walk would judge the directory itself.
+    """
+    hit = excluded_ancestor(parts)
+    if hit is not None:
+        depth, reason = hit
+        return "/".join(parts[:depth]), reason
+    reason = dir_exclusion_reason(parts) if dir_like else file_exclusion_reason(parts[-1])
+    if reason is not None:
+        return "/".join(parts), reason
+    return None
+
+
+def prune_candidate(parts: list[str]) -> str | None:
+    """The generated-output directory a file belongs to for pruning purposes, if any.
+
+    The prefix up to the first segment named like generated output (never the file itself),
+    provided no earlier segment is a source root: `apps/x/build/a.js` -> `apps/x/build`, while
+    `src/build/keeper.ts` and `lib/app/dist/x` are never pruned.
+    """
+    for i, seg in enumerate(parts[:-1]):
+        if seg in SOURCE_ROOTS:
+            return None
+        if seg in PRUNABLE_DIRS:
+            return "/".join(parts[: i + 1])
+    return None

@@ -1,0 +1,166 @@
+"""Resolving archive inputs against the project root.
+
+Inputs are project-relative paths (absolute paths inside the root are accepted too); `.` alone
+is the whole-repository sentinel. Inputs are never trimmed: a file whose name starts with a space
+is a real file. Strings may carry non-UTF-8 bytes as surrogate escapes (that is how Python hands
+over such argv and directory entries), and every check here works on them unchanged.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import stat
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from oraculum.core.errors import OracleError
+
+WHOLE_REPO = "."
+
+InputKind = Literal["root", "file", "dir", "symlink", "special"]
+
+
+@dataclass(frozen=True)
+class ResolvedInput:
+    """One validated input: ``rel`` is its project-relative path ("" for the whole repo)."""
+
+    raw: str
+    rel: str
+    kind: InputKind
+
+
+def display(path: str) -> str:
+    """A printable form of a path that may hold non-UTF-8 bytes (shown as \\xNN)."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def check_input_syntax(raw: str) -> None:
+    """Reject blank inputs and every spelling of the root other than exactly `.` (pure)."""
+    if raw == WHOLE_REPO:
+        return
+    if not raw.strip():
+        raise OracleError(
+            "archive_input_blank",
+            "Archive input must be a non-empty project-relative path",
+            rejected_value=raw,
+            suggested_next_step="Pass a file or directory path relative to the project root.",
+        )
+    # `" . "`, `./`, `a/..`: all mean the root, but only `.` may say so, so that "whole
+    # repository" (and its automatic pruning) is always a deliberate, exact choice.
+    if posixpath.normpath(raw.strip()) == "." or (
+        not posixpath.isabs(raw) and posixpath.normpath(raw) == "."
+    ):
+        raise _sentinel_error(raw)
+
+
+def _sentinel_error(raw: str) -> OracleError:
+    return OracleError(
+        "archive_input_whole_repo_sentinel_invalid",
+        "Archive input must use '.' exactly for a whole-repo archive",
+        rejected_value=display(raw),
+        allowed_values=["."],
+        suggested_next_step="Use '.' to archive the whole repository.",
+    )
+
+
+def lexical_relative(root_abs: str, raw: str) -> str | None:
+    """The normalised project-relative form of ``raw``, or None if it leaves the root (pure).
+
+    "." means the root itself. `..` is collapsed lexically, as the user wrote it.
+    """
+    joined = posixpath.normpath(posixpath.join(root_abs, raw))
+    if joined == root_abs:
+        return "."
+    prefix = root_abs.rstrip("/") + "/"
+    if not joined.startswith(prefix):
+        return None
+    return joined[len(prefix) :]
+
+
+def is_inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+def resolve_inputs(project_root: Path, inputs: Sequence[str]) -> list[ResolvedInput]:
+    """Validate every input and resolve it to a project-relative path, in the given order.
+
+    Raises the first failing input's ``OracleError``. Duplicates are dropped.
+    """
+    if not inputs:
+        raise OracleError(
+            "archive_input_required",
+            "An archive needs at least one file or directory (use '.' for the whole repository)",
+            suggested_next_step="Pass '.' or the files and directories the question is about.",
+        )
+    root_abs = os.path.abspath(project_root)
+    root_real = os.path.realpath(project_root)
+    out: list[ResolvedInput] = []
+    seen: set[str] = set()
+    for raw in inputs:
+        check_input_syntax(raw)
+        item = _resolve_one(root_abs, root_real, raw)
+        if item.rel not in seen:
+            seen.add(item.rel)
+            out.append(item)
+    return out
+
+
+def _resolve_one(root_abs: str, root_real: str, raw: str) -> ResolvedInput:
+    if raw == WHOLE_REPO:
+        return ResolvedInput(raw, "", "root")
+    rel = lexical_relative(root_abs, raw)
+    if rel is None and posixpath.isabs(raw) and root_real != root_abs:
+        rel = lexical_relative(root_real, raw)
+    if rel is None:
+        raise OracleError(
+            "archive_input_outside_project",
+            f"Archive input must be inside the project cwd: {display(raw)}",
+            rejected_value=display(raw),
+            suggested_next_step=f"Pass paths inside the project root {root_abs}.",
+        )
+    if rel == ".":
+        raise _sentinel_error(raw)
+    path = posixpath.join(root_abs, rel)
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        raise OracleError(
+            "archive_input_missing",
+            f"Archive input does not exist: {display(raw)} (project root: {root_abs})",
+            rejected_value=display(raw),
+            suggested_next_step="Check the path; inputs are relative to the project root.",
+        ) from None
+    except NotADirectoryError:
+        raise OracleError(
+            "archive_input_missing",
+            f"Archive input does not exist: {display(raw)} (project root: {root_abs})",
+            rejected_value=display(raw),
+        ) from None
+    # The parent directories may pass through symlinks; the archived name uses the real
+    # location so one file never appears under two names, and the final component is never
+    # followed (a named symlink is archived as a link).
+    parent_real = os.path.realpath(posixpath.dirname(path))
+    target_real = os.path.realpath(path)
+    if not is_inside(parent_real, root_real) or not is_inside(target_real, root_real):
+        raise OracleError(
+            "archive_input_symlink_escape",
+            "Archive input must resolve inside the project cwd without symlink escapes: "
+            f"{display(raw)}",
+            rejected_value=display(raw),
+            suggested_next_step="Copy the needed files into the project, or name them directly.",
+        )
+    name = posixpath.basename(rel)
+    parent_rel = "" if parent_real == root_real else parent_real[len(root_real.rstrip("/")) + 1 :]
+    canonical = f"{parent_rel}/{name}" if parent_rel else name
+    if stat.S_ISLNK(st.st_mode):
+        kind: InputKind = "symlink"
+    elif stat.S_ISDIR(st.st_mode):
+        kind = "dir"
+    elif stat.S_ISREG(st.st_mode):
+        kind = "file"
+    else:
+        kind = "special"
+    return ResolvedInput(raw, canonical, kind)

@@ -1,0 +1,496 @@
+"""Which files go into the archive: candidate listing, exclusions, entry kinds.
+
+In a git work tree the candidates come from git itself (tracked plus untracked-not-ignored), so
+every `.gitignore`, `.git/info/exclude` and `core.excludesFile` is honoured exactly as git does.
+Outside git the tree is walked and `.gitignore` files are applied with `pathspec`. The default
+exclusions (:mod:`oraculum.archive.exclusions`) apply on top.
+
+Explicit inputs override: a named file is always included; a named directory that is itself
+excluded (by a default rule, an excluded ancestor or a gitignore) is walked with no exclusions
+except credential files and `.git` metadata. Symlinks are entries, never followed; a link whose
+target leaves the root is skipped and reported; FIFOs, sockets and devices are skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import stat
+import subprocess
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import pathspec
+
+from oraculum.archive import exclusions as rules
+from oraculum.archive.inputs import ResolvedInput, display, is_inside, resolve_inputs
+from oraculum.core.errors import OracleError
+
+EntryKind = Literal["file", "symlink"]
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One archive member. ``size`` is the content length (0 for links)."""
+
+    path: str
+    kind: EntryKind
+    size: int
+    mode: int
+    target: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Exclusion:
+    """A path left out by a rule. ``files`` counts the files git listed under it (None when the
+    directory was pruned unwalked)."""
+
+    path: str
+    reason: str
+    directory: bool
+    files: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """A path that could not be archived as it is (special file, escaping link, vanished)."""
+
+    path: str
+    reason: str
+
+
+@dataclass
+class Selection:
+    project_root: Path
+    inputs: list[str]
+    whole_repo: bool
+    source: Literal["git", "walk"]
+    entries: list[Entry]
+    excluded: list[Exclusion] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+
+    @property
+    def total_bytes(self) -> int:
+        return sum(e.size for e in self.entries)
+
+    def excluded_summary(self, sample: int = 5) -> list[dict[str, Any]]:
+        """Exclusions grouped by reason: how many paths, how many files known, a few examples."""
+        groups: dict[str, list[Exclusion]] = {}
+        for item in self.excluded:
+            groups.setdefault(item.reason, []).append(item)
+        out = []
+        for reason, items in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+            known = [i.files for i in items if i.files is not None]
+            out.append(
+                {
+                    "reason": reason,
+                    "paths": len(items),
+                    "filesListed": sum(known),
+                    "examples": [display(i.path) + ("/" if i.directory else "") for i in items][
+                        :sample
+                    ],
+                }
+            )
+        return out
+
+    def skipped_dicts(self) -> list[dict[str, str]]:
+        return [{"path": display(s.path), "reason": s.reason} for s in self.skipped]
+
+
+class SelectionTimeout(Exception):
+    """Raised from inside the selection when the caller's deadline passes."""
+
+
+def normalised_mode(st_mode: int) -> int:
+    """0o755 for anything executable, else 0o644: same tree, same archive, whatever the umask."""
+    return 0o755 if st_mode & 0o111 else 0o644
+
+
+def select_entries(
+    project_root: Path, inputs: Sequence[str], *, deadline: float | None = None
+) -> Selection:
+    """Resolve ``inputs`` and list exactly the entries an archive of them would hold, sorted."""
+    resolved = resolve_inputs(project_root, inputs)
+    return _Selector(project_root, deadline).run(resolved)
+
+
+class _GitIgnores:
+    """`.gitignore` matching for walks outside git, one compiled spec per directory.
+
+    Git's precedence: a deeper `.gitignore` overrides a shallower one, and within a file the
+    last matching pattern wins (pathspec's check_file gives that). A directory once ignored is
+    never descended into, so its contents cannot be re-included, as in git.
+    """
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+        self._specs: dict[str, pathspec.GitIgnoreSpec | None] = {}
+        exclude = posixpath.join(root, ".git", "info", "exclude")
+        self._info = self._load(exclude)
+
+    @staticmethod
+    def _load(path: str) -> pathspec.GitIgnoreSpec | None:
+        try:
+            with open(path, "rb") as fh:
+                lines = fh.read().decode("utf-8", "surrogateescape").splitlines()
+        except OSError:
+            return None
+        spec = pathspec.GitIgnoreSpec.from_lines(lines)
+        return spec if len(spec.patterns) else None
+
+    def _spec(self, dir_rel: str) -> pathspec.GitIgnoreSpec | None:
+        if dir_rel not in self._specs:
+            base = posixpath.join(self.root, dir_rel) if dir_rel else self.root
+            self._specs[dir_rel] = self._load(posixpath.join(base, ".gitignore"))
+        return self._specs[dir_rel]
+
+    def ignored(self, rel: str, is_dir: bool) -> bool:
+        """Whether ``rel`` itself matches the ignore rules of its ancestors' `.gitignore`s."""
+        suffix = "/" if is_dir else ""
+        d = posixpath.dirname(rel)
+        while True:
+            spec = self._spec(d)
+            if spec is not None:
+                sub = rel[len(d) + 1 :] if d else rel
+                hit = spec.check_file(sub + suffix).include
+                if hit is not None:
+                    return hit
+            if not d:
+                break
+            d = posixpath.dirname(d)
+        if self._info is not None:
+            hit = self._info.check_file(rel + suffix).include
+            if hit is not None:
+                return hit
+        return False
+
+    def path_ignored(self, rel: str, is_dir: bool) -> bool:
+        """Whether ``rel`` or any of its ancestor directories is ignored."""
+        parts = rel.split("/")
+        for depth in range(1, len(parts)):
+            if self.ignored("/".join(parts[:depth]), True):
+                return True
+        return self.ignored(rel, is_dir)
+
+
+def git_candidates(root: str, timeout: float | None) -> list[str] | None:
+    """Tracked plus untracked-not-ignored paths under ``root``, or None outside a work tree.
+
+    Paths come back relative to ``root`` even when it is a subdirectory of the work tree.
+    Untracked nested repositories come back as one `dir/` entry.
+    """
+    try:
+        proc = subprocess.run(
+            ["git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+            capture_output=True,
+            timeout=timeout,
+            check=False,
+        )
+    except FileNotFoundError:
+        return None
+    except subprocess.TimeoutExpired:
+        raise SelectionTimeout from None
+    if proc.returncode != 0:
+        return None
+    # Unmerged paths are listed once per stage; keep each path once.
+    return list(dict.fromkeys(os.fsdecode(p) for p in proc.stdout.split(b"\0") if p))
+
+
+def git_ignored(root: str, paths: list[str], timeout: float | None) -> set[str]:
+    """Which of ``paths`` (or an ancestor) git ignores."""
+    if not paths:
+        return set()
+    proc = subprocess.run(
+        ["git", "-C", root, "check-ignore", "-z", "--stdin"],
+        input=b"\0".join(os.fsencode(p) for p in paths) + b"\0",
+        capture_output=True,
+        timeout=timeout,
+        check=False,
+    )
+    return {os.fsdecode(p) for p in proc.stdout.split(b"\0") if p}
+
+
+class _Selector:
+    def __init__(self, project_root: Path, deadline: float | None) -> None:
+        self.root = os.path.abspath(project_root)
+        self.root_real = os.path.realpath(project_root)
+        self.deadline = deadline
+        self.entries: dict[str, Entry] = {}
+        self.excluded: dict[tuple[str, str], list[Any]] = {}
+        self.skipped: dict[str, str] = {}
+        self.ignores: _GitIgnores | None = None
+        self._ticks = 0
+        self._git_paths_set: set[str] | None = None
+
+    # -- bookkeeping -------------------------------------------------------------------------
+
+    def _tick(self) -> None:
+        self._ticks += 1
+        if self.deadline is not None and not self._ticks & 255 and time.monotonic() > self.deadline:
+            raise SelectionTimeout
+
+    def _remaining(self) -> float | None:
+        if self.deadline is None:
+            return None
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise SelectionTimeout
+        return left
+
+    def _exclude(self, path: str, reason: str, directory: bool, count: bool) -> None:
+        slot = self.excluded.setdefault((path, reason), [directory, 0 if count else None])
+        if count:
+            slot[1] = (slot[1] or 0) + 1
+
+    def _abs(self, rel: str) -> str:
+        return f"{self.root}/{rel}" if rel else self.root
+
+    # -- entry kinds -------------------------------------------------------------------------
+
+    def _link_target(self, rel: str, target: str) -> str:
+        """Absolute targets inside the root become relative, so the link still works wherever
+        the archive is unpacked."""
+        if not posixpath.isabs(target):
+            return target
+        for base in (self.root, self.root_real):
+            if is_inside(target, base):
+                inner = posixpath.relpath(target, base)
+                return posixpath.relpath(inner, posixpath.dirname(rel) or ".")
+        return target
+
+    def _add_symlink(self, rel: str, st: os.stat_result, *, rules_on: bool, forced: bool) -> None:
+        path = self._abs(rel)
+        try:
+            target = os.readlink(path)
+        except OSError as exc:
+            self.skipped[rel] = f"unreadable symlink: {exc.strerror}"
+            return
+        if not is_inside(os.path.realpath(path), self.root_real):
+            self.skipped[rel] = f"symlink escapes the project root (-> {display(target)})"
+            return
+        if rules_on or forced:
+            dir_like = os.path.isdir(path)
+            parts = rel.split("/")
+            if rules_on:
+                hit = rules.path_exclusion(parts, dir_like=dir_like)
+                if hit is not None:
+                    self._exclude(hit[0], hit[1], hit[0] != rel or dir_like, True)
+                    return
+            elif not dir_like and rules.is_credential_file(parts[-1]):
+                self._exclude(rel, "credential file", False, True)
+                return
+        self.entries[rel] = Entry(rel, "symlink", 0, 0o777, self._link_target(rel, target))
+
+    def _add(self, rel: str, st: os.stat_result | None, *, rules_on: bool, forced: bool) -> None:
+        """Add one non-directory path found by listing (``rules_on``) or forced walking."""
+        if st is None:
+            try:
+                st = os.lstat(self._abs(rel))
+            except FileNotFoundError:
+                self.skipped[rel] = "missing on disk (deleted but still tracked by git)"
+                return
+            except NotADirectoryError:
+                self.skipped[rel] = "missing on disk (deleted but still tracked by git)"
+                return
+        mode = st.st_mode
+        if stat.S_ISLNK(mode):
+            self._add_symlink(rel, st, rules_on=rules_on, forced=forced)
+            return
+        if not stat.S_ISREG(mode):
+            self.skipped[rel] = f"special file ({_kind_name(mode)})"
+            return
+        name = rel.rsplit("/", 1)[-1]
+        if rules_on:
+            reason = rules.file_exclusion_reason(name)
+            if reason is not None:
+                self._exclude(rel, reason, False, True)
+                return
+        elif forced and rules.is_credential_file(name):
+            self._exclude(rel, "credential file", False, True)
+            return
+        self.entries[rel] = Entry(rel, "file", st.st_size, normalised_mode(mode))
+
+    # -- walking -----------------------------------------------------------------------------
+
+    def _walk(self, start: str, *, forced: bool) -> None:
+        """Walk ``start`` without following links. Normal walks apply the default rules and
+        gitignores; forced walks (explicitly named excluded directories) skip only credentials
+        and `.git` metadata."""
+        ignores = None
+        if not forced:
+            if self.ignores is None:
+                self.ignores = _GitIgnores(self.root)
+            ignores = self.ignores
+        stack = [start]
+        while stack:
+            d = stack.pop()
+            self._tick()
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise SelectionTimeout
+            try:
+                it = os.scandir(self._abs(d))
+            except OSError as exc:
+                self.skipped[d] = f"unreadable directory: {exc.strerror}"
+                continue
+            with it:
+                for de in it:
+                    self._tick()
+                    rel = f"{d}/{de.name}" if d else de.name
+                    try:
+                        st = de.stat(follow_symlinks=False)
+                    except OSError:
+                        continue  # vanished while walking
+                    if stat.S_ISDIR(st.st_mode):
+                        if de.name == ".git":
+                            # Never archive repository internals from a walk: `.git/config`
+                            # can carry credentials in remote URLs.
+                            self._exclude(rel, "excluded directory .git", True, False)
+                            continue
+                        if not forced:
+                            reason = rules.dir_exclusion_reason(rel.split("/"))
+                            if reason is not None:
+                                self._exclude(rel, reason, True, False)
+                                continue
+                            if ignores is not None and ignores.ignored(rel, True):
+                                self._exclude(rel, "gitignored", True, False)
+                                continue
+                        stack.append(rel)
+                        continue
+                    if not forced and ignores is not None:
+                        name = de.name
+                        reason = None
+                        if not stat.S_ISLNK(st.st_mode):
+                            reason = rules.file_exclusion_reason(name)
+                        if reason is None and ignores.ignored(rel, False):
+                            self._exclude(rel, "gitignored", False, True)
+                            continue
+                    self._add(rel, st, rules_on=not forced, forced=forced)
+
+    def _from_git(self, paths: list[str], prefix: str) -> None:
+        """Take git's candidates under ``prefix`` ("" for all) through the default rules."""
+        for p in paths:
+            if prefix and not p.startswith(prefix):
+                continue
+            self._tick()
+            if p.endswith("/"):
+                # An untracked nested repository: git lists it as one entry; walk it.
+                self._git_dir(p[:-1])
+                continue
+            parts = p.split("/")
+            hit = rules.excluded_ancestor(parts)
+            if hit is not None:
+                self._exclude("/".join(parts[: hit[0]]), hit[1], True, True)
+                continue
+            try:
+                st = os.lstat(self._abs(p))
+            except (FileNotFoundError, NotADirectoryError):
+                self.skipped[p] = "missing on disk (deleted but still tracked by git)"
+                continue
+            if stat.S_ISDIR(st.st_mode):
+                self._git_dir(p)  # a submodule (gitlink): git does not list its files
+                continue
+            self._add(p, st, rules_on=True, forced=False)
+
+    def _git_set(self, paths: list[str]) -> set[str]:
+        if self._git_paths_set is None:
+            self._git_paths_set = set(paths)
+        return self._git_paths_set
+
+    def _git_dir(self, rel: str) -> None:
+        reason = rules.dir_exclusion_reason(rel.split("/"))
+        if reason is not None:
+            self._exclude(rel, reason, True, False)
+            return
+        self._walk(rel, forced=False)
+
+    # -- inputs ------------------------------------------------------------------------------
+
+    def run(self, resolved: list[ResolvedInput]) -> Selection:
+        git_paths = git_candidates(self.root, self._remaining())
+        source: Literal["git", "walk"] = "walk" if git_paths is None else "git"
+        forced_dirs = self._forced_dirs(resolved, git_paths)
+        named: set[str] = set()
+        for item in resolved:
+            if item.kind == "root":
+                if git_paths is not None:
+                    self._from_git(git_paths, "")
+                else:
+                    self._walk("", forced=False)
+            elif item.kind == "dir":
+                if item.rel in forced_dirs:
+                    self._walk(item.rel, forced=True)
+                elif git_paths is not None:
+                    if item.rel in self._git_set(git_paths):
+                        self._git_dir(item.rel)  # a named submodule
+                    else:
+                        self._from_git(git_paths, item.rel + "/")
+                else:
+                    self._walk(item.rel, forced=False)
+            elif item.kind == "special":
+                st = os.lstat(self._abs(item.rel))
+                self.skipped[item.rel] = f"special file ({_kind_name(st.st_mode)})"
+            else:
+                named.add(item.rel)
+                self._add(item.rel, None, rules_on=False, forced=False)
+        # What an explicit input brought back is not "excluded", whatever "." said about it.
+        excluded = [
+            Exclusion(path, reason, directory, files)
+            for (path, reason), (directory, files) in self.excluded.items()
+            if path not in named and not any(is_inside(path, d) for d in forced_dirs)
+        ]
+        excluded.sort(key=lambda x: (os.fsencode(x.path), x.reason))
+        entries = sorted(self.entries.values(), key=lambda e: os.fsencode(e.path))
+        skipped = [
+            Skipped(p, r)
+            for p, r in sorted(self.skipped.items(), key=lambda kv: os.fsencode(kv[0]))
+            if p not in self.entries
+        ]
+        return Selection(
+            project_root=Path(self.root),
+            inputs=[r.raw for r in resolved],
+            whole_repo=[r.kind for r in resolved] == ["root"],
+            source=source,
+            entries=entries,
+            excluded=excluded,
+            skipped=skipped,
+        )
+
+    def _forced_dirs(self, resolved: list[ResolvedInput], git_paths: list[str] | None) -> set[str]:
+        """Named directories that the normal rules would drop: walked without exclusions."""
+        dirs = [r.rel for r in resolved if r.kind == "dir"]
+        forced = {d for d in dirs if rules.excluded_ancestor([*d.split("/"), ""]) is not None}
+        rest = [d for d in dirs if d not in forced]
+        if git_paths is not None:
+            forced |= git_ignored(self.root, rest, self._remaining())
+        else:
+            ignores = self.ignores = self.ignores or _GitIgnores(self.root)
+            forced |= {d for d in rest if ignores.path_ignored(d, True)}
+        return forced
+
+
+def _kind_name(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "FIFO"
+    if stat.S_ISSOCK(mode):
+        return "socket"
+    if stat.S_ISCHR(mode):
+        return "character device"
+    if stat.S_ISBLK(mode):
+        return "block device"
+    return "unknown type"
+
+
+def empty_selection_error(selection: Selection) -> OracleError:
+    return OracleError(
+        "archive_empty",
+        "Oracle archive inputs are empty after default exclusions",
+        rejected_value=selection.inputs,
+        suggested_next_step=(
+            "Name the files or directories to include explicitly; explicitly named paths "
+            "override the default exclusions."
+        ),
+        details={"excluded": selection.excluded_summary(), "skipped": selection.skipped_dicts()},
+    )

@@ -1,0 +1,328 @@
+"""Deterministic, streaming tar writer with zstd or gzip compression.
+
+Headers are written by hand in GNU tar format (``tarfile`` costs tens of microseconds per member,
+which dominates on trees of many small files). Every header carries normalised ownership
+(uid/gid 0, no names), a fixed mtime and normalised permissions, and entries come in sorted
+order, so the same tree always gives the same bytes. Names longer than 100 bytes use GNU
+``././@LongLink`` records, which carry the exact name bytes, so non-UTF-8 names survive
+extraction unchanged.
+
+Memory stays bounded: files are read in chunks of at most ``CHUNK`` bytes and small members are
+batched into one buffer of about the same size before they reach the compressor.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+import threading
+import time
+import zlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import BinaryIO, Protocol
+
+import zstandard
+
+from oraculum.archive.selection import Entry
+
+BLOCK = 512
+CHUNK = 1 << 20
+# A fixed member mtime (2000-01-01T00:00:00Z): real mtimes would make every build differ, and 0
+# (1970) reads like a bug to whoever unpacks the archive.
+ARCHIVE_MTIME = 946_684_800
+_ZEROS = bytes(CHUNK)
+_OPEN_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+
+# Header fields that never change, with their contribution to the checksum precomputed.
+_UID_GID = b"0000000\x00" * 2
+_MTIME = b"%011o\x00" % ARCHIVE_MTIME
+_MAGIC = b"ustar  \x00"
+_TAIL = bytes(32 + 32 + 8 + 8 + 155 + 12)  # uname, gname, devmajor, devminor, prefix, pad
+_CONST_SUM = sum(_UID_GID) + sum(_MTIME) + sum(_MAGIC) + 8 * ord(" ")
+
+
+def _number(value: int, width: int) -> bytes:
+    """An octal field, or GNU base-256 when it does not fit (files of 8 GiB and more)."""
+    if value < 8 ** (width - 1):
+        return b"%0*o\x00" % (width - 1, value)
+    return bytes([0x80]) + value.to_bytes(width - 1, "big")
+
+
+def _block(name: bytes, mode: int, size: int, typeflag: bytes, linkname: bytes) -> bytes:
+    name_f = name[:100].ljust(100, b"\x00")
+    mode_f = b"%07o\x00" % mode
+    size_f = _number(size, 12)
+    link_f = linkname[:100].ljust(100, b"\x00")
+    chksum = _CONST_SUM + sum(name_f) + sum(mode_f) + sum(size_f) + typeflag[0] + sum(link_f)
+    return b"".join(
+        (
+            name_f,
+            mode_f,
+            _UID_GID,
+            size_f,
+            _MTIME,
+            b"%06o\x00 " % chksum,
+            typeflag,
+            link_f,
+            _MAGIC,
+            _TAIL,
+        )
+    )
+
+
+def _padding(size: int) -> bytes:
+    return bytes(-size % BLOCK)
+
+
+def _long_record(typeflag: bytes, value: bytes) -> bytes:
+    data = value + b"\x00"
+    return _block(b"././@LongLink", 0o644, len(data), typeflag, b"") + data + _padding(len(data))
+
+
+def tar_header(
+    name: bytes, *, mode: int, size: int, typeflag: bytes, linkname: bytes = b""
+) -> bytes:
+    """The header record(s) of one member (pure): GNU long-name records first when needed."""
+    out = b""
+    if len(linkname) > 100:
+        out += _long_record(b"K", linkname)
+    if len(name) > 100:
+        out += _long_record(b"L", name)
+    return out + _block(name, mode, size, typeflag, linkname)
+
+
+END_OF_ARCHIVE = bytes(2 * BLOCK)
+
+
+class _HashingFile:
+    """The archive file: counts and hashes every byte on its way to disk."""
+
+    def __init__(self, raw: BinaryIO) -> None:
+        self.raw = raw
+        self.count = 0
+        self.digest = hashlib.sha256()
+
+    def write(self, data: bytes | memoryview) -> int:
+        self.raw.write(data)
+        self.digest.update(data)
+        n = len(data)
+        self.count += n
+        return n
+
+    def flush(self) -> None:
+        self.raw.flush()
+
+
+class Sink(Protocol):
+    def write(self, data: bytes | memoryview) -> None: ...
+    def mark(self) -> int: ...
+    def close(self) -> int: ...
+
+
+class ZstdSink:
+    """zstd frame via python-zstandard; with threads the compression runs on zstd's own worker
+    threads while this thread keeps reading files."""
+
+    def __init__(self, out: _HashingFile, level: int, threads: int) -> None:
+        self.out = out
+        cctx = zstandard.ZstdCompressor(level=level, threads=threads, write_checksum=True)
+        self.writer = cctx.stream_writer(out, closefd=False, write_return_read=True)
+
+    def write(self, data: bytes | memoryview) -> None:
+        self.writer.write(data)
+
+    def mark(self) -> int:
+        """End the current block so every byte written so far is on disk; return that size."""
+        self.writer.flush(zstandard.FLUSH_BLOCK)
+        return self.out.count
+
+    def close(self) -> int:
+        self.writer.flush(zstandard.FLUSH_FRAME)
+        self.writer.close()
+        return self.out.count
+
+
+class GzipSink:
+    """gzip via zlib (header with mtime 0 and no file name, so output is deterministic)."""
+
+    def __init__(self, out: _HashingFile, level: int) -> None:
+        self.out = out
+        self.z = zlib.compressobj(level, zlib.DEFLATED, 31)
+
+    def write(self, data: bytes | memoryview) -> None:
+        chunk = self.z.compress(data)
+        if chunk:
+            self.out.write(chunk)
+
+    def mark(self) -> int:
+        self.out.write(self.z.flush(zlib.Z_SYNC_FLUSH))
+        return self.out.count
+
+    def close(self) -> int:
+        self.out.write(self.z.flush(zlib.Z_FINISH))
+        return self.out.count
+
+
+class WriteTimeout(Exception):
+    """The deadline passed (or the caller gave up) while writing."""
+
+
+@dataclass
+class WriteStats:
+    """What one pass wrote. ``offsets[i]`` is where entry i starts in the tar stream
+    (``offsets[-1]`` is the end of the last member); ``points`` pairs tar offsets with
+    compressed offsets measured at block boundaries, from (0, 0) to the totals."""
+
+    size: int
+    sha256: str
+    tar_bytes: int
+    offsets: list[int]
+    points: list[tuple[int, int]]
+    written: list[bool]
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+
+class _Buffered:
+    """Batches small writes into one buffer before they reach the compressor."""
+
+    def __init__(self, sink: Sink) -> None:
+        self.sink = sink
+        self.buf = bytearray()
+        self.pos = 0
+
+    def write(self, data: bytes) -> None:
+        self.pos += len(data)
+        if len(data) >= CHUNK:
+            self.drain()
+            self.sink.write(data)
+            return
+        self.buf += data
+        if len(self.buf) >= CHUNK:
+            self.drain()
+
+    def drain(self) -> None:
+        if self.buf:
+            self.sink.write(self.buf)
+            self.buf = bytearray()
+
+
+def _check(deadline: float | None, cancel: threading.Event | None) -> None:
+    if cancel is not None and cancel.is_set():
+        raise WriteTimeout
+    if deadline is not None and time.monotonic() > deadline:
+        raise WriteTimeout
+
+
+def write_tar(
+    root: str,
+    entries: Sequence[Entry],
+    sink: Sink,
+    *,
+    measure_at: Iterable[int] = (),
+    deadline: float | None = None,
+    cancel: threading.Event | None = None,
+) -> tuple[list[int], list[tuple[int, int]], list[bool], list[tuple[str, str]]]:
+    """Stream ``entries`` (already sorted) from ``root`` into ``sink`` as one tar.
+
+    Before each entry index in ``measure_at`` (and at the end, index ``len(entries)``) the
+    compressor is flushed and the (tar offset, compressed offset) pair recorded, so a range of
+    entries' compressed size can be read off exactly.
+    """
+    measure = set(measure_at)
+    out = _Buffered(sink)
+    offsets: list[int] = []
+    points: list[tuple[int, int]] = [(0, 0)]
+    written = [False] * len(entries)
+    skipped: list[tuple[str, str]] = []
+    for i, entry in enumerate(entries):
+        _check(deadline, cancel)
+        if i in measure and i:
+            out.drain()
+            points.append((out.pos, sink.mark()))
+        offsets.append(out.pos)
+        name = os.fsencode(entry.path)
+        if entry.kind == "symlink":
+            out.write(
+                tar_header(
+                    name, mode=0o777, size=0, typeflag=b"2", linkname=os.fsencode(entry.target)
+                )
+            )
+            written[i] = True
+            continue
+        try:
+            fd = os.open(f"{root}/{entry.path}", _OPEN_FLAGS)
+        except OSError as exc:
+            skipped.append((entry.path, f"could not open while archiving: {exc.strerror}"))
+            continue
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                skipped.append((entry.path, "changed type while archiving"))
+                continue
+            size = st.st_size
+            header = tar_header(name, mode=entry.mode, size=size, typeflag=b"0")
+            if size < CHUNK:
+                data = os.read(fd, size) if size else b""
+                while len(data) < size:  # short reads are legal; a shrunk file reads b""
+                    more = os.read(fd, size - len(data))
+                    if not more:
+                        break
+                    data += more
+                if len(data) < size:
+                    data += bytes(size - len(data))  # keep the header's promise
+                out.write(header + data + _padding(size))
+            else:
+                out.write(header)
+                left = size
+                while left:
+                    _check(deadline, cancel)
+                    chunk = os.read(fd, min(left, CHUNK))
+                    if not chunk:
+                        chunk = _ZEROS[: min(left, CHUNK)]
+                    out.write(chunk)
+                    left -= len(chunk)
+                out.write(_padding(size))
+            written[i] = True
+        finally:
+            os.close(fd)
+    offsets.append(out.pos)
+    out.write(END_OF_ARCHIVE)
+    out.drain()
+    return offsets, points, written, skipped
+
+
+def write_archive(
+    root: str,
+    entries: Sequence[Entry],
+    raw: BinaryIO,
+    *,
+    compression: str,
+    level: int,
+    threads: int,
+    measure_at: Iterable[int] = (),
+    deadline: float | None = None,
+    cancel: threading.Event | None = None,
+) -> WriteStats:
+    """Write one complete compressed archive of ``entries`` to the open file ``raw``."""
+    out = _HashingFile(raw)
+    sink: Sink = ZstdSink(out, level, threads) if compression == "zstd" else GzipSink(out, level)
+    offsets, points, written, skipped = write_tar(
+        root, entries, sink, measure_at=measure_at, deadline=deadline, cancel=cancel
+    )
+    measured_end = sink.mark() if len(points) > 1 else None
+    size = sink.close()
+    tar_bytes = offsets[-1] + len(END_OF_ARCHIVE)
+    if measured_end is not None:
+        points.append((offsets[-1], measured_end))
+    points.append((tar_bytes, size))
+    return WriteStats(
+        size=size,
+        sha256=out.digest.hexdigest(),
+        tar_bytes=tar_bytes,
+        offsets=offsets,
+        points=points,
+        written=written,
+        skipped=skipped,
+    )
