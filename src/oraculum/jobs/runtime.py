@@ -51,7 +51,16 @@ def teardown(job: Job) -> list[str]:
         # A job that never ran keeps no archive once it is finished.
         _remove_tree(archive, "queued archive", warnings)
     if job.submitted_at is not None:
-        _remove_tree(Path(job.runtime_profile_dir), "runtime profile", warnings)
+        profile = Path(job.runtime_profile_dir)
+        expected = job_settings_config(job).browser.runtime_profiles_dir / job.runtime_id
+        if profile == expected:
+            _remove_tree(profile, "runtime profile", warnings)
+        else:
+            # job.json is only data: never let it steer a recursive delete elsewhere.
+            warnings.append(
+                f"Refusing to remove runtime profile {profile}: it is not the job's own "
+                f"directory under {expected.parent}."
+            )
     if job.conversation_id:
         leases.release(leases.CONVERSATION, job.conversation_id, job.id)
     leases.release(leases.RUNTIME, job.runtime_id, job.id)
