@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "selfcheck_cmd",
     "config_cmd",
     "presets_cmd",
+    "archive_cmd",
 )
 for _module in COMMAND_MODULES:
     importlib.import_module(f"oraculum.cli.{_module}")

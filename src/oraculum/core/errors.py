@@ -42,6 +42,7 @@ _EXIT_BY_CODE: dict[str, ExitCode] = {
             "archive_input_missing",
             "archive_input_outside_project",
             "archive_input_symlink_escape",
+            "archive_empty",
             "follow_up_job_wrong_project",
             "follow_up_job_not_complete",
             "follow_up_job_missing_chat_url",

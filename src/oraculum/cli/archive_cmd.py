@@ -1,0 +1,183 @@
+"""`oraculum archive`: preview or build exactly the archive a job would upload."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from oraculum.archive import MAX_BYTES, build_archive, select_entries
+from oraculum.archive.build import DEFAULT_TIMEOUT_S, DEFAULT_ZSTD_LEVEL, SUFFIX
+from oraculum.archive.inputs import display
+from oraculum.archive.selection import Selection
+from oraculum.cli.app import app, emit
+from oraculum.core.errors import OracleError
+
+PROVIDERS = ("chatgpt", "grok")
+
+
+def _settings(project_root: Path, provider: str) -> dict[str, Any]:
+    """Archive settings from the effective config, or the built-in defaults without one."""
+    try:
+        from oraculum.core.config import load_config
+    except ImportError:  # the CLI stays usable on its own defaults
+        return {
+            "level": DEFAULT_ZSTD_LEVEL,
+            "threads": 0,
+            "timeout_s": DEFAULT_TIMEOUT_S,
+            "max_bytes": MAX_BYTES[provider],
+        }
+    config = load_config(project_root).config
+    return {
+        "level": config.archive.zstd_level,
+        "threads": config.archive.threads,
+        "timeout_s": config.archive.timeout_ms / 1000,
+        "max_bytes": config.archive_max_bytes(provider),
+    }
+
+
+def _project_root(project: Path | None) -> Path:
+    if project is not None:
+        if not project.is_dir():
+            raise OracleError(
+                "invalid_argument",
+                f"--project is not a directory: {project}",
+                rejected_value=str(project),
+            )
+        return Path(os.path.abspath(project))
+    from oraculum.core.project import find_project_root
+
+    return find_project_root()
+
+
+def _mib(n: int | None) -> str:
+    return "-" if n is None else f"{n / 2**20:.2f} MiB"
+
+
+def selection_data(selection: Selection) -> dict[str, Any]:
+    return {
+        "projectRoot": str(selection.project_root),
+        "inputs": [display(i) for i in selection.inputs],
+        "wholeRepo": selection.whole_repo,
+        "source": selection.source,
+        "fileCount": len(selection.entries),
+        "symlinkCount": sum(1 for e in selection.entries if e.kind == "symlink"),
+        "uncompressedBytes": selection.total_bytes,
+        "entries": [
+            {"path": display(e.path), "kind": e.kind, "bytes": e.size}
+            | ({"target": display(e.target)} if e.kind == "symlink" else {})
+            for e in selection.entries
+        ],
+        "excluded": selection.excluded_summary(),
+        "skipped": selection.skipped_dicts(),
+    }
+
+
+def _render_excluded(console: Console, excluded: list[dict[str, Any]], skipped: list[Any]) -> None:
+    if excluded:
+        table = Table(box=None, pad_edge=False, title="excluded", title_justify="left")
+        for column in ("reason", "paths", "files listed", "examples"):
+            table.add_column(column)
+        for row in excluded:
+            table.add_row(
+                row["reason"],
+                str(row["paths"]),
+                str(row["filesListed"]),
+                ", ".join(row["examples"]),
+            )
+        console.print(table)
+    for item in skipped:
+        console.print(f"skipped {item['path']}: {item['reason']}", markup=False)
+
+
+def _render_list(data: dict[str, Any], console: Console) -> None:
+    for entry in data["entries"]:
+        line = entry["path"]
+        if entry["kind"] == "symlink":
+            line += f" -> {entry['target']}"
+        console.print(line, markup=False)
+    _render_excluded(console, data["excluded"], data["skipped"])
+    console.print(
+        f"{data['fileCount']} entries ({data['symlinkCount']} symlinks), "
+        f"{_mib(data['uncompressedBytes'])} uncompressed, from {data['source']} "
+        f"in {data['projectRoot']}",
+        markup=False,
+    )
+
+
+def _render_build(data: dict[str, Any], console: Console) -> None:
+    _render_excluded(console, data["excluded"], data["skipped"])
+    for pruned in data["autoPrunedArchivePaths"]:
+        console.print(
+            f"auto-pruned {pruned['relativePath']}/ ({_mib(pruned['bytes'])}, "
+            f"~{_mib(pruned['estimatedCompressedBytes'])} compressed)",
+            markup=False,
+        )
+    console.print(
+        f"{data['path']}\n{data['fileCount']} entries, {_mib(data['uncompressedBytes'])} → "
+        f"{_mib(data['archiveBytes'])} (limit {_mib(data['limitBytes'])}) "
+        f"in {data['elapsedSeconds']:.2f} s\nsha256 {data['sha256']}",
+        markup=False,
+    )
+
+
+@app.command("archive")
+def archive_command(
+    inputs: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Files and directories relative to the project root; '.' (default) is all."
+        ),
+    ] = None,
+    provider: Annotated[
+        str, typer.Option("--provider", help="chatgpt (.tar.zst) or grok (.tar.gz).")
+    ] = "chatgpt",
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Archive file or directory to write (default: current dir)."),
+    ] = None,
+    list_only: Annotated[
+        bool, typer.Option("--list", help="Only list what would be archived.")
+    ] = False,
+    project: Annotated[
+        Path | None,
+        typer.Option("--project", help="Project root (default: found from the current dir)."),
+    ] = None,
+) -> None:
+    """Preview (--list) or build exactly the context archive a job would upload."""
+    if provider not in PROVIDERS:
+        raise OracleError(
+            "invalid_provider",
+            f"Unknown provider: {provider}",
+            rejected_value=provider,
+            allowed_values=list(PROVIDERS),
+        )
+    root = _project_root(project)
+    items = list(inputs) if inputs else ["."]
+    if list_only:
+        data = selection_data(select_entries(root, items))
+        emit(data, lambda console: _render_list(data, console))
+        return
+    settings = _settings(root, provider)
+    target = Path(out) if out is not None else Path.cwd()
+    job_id = time.strftime("preview-%Y%m%d-%H%M%S")
+    if target.is_dir():
+        dest_dir, filename = target, f"context-{job_id}{SUFFIX[provider]}"
+    else:
+        dest_dir, filename = target.parent, target.name
+    result = build_archive(
+        root,
+        items,
+        dest_dir,
+        job_id,
+        provider,  # type: ignore[arg-type]  # checked against PROVIDERS above
+        filename=filename,
+        **settings,
+    )
+    data = result.to_dict()
+    emit(data, lambda console: _render_build(data, console))
