@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,6 @@ from typing import Any
 from oraculum.core.config import Config, load_config
 from oraculum.core.paths import global_config_path
 from oraculum.jobs.admission import JobRequest
-from oraculum.jobs.ids import new_job_id
 from oraculum.jobs.model import Job
 from oraculum.jobs.store import JobStore
 
@@ -46,14 +46,13 @@ def make_request(
     conversation_id: str | None = None,
     session_id: str | None = "s1",
 ) -> JobRequest:
-    job_id = new_job_id()
+    token = uuid.uuid4().hex
     staging = project.parent / "staging"
     staging.mkdir(exist_ok=True)
-    archive = staging / f"context-{job_id}.tar.zst"
-    payload = f"archive for {job_id}".encode()
+    archive = staging / f"staged-{token}.tar.zst"
+    payload = f"archive {token}".encode()
     archive.write_bytes(payload)
     return JobRequest(
-        job_id=job_id,
         project_root=project,
         prompt=prompt,
         provider="test",

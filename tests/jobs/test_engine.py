@@ -16,6 +16,7 @@ from oraculum.core.errors import OracleError
 from oraculum.jobs import indexes, leases, transitions
 from oraculum.jobs.admission import capacity, promote_queue, queue_position, submit_job
 from oraculum.jobs.cancel import cancel_job
+from oraculum.jobs.ids import new_job_id
 from oraculum.jobs.model import WORKER_PHASES, Phase, Status, WorkerIdentity, utc_now
 from oraculum.jobs.process import Liveness, liveness, process_start_time, terminate
 from oraculum.jobs.reconcile import reconcile
@@ -213,6 +214,7 @@ def test_job_without_worker_is_recovered_after_grace(project: Path, store: JobSt
     cancel_job(job.id, store=store)
     # Fabricate the crash window: admitted, but the worker identity never persisted.
     request = make_request(project, config)
+    request.job_id = new_job_id()
     from oraculum.jobs.admission import _job_fields
 
     orphan = transitions.create(

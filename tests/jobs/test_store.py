@@ -166,3 +166,10 @@ def test_job_fields_helper_is_schema_valid() -> None:
         job_id=job_id, at=T0, queued=True, source="t", fields=job_fields(job_id)
     )
     assert Job.model_validate(job.to_json_dict()) == job
+
+
+def test_ids_can_be_forced_after_another() -> None:
+    future = new_job_id(now_ms=1_900_000_000_000)
+    later = new_job_id(after=future)
+    assert later > future
+    assert later[:9] > future[:9]

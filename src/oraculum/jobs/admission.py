@@ -11,7 +11,7 @@ import contextlib
 import os
 import shutil
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +47,7 @@ class JobRequest:
     follow_up_to_job_id: str | None = None
     chat_url: str | None = None
     conversation_id: str | None = None
-    job_id: str = field(default_factory=new_job_id)
+    job_id: str | None = None  # assigned under the admission lock, so ids follow submit order
 
 
 @dataclass(frozen=True)
@@ -155,13 +155,10 @@ def _move_archive(source: Path, target: Path) -> None:
     target.chmod(0o600)
 
 
-def _queued_archive_bytes(store: JobStore) -> int:
-    total = 0
-    for job_id in indexes.members(indexes.OPEN):
-        job = _load_quietly(store, job_id)
-        if job and job.submitted_at is None and Path(job.archive_path).exists():
-            total += job.archive_bytes or Path(job.archive_path).stat().st_size
-    return total
+def _queued_archive_bytes() -> int:
+    """Bytes of archives waiting on disk: queued jobs, plus those of finished jobs that never
+    ran and whose archive could not be deleted yet."""
+    return indexes.total_size(indexes.QUEUE) + indexes.total_size(indexes.STRANDED)
 
 
 def _check_queue_limits(
@@ -177,7 +174,7 @@ def _check_queue_limits(
             retryable=True,
             suggested_next_step="Wait for a running job to finish (`oraculum status`), then retry.",
         )
-    pending = _queued_archive_bytes(store) + request.archive_bytes
+    pending = _queued_archive_bytes() + request.archive_bytes
     if pending > settings.max_queued_archive_bytes:
         raise OracleError(
             "queue_full",
@@ -197,6 +194,8 @@ def submit_job(request: JobRequest, *, store: JobStore | None = None) -> Job:
     settings = EngineSettings.from_config(request.config)
     with named_lock("admission", timeout=ADMISSION_LOCK_TIMEOUT_S):
         promote_queue(store, locked=True)
+        existing = store.list_ids()
+        request.job_id = new_job_id(after=existing[-1] if existing else None)
         if request.conversation_id:
             holder = conversation_holder(store, request.conversation_id, request.job_id)
             if holder is not None:
@@ -221,7 +220,7 @@ def submit_job(request: JobRequest, *, store: JobStore | None = None) -> Job:
             job_id=request.job_id, at=now, queued=True, source="oracle:submit", fields=fields
         )
         indexes.mark(indexes.OPEN, job.id)
-        indexes.mark(indexes.QUEUE, job.id)
+        indexes.mark(indexes.QUEUE, job.id, size=request.archive_bytes)
         try:
             store.create(job, request.prompt)
             _move_archive(request.archive, Path(job.archive_path))

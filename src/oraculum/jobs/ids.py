@@ -37,12 +37,14 @@ _last: tuple[int, int] = (0, 0)
 _last_lock = threading.Lock()
 
 
-def new_job_id(now_ms: int | None = None) -> str:
+def new_job_id(now_ms: int | None = None, *, after: str | None = None) -> str:
     """A fresh id. Within one process ids strictly increase, so two ids made in the same
     millisecond never collide; across processes the random part (and the store's exclusive
-    directory creation) keeps them apart."""
+    directory creation) keeps them apart. ``after`` forces an id later than that one."""
     global _last
     moment = time.time_ns() // 1_000_000 if now_ms is None else now_ms
+    if after is not None:
+        moment = max(moment, _decode(after[:TIME_CHARS]) + 1)
     with _last_lock:
         last_ms, last_random = _last
         if moment <= last_ms:
@@ -53,6 +55,13 @@ def new_job_id(now_ms: int | None = None) -> str:
             suffix = secrets.randbelow(_RANDOM_SPACE // 2)
         _last = (moment, suffix)
     return _encode(moment, TIME_CHARS) + _encode(suffix, RANDOM_CHARS)
+
+
+def _decode(text: str) -> int:
+    value = 0
+    for char in text:
+        value = value * 32 + ALPHABET.index(char)
+    return value
 
 
 def _describe(value: object) -> str | None:

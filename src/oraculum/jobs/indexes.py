@@ -1,8 +1,9 @@
 """Small marker directories that let hot paths skip the thousands of finished jobs.
 
-`queue/<job-id>` marks a queued job, `open/<job-id>` a job that still needs watching (open, or
-terminal with cleanup or wake-up delivery outstanding). Job ids sort by creation time, so the
-queue directory listed in name order is the queue in submit order. The markers are hints:
+`queue/<job-id>` marks a queued job (holding its archive size), `open/<job-id>` a job that
+still needs watching (open, or terminal with cleanup or wake-up delivery outstanding), and
+`stranded/<job-id>` a job that never ran but whose archive could not be deleted yet. Job ids
+sort by submit order, so the queue directory listed in name order is the queue. The markers are hints:
 readers always confirm against `job.json` and drop markers that no longer hold.
 """
 
@@ -17,16 +18,34 @@ from oraculum.jobs.ids import JOB_ID_PATTERN
 
 QUEUE = "queue"
 OPEN = "open"
+STRANDED = "stranded"
 
 
 def _dir(name: str, root: Path | None) -> Path:
     return (root or state_dir()) / "index" / name
 
 
-def mark(name: str, job_id: str, *, root: Path | None = None) -> None:
+def mark(name: str, job_id: str, *, size: int = 0, root: Path | None = None) -> None:
     directory = ensure_private_dir(_dir(name, root))
-    fd = os.open(directory / job_id, os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC, 0o600)
-    os.close(fd)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC
+    fd = os.open(directory / job_id, flags, 0o600)
+    try:
+        if size:
+            os.write(fd, str(size).encode())
+    finally:
+        os.close(fd)
+
+
+def total_size(name: str, *, root: Path | None = None) -> int:
+    """The sum of the sizes recorded in the markers of ``name``."""
+    directory = _dir(name, root)
+    total = 0
+    for job_id in members(name, root=root):
+        try:
+            total += int((directory / job_id).read_bytes() or b"0")
+        except (FileNotFoundError, ValueError):
+            continue
+    return total
 
 
 def unmark(name: str, job_id: str, *, root: Path | None = None) -> None:

@@ -20,7 +20,7 @@ from oraculum.core.fsio import FILE_MODE, ensure_private_dir
 from oraculum.core.paths import state_dir
 
 _POLL_START_S = 0.002
-_POLL_MAX_S = 0.05
+_POLL_MAX_S = 0.02
 
 
 def lock_path(kind: str, key: str, root: Path | None = None) -> Path:

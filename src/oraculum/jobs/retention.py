@@ -69,6 +69,7 @@ def _remove_locked(store: JobStore, job: Job) -> None:
         time.sleep(0.05)
     indexes.unmark(indexes.QUEUE, job.id)
     indexes.unmark(indexes.OPEN, job.id)
+    indexes.unmark(indexes.STRANDED, job.id)
 
 
 def prune_terminal(store: JobStore | None = None) -> PruneReport:

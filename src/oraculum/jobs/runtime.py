@@ -7,13 +7,15 @@ can only make a concurrent count more generous, never let two jobs take one slot
 
 from __future__ import annotations
 
+import functools
+import json
 import shutil
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
 from oraculum.core.config import Config
-from oraculum.jobs import leases, transitions
+from oraculum.jobs import indexes, leases, transitions
 from oraculum.jobs.model import EventKind, Job, utc_now
 from oraculum.jobs.process import Liveness, liveness
 from oraculum.jobs.rules import cleanup_outcome
@@ -26,7 +28,15 @@ def worker_liveness(job: Job) -> Liveness | None:
 
 def job_settings_config(job: Job) -> Config:
     """The config a job was admitted with (its snapshot), else today's defaults."""
-    return Config.from_snapshot(job.config) if job.config else Config()
+    if not job.config:
+        return Config()
+    return _config_from_snapshot(json.dumps(job.config, sort_keys=True))
+
+
+@functools.lru_cache(maxsize=64)
+def _config_from_snapshot(snapshot: str) -> Config:
+    # Validating a snapshot checks its paths on disk; most jobs share one snapshot.
+    return Config.from_snapshot(json.loads(snapshot))
 
 
 def _remove_tree(path: Path, label: str, warnings: list[str]) -> None:
@@ -47,9 +57,14 @@ def teardown(job: Job) -> list[str]:
     """Release everything ``job`` holds; return warnings for what could not be released."""
     warnings: list[str] = []
     archive = Path(job.archive_path)
-    if job.submitted_at is None and archive.exists():
+    if job.submitted_at is None:
         # A job that never ran keeps no archive once it is finished.
-        _remove_tree(archive, "queued archive", warnings)
+        if archive.exists() or archive.is_symlink():
+            _remove_tree(archive, "queued archive", warnings)
+        if archive.exists() or archive.is_symlink():
+            indexes.mark(indexes.STRANDED, job.id, size=job.archive_bytes or 1)
+        else:
+            indexes.unmark(indexes.STRANDED, job.id)
     if job.submitted_at is not None:
         profile = Path(job.runtime_profile_dir)
         expected = job_settings_config(job).browser.runtime_profiles_dir / job.runtime_id
