@@ -3,8 +3,8 @@
 `queue/<job-id>` marks a queued job (holding its archive size), `open/<job-id>` a job that
 still needs watching (open, or terminal with cleanup or wake-up delivery outstanding), and
 `stranded/<job-id>` a job that never ran but whose archive could not be deleted yet. Job ids
-sort by submit order, so the queue directory listed in name order is the queue. The markers are hints:
-readers always confirm against `job.json` and drop markers that no longer hold.
+sort by submit order, so the queue directory listed in name order is the queue. The markers
+are hints: readers always confirm against `job.json` and drop markers that no longer hold.
 """
 
 from __future__ import annotations
