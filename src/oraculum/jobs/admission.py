@@ -219,8 +219,7 @@ def submit_job(request: JobRequest, *, store: JobStore | None = None) -> Job:
         job = transitions.create(
             job_id=request.job_id, at=now, queued=True, source="oracle:submit", fields=fields
         )
-        indexes.mark(indexes.OPEN, job.id)
-        indexes.mark(indexes.QUEUE, job.id, size=request.archive_bytes)
+        indexes.register(job.id, job.project_id, queued_bytes=request.archive_bytes)
         try:
             store.create(job, request.prompt)
             _move_archive(request.archive, Path(job.archive_path))
@@ -232,8 +231,7 @@ def submit_job(request: JobRequest, *, store: JobStore | None = None) -> Job:
 
 def _discard_unborn(store: JobStore, job: Job) -> None:
     """Undo a job that never became durable: no directory, no markers, no leases."""
-    indexes.unmark(indexes.QUEUE, job.id)
-    indexes.unmark(indexes.OPEN, job.id)
+    indexes.forget(job.id, job.project_id)
     teardown(job)
     with contextlib.suppress(OracleError):
         shutil.rmtree(store.paths(job.id).dir, ignore_errors=True)
@@ -243,7 +241,7 @@ def _admit_new(store: JobStore, request: JobRequest, job: Job) -> Job:
     leases.write_lease(leases.RUNTIME, job.runtime_id, job.id)
     if job.conversation_id:
         leases.write_lease(leases.CONVERSATION, job.conversation_id, job.id)
-    indexes.mark(indexes.OPEN, job.id)
+    indexes.register(job.id, job.project_id)
     try:
         store.create(job, request.prompt)
         _move_archive(request.archive, Path(job.archive_path))

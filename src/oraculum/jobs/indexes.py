@@ -21,6 +21,11 @@ OPEN = "open"
 STRANDED = "stranded"
 
 
+def project(project_id: str) -> str:
+    """The index of one project's jobs, so listing them never walks every job."""
+    return f"project/{project_id}"
+
+
 def _dir(name: str, root: Path | None) -> Path:
     return (root or state_dir()) / "index" / name
 
@@ -58,3 +63,18 @@ def members(name: str, *, root: Path | None = None) -> list[str]:
     except FileNotFoundError:
         return []
     return sorted(n for n in names if JOB_ID_PATTERN.fullmatch(n))
+
+
+def register(job_id: str, project_id: str, *, queued_bytes: int | None = None) -> None:
+    """Index a job that is about to be created (before its directory exists, so a crash
+    leaves at worst a marker without a job, which readers drop)."""
+    mark(OPEN, job_id)
+    mark(project(project_id), job_id)
+    if queued_bytes is not None:
+        mark(QUEUE, job_id, size=queued_bytes)
+
+
+def forget(job_id: str, project_id: str) -> None:
+    """Remove a job from every index (it is gone, or never came to be)."""
+    for name in (QUEUE, OPEN, STRANDED, project(project_id)):
+        unmark(name, job_id)

@@ -67,9 +67,7 @@ def _remove_locked(store: JobStore, job: Job) -> None:
         if not directory.exists():
             break
         time.sleep(0.05)
-    indexes.unmark(indexes.QUEUE, job.id)
-    indexes.unmark(indexes.OPEN, job.id)
-    indexes.unmark(indexes.STRANDED, job.id)
+    indexes.forget(job.id, job.project_id)
 
 
 def prune_terminal(store: JobStore | None = None) -> PruneReport:

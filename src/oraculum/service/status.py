@@ -7,6 +7,7 @@ from typing import Any
 
 from oraculum.core.errors import OracleError
 from oraculum.core.project import find_project_root, project_id
+from oraculum.jobs import indexes
 from oraculum.jobs.model import Job, utc_now
 from oraculum.jobs.store import JobStore
 from oraculum.service.summary import job_summary
@@ -41,16 +42,21 @@ def status(
     now = utc_now()
     if job_ref is not None:
         return {"job": job_summary(job_in_project(store, job_ref, project), now=now)}
-    wanted = None if project is None else project_id(project)
     jobs: list[dict[str, Any]] = []
     problems: list[dict[str, Any]] = []
-    for item in store.iter_jobs(newest_first=True):
+    ids = (
+        store.list_ids()
+        if project is None
+        else indexes.members(indexes.project(project_id(project)))
+    )
+    for job_id in reversed(ids):
         if len(jobs) >= limit:
             break
-        if isinstance(item, OracleError):
-            problems.append(item.to_dict())
-        elif wanted is None or item.project_id == wanted:
-            jobs.append(job_summary(item, now=now))
+        try:
+            jobs.append(job_summary(store.load(job_id), now=now))
+        except OracleError as error:
+            if error.code != "job_not_found":
+                problems.append(error.to_dict())
     result: dict[str, Any] = {"jobs": jobs, "project": str(project) if project else None}
     if problems:
         result["problems"] = problems
