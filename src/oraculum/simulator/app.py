@@ -1,0 +1,553 @@
+"""HTTP routes of the ChatGPT look-alike. Handlers translate requests to `actions` and back."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from aiohttp import BodyPartReader, web
+
+from oraculum.simulator import actions, scenarios
+from oraculum.simulator.scenarios import FAMILIES_EFFORTS, Scenario, ScenarioError
+from oraculum.simulator.state import Conversation, Selection, SimState, Turn
+from oraculum.simulator.uploads import make_upload
+
+STATIC_DIR = Path(__file__).parent / "static"
+SESSION_COOKIE = "oraculum-sim-session"
+DEFAULT_EMAIL = "tester@example.com"
+# ChatGPT accepts archives up to 250 MiB; leave room for multipart framing.
+MAX_UPLOAD = 300 * 1024 * 1024
+
+STATE_KEY = web.AppKey("state", SimState)
+
+
+def _state(request: web.Request) -> SimState:
+    return request.app[STATE_KEY]
+
+
+def _template(name: str) -> str:
+    return (STATIC_DIR / name).read_text(encoding="utf-8")
+
+
+def _json_for_script(data: Any) -> str:
+    # `</` would end the <script> element early.
+    return json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+
+
+def _session_email(request: web.Request) -> str | None:
+    state = _state(request)
+    token = request.cookies.get(SESSION_COOKIE)
+    if token and token in state.sessions:
+        return state.sessions[token]
+    return None if state.require_login else DEFAULT_EMAIL
+
+
+def _text_page(status: int, title: str, message: str) -> web.Response:
+    body = (
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title></head>"
+        f"<body><h1>{title}</h1><p>{message}</p></body></html>"
+    )
+    return web.Response(status=status, text=body, content_type="text/html")
+
+
+def _count_load(request: web.Request, flag: str, limit: int) -> bool:
+    """Whether this page load shows `flag`'s interstitial; counted per browser session."""
+    state = _state(request)
+    key = f"{flag}:{request.cookies.get(SESSION_COOKIE, 'anonymous')}"
+    seen = state.load_counts.get(key, 0)
+    state.load_counts[key] = seen + 1
+    return limit == 0 or seen < limit
+
+
+def _interstitial(request: web.Request, scenario: Scenario) -> web.Response | None:
+    if scenario.has("challenge") and _count_load(request, "challenge", scenario.challenge_loads):
+        _state(request).record("challenge_served", path=request.path_qs)
+        html = _template("challenge.html").replace("{{RETURN}}", _json_for_script(request.path_qs))
+        # Cloudflare answers a challenge with 403 and this header.
+        return web.Response(
+            status=403, text=html, content_type="text/html", headers={"cf-mitigated": "challenge"}
+        )
+    if scenario.has("outage") and _count_load(request, "outage", scenario.outage_loads):
+        _state(request).record("outage_served", path=request.path_qs)
+        return web.Response(status=500, text=_template("outage.html"), content_type="text/html")
+    return None
+
+
+def _apply_model_knob(state: SimState, scenario: Scenario) -> None:
+    model = scenarios.parse_model(scenario.model)
+    if model is not None:
+        family, effort = model
+        state.selection = dataclasses.replace(state.selection, family=family, effort=effort)
+
+
+def _sidebar(state: SimState) -> list[dict[str, str]]:
+    convs = sorted(state.conversations.values(), key=lambda c: c.created_at, reverse=True)
+    return [{"id": c.id, "title": c.title} for c in convs[:30]]
+
+
+def _page(
+    request: web.Request, scenario: Scenario, conv: Conversation | None, email: str | None
+) -> web.Response:
+    state = _state(request)
+    config = {
+        "shell": scenario.shell,
+        "picker": scenario.picker,
+        "scenario": scenario.to_dict(),
+        "signedIn": email is not None,
+        "user": {"email": email} if email else None,
+        "conversation": (
+            {
+                "id": conv.id,
+                "title": conv.title,
+                "turns": [t.public(state) for t in conv.turns],
+            }
+            if conv
+            else None
+        ),
+        "selection": state.selection.to_dict(),
+        "sidebar": _sidebar(state) if email else [],
+    }
+    html = _template("index.html").replace("{{CONFIG}}", _json_for_script(config))
+    return web.Response(text=html, content_type="text/html", headers={"cache-control": "no-store"})
+
+
+def _query_scenario(request: web.Request, base: Scenario) -> Scenario:
+    return scenarios.apply(base, dict(request.query), strict=False)
+
+
+async def home(request: web.Request) -> web.Response:
+    state = _state(request)
+    try:
+        scenario = _query_scenario(request, state.defaults)
+    except ScenarioError as error:
+        return _text_page(400, "Simulator knob error", str(error))
+    if scenario.has("login_expired"):
+        token = request.cookies.get(SESSION_COOKIE)
+        if token and state.sessions.pop(token, None):
+            state.record("session_revoked")
+    blocked = _interstitial(request, scenario)
+    if blocked is not None:
+        return blocked
+    email = _session_email(request)
+    if email:
+        _apply_model_knob(state, scenario)
+    return _page(request, scenario, None, email)
+
+
+async def conversation_page(request: web.Request) -> web.Response:
+    state = _state(request)
+    email = _session_email(request)
+    if email is None:
+        raise web.HTTPFound("/auth/login?" + urlencode({"next": request.path_qs}))
+    conv = state.conversations.get(request.match_info["cid"])
+    if conv is None:
+        return _text_page(404, "Conversation not found", "Unable to load conversation.")
+    try:
+        # Knobs on a conversation URL stick to that conversation.
+        conv.scenario = _query_scenario(request, conv.scenario)
+    except ScenarioError as error:
+        return _text_page(400, "Simulator knob error", str(error))
+    blocked = _interstitial(request, conv.scenario)
+    if blocked is not None:
+        return blocked
+    _apply_model_knob(state, conv.scenario)
+    conv.refresh()
+    return _page(request, conv.scenario, conv, email)
+
+
+# -- auth ------------------------------------------------------------------------------------
+async def login_form(request: web.Request) -> web.Response:
+    nxt = request.query.get("next", "/")
+    html = _template("login.html").replace("{{NEXT}}", quote(nxt, safe="/?=&%"))
+    return web.Response(text=html, content_type="text/html")
+
+
+def _safe_next(nxt: str) -> str:
+    # Only local paths: never an open redirect, even in a simulator.
+    return nxt if nxt.startswith("/") and not nxt.startswith("//") else "/"
+
+
+async def login_submit(request: web.Request) -> web.Response:
+    form = await request.post()
+    email = str(form.get("email") or DEFAULT_EMAIL).strip() or DEFAULT_EMAIL
+    state = _state(request)
+    token = state.new_session(email)
+    state.record("login", email=email)
+    response = web.HTTPFound(_safe_next(str(form.get("next") or "/")))
+    response.set_cookie(SESSION_COOKIE, token, path="/", httponly=True, samesite="Lax")
+    raise response
+
+
+async def logout(request: web.Request) -> web.Response:
+    token = request.cookies.get(SESSION_COOKIE)
+    if token:
+        _state(request).sessions.pop(token, None)
+    response = web.HTTPFound("/")
+    response.del_cookie(SESSION_COOKIE, path="/")
+    raise response
+
+
+async def me(request: web.Request) -> web.Response:
+    email = _session_email(request)
+    if email is None:
+        return web.json_response({"detail": "Unauthorized"}, status=401)
+    return web.json_response(
+        {
+            "object": "user",
+            "id": "user-simulated0000000000000001",
+            "email": email,
+            "name": "Simulated Tester",
+            "mfa_flag_enabled": False,
+        }
+    )
+
+
+def _require_api_session(request: web.Request) -> None:
+    if _session_email(request) is None:
+        raise web.HTTPUnauthorized(
+            text=json.dumps({"detail": "Unauthorized"}), content_type="application/json"
+        )
+
+
+# -- conversation API ------------------------------------------------------------------------
+def _conversation_or_404(request: web.Request) -> Conversation:
+    conv = _state(request).conversations.get(request.match_info["cid"])
+    if conv is None:
+        raise web.HTTPNotFound(
+            text=json.dumps({"detail": "conversation not found"}), content_type="application/json"
+        )
+    conv.refresh()
+    return conv
+
+
+def _turn_or_404(conv: Conversation, message_id: str) -> Turn:
+    turn = conv.find(message_id)
+    if turn is None:
+        raise web.HTTPNotFound(
+            text=json.dumps({"detail": "message not found"}), content_type="application/json"
+        )
+    return turn
+
+
+def _bad_request(message: str) -> web.HTTPBadRequest:
+    return web.HTTPBadRequest(text=json.dumps({"detail": message}), content_type="application/json")
+
+
+async def post_message(request: web.Request) -> web.Response:
+    _require_api_session(request)
+    state = _state(request)
+    body = await request.json()
+    conversation_id = body.get("conversation_id") or None
+    try:
+        if conversation_id:
+            scenario = _conversation_or_404_by_id(state, conversation_id).scenario
+        else:
+            scenario = scenarios.apply(state.defaults, body.get("scenario") or {}, strict=True)
+    except ScenarioError as error:
+        raise _bad_request(str(error)) from None
+    if scenario.has("rate_limit"):
+        state.record("rate_limited", conversation_id=conversation_id)
+        return web.json_response({"detail": actions.RATE_LIMIT_TEXT}, status=429)
+    prompt = str(body.get("prompt") or "")
+    attachments = [str(a) for a in body.get("attachments") or []]
+    if not prompt.strip() and not attachments:
+        raise _bad_request("empty message")
+    try:
+        conv, user, assistant = actions.send_message(
+            state,
+            conversation_id=conversation_id,
+            prompt=prompt,
+            attachments=attachments,
+            scenario=scenario,
+            tool=body.get("tool") or None,
+        )
+    except actions.Busy:
+        return web.json_response({"detail": "still answering"}, status=409)
+    decoy_id = None
+    if scenario.has("navigate_away"):
+        decoy_id = actions.decoy(state, scenario).id
+    return web.json_response(
+        {
+            "conversation_id": conv.id,
+            "title": conv.title,
+            "user": user.public(state),
+            "assistant": assistant.public(state),
+            "decoy_id": decoy_id,
+        }
+    )
+
+
+def _conversation_or_404_by_id(state: SimState, conversation_id: str) -> Conversation:
+    conv = state.conversations.get(conversation_id)
+    if conv is None:
+        raise web.HTTPNotFound(
+            text=json.dumps({"detail": "conversation not found"}), content_type="application/json"
+        )
+    return conv
+
+
+async def get_conversation(request: web.Request) -> web.Response:
+    _require_api_session(request)
+    conv = _conversation_or_404(request)
+    state = _state(request)
+    return web.json_response(
+        {
+            "id": conv.id,
+            "title": conv.title,
+            "scenario": conv.scenario.to_dict(),
+            "turns": [t.public(state) for t in conv.turns],
+        }
+    )
+
+
+async def _send_line(response: web.StreamResponse, data: dict[str, Any]) -> None:
+    await response.write((json.dumps(data) + "\n").encode())
+
+
+async def stream(request: web.Request) -> web.StreamResponse:
+    """The answer as NDJSON events, paced by the turn's schedule (not by the reader)."""
+    _require_api_session(request)
+    conv = _conversation_or_404(request)
+    turn = _turn_or_404(conv, request.match_info["mid"])
+    response = web.StreamResponse(
+        headers={"content-type": "application/x-ndjson", "cache-control": "no-store"}
+    )
+    await response.prepare(request)
+    sent = 0
+    started = False
+    try:
+        await _send_line(response, {"t": "thinking"})
+        while True:
+            now = time.time()
+            turn.refresh(now)
+            if not started and not turn.thinking(now):
+                started = True
+                await _send_line(
+                    response,
+                    {
+                        "t": "start",
+                        "message_id": turn.message_id,
+                        "html": turn.html,
+                        "reasoning_label": turn.reasoning_label,
+                    },
+                )
+            due = turn.tokens_due(now)
+            if started and due > sent:
+                await _send_line(response, {"t": "delta", "v": "".join(turn.tokens[sent:due])})
+                sent = due
+            if turn.status == "error":
+                await _send_line(response, {"t": "error", "text": turn.error_text})
+                break
+            if turn.status in ("complete", "stopped"):
+                await _send_line(response, {"t": "done", "status": turn.status})
+                break
+            wait = turn.token_s if started else turn.started_at + turn.think_s - now
+            await asyncio.sleep(min(max(wait, 0.005), 0.1))
+        await response.write_eof()
+    except (ConnectionResetError, asyncio.CancelledError):
+        # The page went away (reload, navigation); the schedule goes on without it.
+        pass
+    return response
+
+
+async def stop_message(request: web.Request) -> web.Response:
+    _require_api_session(request)
+    conv = _conversation_or_404(request)
+    turn = _turn_or_404(conv, request.match_info["mid"])
+    actions.stop(_state(request), conv, turn)
+    return web.json_response(turn.public(_state(request)))
+
+
+async def retry_message(request: web.Request) -> web.Response:
+    _require_api_session(request)
+    conv = _conversation_or_404(request)
+    turn = _turn_or_404(conv, request.match_info["mid"])
+    try:
+        actions.retry(_state(request), conv, turn)
+    except ValueError as error:
+        raise _bad_request(str(error)) from None
+    return web.json_response(turn.public(_state(request)))
+
+
+# -- uploads, files, settings ----------------------------------------------------------------
+async def upload_file(request: web.Request) -> web.Response:
+    _require_api_session(request)
+    state = _state(request)
+    reader = await request.multipart()
+    name, data, content_type = "", b"", ""
+    fields: dict[str, str] = {}
+    while True:
+        part = await reader.next()
+        if part is None:
+            break
+        if not isinstance(part, BodyPartReader):
+            continue
+        if part.name == "file":
+            name = part.filename or "upload.bin"
+            content_type = part.headers.get("Content-Type", "")
+            data = await part.read(decode=False)
+        else:
+            fields[str(part.name)] = await part.text()
+    try:
+        if fields.get("conversation_id"):
+            scenario = _conversation_or_404_by_id(state, fields["conversation_id"]).scenario
+        else:
+            scenario = scenarios.apply(
+                state.defaults, json.loads(fields.get("scenario") or "{}"), strict=True
+            )
+    except (ScenarioError, json.JSONDecodeError) as error:
+        raise _bad_request(str(error)) from None
+    if not name:
+        raise _bad_request("no file part")
+    if scenario.has("upload_fail"):
+        state.record("upload_failed", name=name)
+        return web.json_response({"detail": "Failed upload"}, status=500)
+    upload = make_upload(name, data, content_type)
+    state.uploads[upload.id] = upload
+    state.record("upload", upload_id=upload.id, name=name, sha256=upload.sha256)
+    return web.json_response(
+        {"id": upload.id, "name": upload.name, "size": upload.size, "sha256": upload.sha256}
+    )
+
+
+async def download_file(request: web.Request) -> web.Response:
+    blob = _state(request).files.get(request.match_info["fid"])
+    if blob is None or blob.name != request.match_info["name"]:
+        raise web.HTTPNotFound()
+    headers = {"content-disposition": f'attachment; filename="{blob.name}"'}
+    return web.Response(body=blob.data, content_type=blob.content_type, headers=headers)
+
+
+def _selection_from(data: dict[str, Any], current: Selection) -> Selection:
+    chosen = dataclasses.replace(
+        current,
+        family=str(data.get("family", current.family)),
+        effort=str(data.get("effort", current.effort)),
+        auto_switch=bool(data.get("auto_switch", current.auto_switch)),
+        version=str(data.get("version", current.version)),
+    )
+    if (chosen.family, chosen.effort) not in FAMILIES_EFFORTS:
+        raise _bad_request(f"no such model: {chosen.family}/{chosen.effort}")
+    return chosen
+
+
+async def set_model(request: web.Request) -> web.Response:
+    _require_api_session(request)
+    state = _state(request)
+    state.selection = _selection_from(await request.json(), state.selection)
+    state.record("model_changed", **state.selection.to_dict())
+    return web.json_response(state.selection.to_dict())
+
+
+async def get_model(request: web.Request) -> web.Response:
+    _require_api_session(request)
+    return web.json_response(_state(request).selection.to_dict())
+
+
+async def announcement_accept(request: web.Request) -> web.Response:
+    """'Get started' on the announcement: switches the model. A driver must never press it."""
+    _require_api_session(request)
+    state = _state(request)
+    state.selection = Selection(family="instant", effort="standard", auto_switch=False)
+    state.record("announcement_get_started")
+    return web.json_response(state.selection.to_dict())
+
+
+async def page_event(request: web.Request) -> web.Response:
+    """Things only the page sees (a dialog closed, the tab hidden) go into the event log."""
+    data = await request.json()
+    kind = str(data.pop("type", "page_event"))
+    _state(request).record(f"page:{kind}", **{str(k): v for k, v in data.items()})
+    return web.json_response({"ok": True})
+
+
+# -- control endpoints for tests and people --------------------------------------------------
+async def sim_get_scenario(request: web.Request) -> web.Response:
+    return web.json_response(_state(request).defaults.to_dict())
+
+
+async def sim_set_scenario(request: web.Request) -> web.Response:
+    state = _state(request)
+    try:
+        body = await request.json()
+        base = Scenario() if body.pop("reset", False) else state.defaults
+        state.defaults = scenarios.apply(base, body, strict=True)
+    except (ScenarioError, json.JSONDecodeError, AttributeError) as error:
+        raise _bad_request(str(error)) from None
+    return web.json_response(state.defaults.to_dict())
+
+
+async def sim_seed(request: web.Request) -> web.Response:
+    state = _state(request)
+    body = await request.json()
+    try:
+        scenario = scenarios.apply(state.defaults, body.get("scenario") or {}, strict=True)
+    except ScenarioError as error:
+        raise _bad_request(str(error)) from None
+    conv = actions.seed(state, body.get("turns") or [], scenario, title=body.get("title"))
+    return web.json_response({"conversation_id": conv.id, "path": f"/c/{conv.id}"})
+
+
+async def sim_session(request: web.Request) -> web.Response:
+    body = await request.json() if request.can_read_body else {}
+    token = _state(request).new_session(str(body.get("email") or DEFAULT_EMAIL))
+    return web.json_response({"name": SESSION_COOKIE, "value": token})
+
+
+async def sim_state(request: web.Request) -> web.Response:
+    state = _state(request)
+    return web.json_response(
+        {
+            "defaults": state.defaults.to_dict(),
+            "require_login": state.require_login,
+            "selection": state.selection.to_dict(),
+            "conversations": [
+                {
+                    "id": c.id,
+                    "title": c.title,
+                    "scenario": c.scenario.to_dict(),
+                    "turns": [t.public(state) | {"text": t.text} for t in c.turns],
+                }
+                for c in state.conversations.values()
+            ],
+            "uploads": [
+                {"id": u.id, "name": u.name, "size": u.size, "sha256": u.sha256}
+                for u in state.uploads.values()
+            ],
+            "events": state.events[-200:],
+        }
+    )
+
+
+def create_app(state: SimState) -> web.Application:
+    app = web.Application(client_max_size=MAX_UPLOAD)
+    app[STATE_KEY] = state
+    app.router.add_get("/", home)
+    app.router.add_get("/c/{cid}", conversation_page)
+    app.router.add_get("/auth/login", login_form)
+    app.router.add_post("/auth/login", login_submit)
+    app.router.add_get("/auth/logout", logout)
+    app.router.add_get("/backend-api/me", me)
+    app.router.add_post("/backend-api/conversation", post_message)
+    app.router.add_get("/backend-api/conversation/{cid}", get_conversation)
+    app.router.add_get("/backend-api/conversation/{cid}/stream/{mid}", stream)
+    app.router.add_post("/backend-api/conversation/{cid}/stop/{mid}", stop_message)
+    app.router.add_post("/backend-api/conversation/{cid}/retry/{mid}", retry_message)
+    app.router.add_post("/backend-api/files", upload_file)
+    app.router.add_get("/backend-api/settings/model", get_model)
+    app.router.add_post("/backend-api/settings/model", set_model)
+    app.router.add_post("/backend-api/announcement/accept", announcement_accept)
+    app.router.add_post("/backend-api/page-event", page_event)
+    app.router.add_get("/files/{fid}/{name}", download_file)
+    app.router.add_get("/__sim/scenario", sim_get_scenario)
+    app.router.add_post("/__sim/scenario", sim_set_scenario)
+    app.router.add_post("/__sim/seed", sim_seed)
+    app.router.add_post("/__sim/session", sim_session)
+    app.router.add_get("/__sim/state", sim_state)
+    app.router.add_static("/static", STATIC_DIR)
+    return app

@@ -1,0 +1,85 @@
+"""Markdown to HTML the way ChatGPT's web app renders an answer.
+
+markdown-it-py (already installed with rich) parses; a few rules are replaced so the output has
+ChatGPT's shape: the `markdown prose` wrapper, links opening in a new tab, tables inside their
+scroll wrappers, and fenced code inside a presentation `<pre>` that holds a header (language
+label, "Copy code" button) and the leaf `<pre><code class="language-x">` with the exact code.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.renderer import RendererHTML
+from markdown_it.token import Token
+from markdown_it.utils import EnvType, OptionsDict
+
+
+def _fence(
+    tokens: list[Token], idx: int, options: OptionsDict, env: EnvType, renderer: Any = None
+) -> str:
+    token = tokens[idx]
+    lang = token.info.strip().split(" ")[0] if token.info else ""
+    code_class = f' class="whitespace-pre! language-{escape(lang)}"' if lang else ""
+    label = escape(lang) if lang else "plaintext"
+    # The outer <pre> is presentation only; a driver must take the leaf <pre> so code blocks
+    # are not counted twice (facts §2.3).
+    return (
+        '<pre class="overflow-visible!">'
+        '<div class="contain-inline-size rounded-2xl relative bg-token-sidebar-surface-primary">'
+        '<div class="code-header flex items-center justify-between" aria-hidden="true">'
+        f"<span>{label}</span></div>"
+        '<div class="code-actions"><button class="copy-code" aria-label="Copy code"'
+        ' type="button"></button></div>'
+        f'<div class="overflow-y-auto p-4" dir="ltr"><pre><code{code_class}>'
+        f"{escape(token.content)}</code></pre></div></div></pre>"
+    )
+
+
+def _link_open(
+    tokens: list[Token], idx: int, options: OptionsDict, env: EnvType, renderer: Any = None
+) -> str:
+    token = tokens[idx]
+    href = escape(str(token.attrGet("href") or ""), quote=True)
+    return f'<a class="decorated-link" href="{href}" target="_blank" rel="noopener">'
+
+
+def _table_open(*_: Any) -> str:
+    return (
+        '<div class="_tableContainer_1rjym_1"><div tabindex="-1" class="_tableWrapper_1rjym_13'
+        ' group flex w-fit flex-col-reverse"><table class="w-fit min-w-(--thread-content-width)">'
+    )
+
+
+def _table_close(*_: Any) -> str:
+    return "</table></div></div>"
+
+
+def _make_parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
+    renderer = md.renderer
+    assert isinstance(renderer, RendererHTML)
+    renderer.rules["fence"] = _fence
+    renderer.rules["code_block"] = _fence
+    renderer.rules["link_open"] = _link_open
+    renderer.rules["table_open"] = _table_open
+    renderer.rules["table_close"] = _table_close
+    return md
+
+
+_MD = _make_parser()
+
+
+def markdown_html(markdown: str) -> str:
+    """Rendered body HTML (no outer wrapper); whitespace between block tags is dropped so the
+    page's text nodes are exactly the answer's text."""
+    html = _MD.render(markdown)
+    return html.replace(">\n<", "><").strip()
+
+
+def wrap_markdown(inner_html: str) -> str:
+    return (
+        f'<div class="markdown prose dark:prose-invert w-full break-words light">{inner_html}</div>'
+    )

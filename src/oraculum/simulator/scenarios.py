@@ -1,0 +1,175 @@
+"""Simulator knobs: what a conversation does, as plain data parsed from a query or JSON.
+
+A scenario is chosen per conversation: the query string of the chat URL it was created from
+(`/?scenario=challenge&think_ms=500`), else the server default (`POST /__sim/scenario`). Every
+knob is documented in docs/simulator.md; `KNOBS` below is the single list the docs, the control
+endpoint and the query parser share.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+SHELLS = ("classic", "redesign")
+PICKERS = ("legacy", "chips", "intelligence", "power")
+ANSWERS = ("default", "markdown", "files", "files_only", "tricky", "echo")
+MESSAGE_ID_MODES = ("both", "selection", "none")
+FAMILIES = ("instant", "thinking", "pro")
+EFFORTS = ("light", "standard", "extended", "heavy")
+# Which efforts each family offers (Instant has none of its own; its effort is ignored).
+FAMILIES_EFFORTS = frozenset(
+    {("instant", e) for e in EFFORTS}
+    | {("thinking", e) for e in EFFORTS}
+    | {("pro", "standard"), ("pro", "extended")}
+)
+
+# Behaviours switched on by name in `scenario=a,b`.
+FLAGS: dict[str, str] = {
+    "login_expired": "the session cookie is revoked on load: logged-out page, /backend-api/me 401",
+    "challenge": "a Cloudflare 'Just a moment…' interstitial for `challenge_loads` page loads",
+    "outage": "a 'Something went wrong' page for `outage_loads` page loads",
+    "rate_limit": "Send is refused with 'Too many requests' rate-limit text",
+    "upload_fail": "every upload fails; the chip shows 'Failed upload'",
+    "generation_error": "the answer fails mid-stream with a 'Retry' button (`error_times` times)",
+    "stale_stop": "the stop control stays mounted after the stream ends (gone after reload)",
+    "hidden_tab": "the tab turns hidden after `hidden_after_chars`; the stream freezes there",
+    "navigate_away": "after `navigate_after_chars` the tab is moved to another conversation",
+    "pro_feedback": "a 'Pro feedback' dialog (button 'Close') opens over the page",
+    "announcement": "a product announcement ('Close dialog' / 'Get started') opens over the page",
+}
+
+
+class ScenarioError(ValueError):
+    """A knob name or value the simulator does not know."""
+
+
+@dataclass(frozen=True)
+class Scenario:
+    shell: str = "classic"
+    picker: str = "power"
+    flags: frozenset[str] = field(default_factory=frozenset)
+    answer: str = "default"
+    think_ms: int = 1200
+    token_ms: int = 20
+    hydrate_ms: int = 300
+    upload_ms: int = 500
+    challenge_loads: int = 0
+    outage_loads: int = 1
+    error_times: int = 1
+    hidden_after_chars: int = 40
+    navigate_after_chars: int = 40
+    draft: str = ""
+    reasoning_label: str = ""
+    message_ids: str = "both"
+    model: str = ""
+
+    def has(self, flag: str) -> bool:
+        return flag in self.flags
+
+    def to_dict(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        data["flags"] = sorted(self.flags)
+        return data
+
+    def query(self) -> str:
+        """The query string that recreates this scenario on a chat URL (non-defaults only)."""
+        from urllib.parse import urlencode
+
+        base = Scenario()
+        pairs: list[tuple[str, str]] = []
+        for name in KNOBS:
+            value = getattr(self, name)
+            if value == getattr(base, name):
+                continue
+            if name == "flags":
+                pairs.append(("scenario", ",".join(sorted(value))))
+            else:
+                pairs.append((name, str(value)))
+        return urlencode(pairs)
+
+
+# Knob name -> (kind, allowed values or None, help). "flags" is spelled `scenario` outside.
+KNOBS: dict[str, tuple[str, tuple[str, ...] | None, str]] = {
+    "shell": ("choice", SHELLS, "page shell: classic labels or the redesigned ones"),
+    "picker": ("choice", PICKERS, "which model picker the composer shows"),
+    "flags": ("flags", tuple(FLAGS), "comma-separated behaviours (query key `scenario`)"),
+    "answer": ("choice", ANSWERS, "answer template"),
+    "think_ms": ("int", None, "delay between send and the first streamed token"),
+    "token_ms": ("int", None, "delay between streamed tokens (one token ≈ one word)"),
+    "hydrate_ms": ("int", None, "delay before the non-editable composer fallback hydrates"),
+    "upload_ms": ("int", None, "how long the upload chip shows progress before it is ready"),
+    "challenge_loads": ("int", None, "page loads that show the challenge (0 = every load)"),
+    "outage_loads": ("int", None, "page loads that show the outage (0 = every load)"),
+    "error_times": ("int", None, "attempts that fail under generation_error before one works"),
+    "hidden_after_chars": ("int", None, "streamed characters before the tab turns hidden"),
+    "navigate_after_chars": ("int", None, "streamed characters before the tab is moved away"),
+    "draft": ("str", None, "text the composer restores as a saved draft when it hydrates"),
+    "reasoning_label": ("str", None, "override the reasoning label, e.g. 'Worked for 1m 7s'"),
+    "message_ids": ("choice", MESSAGE_ID_MODES, "which message-id attributes turns carry"),
+    "model": ("str", None, "set the account's model on page load, e.g. 'pro/extended'"),
+}
+
+# Query keys that are part of a chat URL but not knobs (ignored, never an error).
+_IGNORED_QUERY_KEYS = frozenset({"next", "model_slug", "utm_source", "q", "hints"})
+
+
+def _parse_flags(value: Any) -> frozenset[str]:
+    if isinstance(value, str):
+        items: Iterable[str] = value.split(",")
+    elif isinstance(value, Iterable):
+        items = [str(v) for v in value]
+    else:
+        raise ScenarioError(f"scenario must be a string or a list, got {value!r}")
+    flags = {item.strip() for item in items if item.strip() and item.strip() != "normal"}
+    unknown = sorted(flags - set(FLAGS))
+    if unknown:
+        raise ScenarioError(
+            f"unknown scenario {', '.join(unknown)}; known: normal, {', '.join(FLAGS)}"
+        )
+    return frozenset(flags)
+
+
+def parse_model(value: str) -> tuple[str, str] | None:
+    """'pro/extended', 'thinking', 'instant' -> (family, effort); '' -> None."""
+    if not value:
+        return None
+    family, _, effort = value.replace("_", "/").partition("/")
+    family, effort = family.strip().lower(), (effort.strip().lower() or "standard")
+    if (family, effort) not in FAMILIES_EFFORTS:
+        raise ScenarioError(f"model must be <family>[/<effort>], e.g. pro/extended; got {value!r}")
+    return family, effort
+
+
+def apply(base: Scenario, values: Mapping[str, Any], *, strict: bool = True) -> Scenario:
+    """`base` with `values` applied. Unknown keys raise when `strict` (the control endpoint)."""
+    changes: dict[str, Any] = {}
+    for key, raw in values.items():
+        name = "flags" if key == "scenario" else key
+        if name not in KNOBS:
+            if strict and key not in _IGNORED_QUERY_KEYS:
+                raise ScenarioError(f"unknown knob {key!r}; known: scenario, {', '.join(KNOBS)}")
+            continue
+        kind, allowed, _ = KNOBS[name]
+        if kind == "flags":
+            changes[name] = _parse_flags(raw)
+        elif kind == "int":
+            try:
+                number = int(raw)
+            except (TypeError, ValueError):
+                raise ScenarioError(f"{key} must be an integer, got {raw!r}") from None
+            if number < 0:
+                raise ScenarioError(f"{key} must be >= 0, got {number}")
+            changes[name] = number
+        elif kind == "choice":
+            text = str(raw).strip().lower()
+            if allowed is not None and text not in allowed:
+                raise ScenarioError(f"{key} must be one of {', '.join(allowed)}; got {raw!r}")
+            changes[name] = text
+        else:
+            changes[name] = str(raw)
+    result = dataclasses.replace(base, **changes)
+    parse_model(result.model)  # validate early, at the URL that set it
+    return result

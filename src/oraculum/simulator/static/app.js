@@ -1,0 +1,1170 @@
+// oraculum simulator: a ChatGPT look-alike page, built to chatgpt-grok-ui-facts.md §1–§2.
+// Vanilla JS, no build step. Labels, roles and attributes here are the contract; keep them
+// in step with the facts, not with any driver.
+"use strict";
+(() => {
+  const configEl = document.getElementById("sim-config");
+  const CONFIG = JSON.parse(configEl.textContent);
+  // Keep the embedded data out of body.textContent, which drivers read.
+  configEl.remove();
+
+  const SC = CONFIG.scenario;
+  const SHELL = CONFIG.shell;
+  const REDESIGN = SHELL === "redesign";
+  const FLAGS = new Set(SC.flags);
+  const L = REDESIGN
+    ? { composer: "Ask ChatGPT", send: "Send", stop: "Stop" }
+    : { composer: "Chat with ChatGPT", send: "Send prompt", stop: "Stop answering" };
+  const IDS = SC.message_ids; // both | selection | none
+
+  let conversationId = CONFIG.conversation ? CONFIG.conversation.id : null;
+  let selection = Object.assign({}, CONFIG.selection);
+  let generating = false;
+  let activeStream = null;
+  let tool = null;
+  let turnCounter = 0;
+  let exchangeCounter = 0;
+  const uploads = [];
+
+  // ---------------------------------------------------------------- helpers
+  function h(tag, attrs, ...children) {
+    const el = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "class") el.className = value;
+      else if (key === "text") el.textContent = value;
+      else if (key.startsWith("on")) el[key] = value;
+      else el.setAttribute(key, value === true ? "" : String(value));
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined || child === false) continue;
+      el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return el;
+  }
+  const icon = () => h("svg", { width: 16, height: 16, "aria-hidden": "true" });
+  const svgIcon = () => {
+    const s = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    s.setAttribute("width", "16");
+    s.setAttribute("height", "16");
+    s.setAttribute("aria-hidden", "true");
+    return s;
+  };
+  void icon;
+
+  async function api(method, path, body) {
+    const response = await fetch(path, {
+      method,
+      credentials: "include",
+      headers: body ? { "content-type": "application/json" } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    let data = null;
+    try {
+      data = await response.json();
+    } catch (_) {
+      data = null;
+    }
+    return { ok: response.ok, status: response.status, data };
+  }
+  function pageEvent(type, details) {
+    api("POST", "/backend-api/page-event", Object.assign({ type }, details || {})).catch(() => {});
+  }
+
+  // ---------------------------------------------------------------- layout
+  const app = document.getElementById("app");
+  const sidebar = h(
+    "nav",
+    { class: "sidebar", "aria-label": "Chat history" },
+    h("a", { href: "/", class: "new-chat", "data-testid": "create-new-chat-button" }, "New chat"),
+    h("div", { class: "history" }),
+  );
+  const header = h("header", { class: "topbar" }, h("span", { class: "brand" }, "ChatGPT"));
+  const turnsEl = h("div", { id: "thread-turns", class: "turns" });
+  const thread = h("main", { id: "thread", class: "thread" }, turnsEl);
+  const bannerSlot = h("div", { id: "banner-slot" });
+  const attachmentsEl = h("div", { id: "attachments", class: "attachments" });
+  const editorSlot = h("div", { class: "editor-slot" });
+  const leftTools = h("div", { class: "left-tools" });
+  const pickerSlot = h("div", { class: "picker-slot" });
+  const actionSlot = h("div", { class: "action-slot" });
+  const fileInput = h("input", { type: "file", multiple: true, class: "hidden-file-input", tabindex: -1 });
+  const form = h(
+    "form",
+    {
+      id: "composer",
+      class: "composer",
+      "data-type": "unified-composer",
+      "data-chatgpt-composer": REDESIGN ? "" : null,
+      "data-composer-placement": REDESIGN ? (conversationId ? "thread" : "home") : null,
+    },
+    attachmentsEl,
+    editorSlot,
+    h("div", { class: "composer-row" }, leftTools, pickerSlot, h("div", { class: "spacer" }), actionSlot),
+    fileInput,
+  );
+  const composerWrap = h(
+    "div",
+    { id: "composer-wrap", class: "composer-wrap" },
+    bannerSlot,
+    form,
+    h("div", { class: "disclaimer" }, "ChatGPT can make mistakes. Check important info."),
+  );
+  const mainCol = h("div", { class: "main-col" }, header, thread, composerWrap);
+  const overlayRoot = h("div", { id: "overlay-root" });
+  app.append(sidebar, mainCol, overlayRoot);
+
+  for (const item of CONFIG.sidebar || []) addSidebarEntry(item.id, item.title, false);
+  function addSidebarEntry(id, title, first) {
+    const link = h("a", { href: `/c/${id}`, class: "history-item" }, title);
+    const list = sidebar.querySelector(".history");
+    if (first) list.prepend(link);
+    else list.append(link);
+  }
+
+  if (CONFIG.signedIn) {
+    header.append(
+      h("button", { type: "button", class: "profile", "aria-label": "Open profile menu", "data-testid": "profile-button" }, svgIcon()),
+    );
+  } else {
+    header.append(
+      h("a", { href: "/auth/login", class: "btn", "data-testid": "login-button" }, "Log in"),
+      h("a", { href: "/auth/login", class: "btn btn-primary", "data-testid": "signup-button" }, "Sign up for free"),
+    );
+  }
+
+  // ---------------------------------------------------------------- banners
+  function showBanner(text) {
+    bannerSlot.replaceChildren(h("div", { role: "alert", class: "banner" }, text));
+  }
+  function clearBanner() {
+    bannerSlot.replaceChildren();
+  }
+
+  // ---------------------------------------------------------------- composer editor
+  let editor = h("textarea", {
+    id: "prompt-textarea",
+    name: "prompt-textarea",
+    class: "fallback-textarea",
+    "aria-label": L.composer,
+    placeholder: "Ask anything",
+    readonly: true,
+  });
+  editorSlot.append(editor);
+
+  function hydrateEditor() {
+    // ChatGPT renders a non-editable fallback first; the real editor replaces it later.
+    const real = h("div", {
+      id: "prompt-textarea",
+      contenteditable: "true",
+      role: "textbox",
+      "aria-multiline": "true",
+      "aria-label": L.composer,
+      class: "ProseMirror",
+      translate: "no",
+      "data-placeholder": "Ask anything",
+      "data-composer-markdown": REDESIGN ? "" : null,
+    });
+    if (SC.draft) {
+      real.append(h("p", {}, SC.draft));
+      pageEvent("draft_restored", { chars: SC.draft.length });
+    }
+    real.addEventListener("input", updateSendState);
+    real.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        trySend();
+      }
+    });
+    editor.replaceWith(real);
+    editor = real;
+    new MutationObserver(updateSendState).observe(real, { childList: true, subtree: true, characterData: true });
+    updateSendState();
+  }
+
+  function editorText() {
+    if (!editor.isContentEditable) return "";
+    // innerText follows the editor's own line layout (paragraphs, <br>, divs from Enter).
+    let text = editor.innerText.replace(/\uFEFF/g, "").replace(/\u00a0/g, " ");
+    const pill = editor.querySelector("[data-inline-selection-pill]");
+    if (pill) {
+      const at = text.lastIndexOf(pill.innerText);
+      if (at >= 0) text = text.slice(0, at) + text.slice(at + pill.innerText.length);
+    }
+    return text.replace(/\n+$/, "");
+  }
+
+  function clearComposer() {
+    if (editor.isContentEditable) editor.replaceChildren();
+    tool = null;
+    uploads.splice(0, uploads.length);
+    attachmentsEl.replaceChildren();
+    updateSendState();
+  }
+
+  // ---------------------------------------------------------------- send / stop buttons
+  const sendButton = h(
+    "button",
+    {
+      id: "composer-submit-button",
+      type: REDESIGN ? "submit" : "button",
+      "aria-label": L.send,
+      "data-testid": "send-button",
+      class: "send-button",
+      disabled: true,
+    },
+    svgIcon(),
+  );
+  const stopButton = h(
+    "button",
+    { type: "button", "aria-label": L.stop, "data-testid": "stop-button", class: "stop-button" },
+    svgIcon(),
+  );
+  sendButton.addEventListener("click", (event) => {
+    event.preventDefault();
+    trySend();
+  });
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    trySend();
+  });
+  stopButton.addEventListener("click", () => {
+    if (activeStream) activeStream.stop();
+  });
+
+  function sendAllowed() {
+    if (generating) return false;
+    if (uploads.some((u) => u.state !== "done")) return false;
+    return editorText().trim().length > 0 || uploads.length > 0;
+  }
+  function updateSendState() {
+    sendButton.disabled = !sendAllowed();
+  }
+  function setGenerating(on) {
+    generating = on;
+    actionSlot.replaceChildren(on ? stopButton : sendButton);
+    updateSendState();
+  }
+  setGenerating(false);
+
+  // ---------------------------------------------------------------- tools menu, uploads
+  let openPopover = null;
+  function closePopover() {
+    if (!openPopover) return;
+    const { el, opener, onClose } = openPopover;
+    openPopover = null;
+    el.remove();
+    if (opener) opener.setAttribute("aria-expanded", "false");
+    if (onClose) onClose();
+  }
+  function showPopover(el, opener, onClose) {
+    closePopover();
+    openPopover = { el, opener, onClose };
+    composerWrap.append(el);
+    if (opener) opener.setAttribute("aria-expanded", "true");
+  }
+  document.addEventListener("pointerdown", (event) => {
+    if (!openPopover) return;
+    const { el, opener } = openPopover;
+    if (el.contains(event.target) || (opener && opener.contains(event.target))) return;
+    closePopover();
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    if (closeTopModal()) return;
+    if (openPopover) {
+      const opener = openPopover.opener;
+      closePopover();
+      if (opener) opener.focus();
+    }
+  });
+
+  const plusButton = h(
+    "button",
+    {
+      type: "button",
+      id: "composer-plus-btn",
+      "aria-label": "Add files and more",
+      "aria-haspopup": "menu",
+      "aria-expanded": "false",
+      "data-testid": "composer-plus-btn",
+      "data-composer-navigation-target": REDESIGN ? "add-context" : null,
+      class: "plus-button",
+    },
+    svgIcon(),
+  );
+  function toolsEntry(title, descriptions, onclick) {
+    // Role-less clickables whose text joins title and description without a separator.
+    const entry = h(
+      "div",
+      { class: "tools-entry", tabindex: -1 },
+      h("div", { class: "tools-title" }, title),
+      descriptions.map((d) => h("div", { class: "tools-desc" }, d)),
+    );
+    entry.onclick = () => {
+      closePopover();
+      onclick();
+    };
+    return entry;
+  }
+  plusButton.addEventListener("click", () => {
+    if (openPopover && openPopover.opener === plusButton) {
+      closePopover();
+      return;
+    }
+    const menu = h(
+      "div",
+      { class: "popover tools-menu", "data-testid": "tools-menu" },
+      toolsEntry("Add photos & files", ["Upload from computer", "Add from library"], () => fileInput.click()),
+      toolsEntry("Web search", ["Find real-time news and info"], () => pageEvent("tool_web_search")),
+      toolsEntry("Deep research", ["Get a detailed report"], enableDeepResearch),
+      toolsEntry("Sketch", ["Draw and attach an image"], () => pageEvent("tool_sketch")),
+    );
+    showPopover(menu, plusButton);
+  });
+
+  function enableDeepResearch() {
+    if (!editor.isContentEditable || editor.querySelector("[data-inline-selection-pill]")) return;
+    tool = "deep_research";
+    const pill = h(
+      "span",
+      { "data-inline-selection-pill": "", contenteditable: "false", class: "inline-pill", "aria-label": "Deep research" },
+      "Deep research",
+    );
+    const last = editor.lastElementChild && editor.lastElementChild.tagName === "P" ? editor.lastElementChild : editor;
+    last.append(pill, document.createTextNode("\uFEFF"));
+    updateSendState();
+  }
+
+  fileInput.addEventListener("change", () => {
+    for (const file of Array.from(fileInput.files || [])) startUpload(file);
+    fileInput.value = "";
+  });
+
+  function startUpload(file) {
+    const entry = { id: null, name: file.name, state: "uploading", el: null };
+    const progress = h("div", {
+      role: "progressbar",
+      class: "chip-progress",
+      "aria-label": `Uploading ${file.name}`,
+      "aria-valuemin": 0,
+      "aria-valuemax": 100,
+      "aria-valuenow": 0,
+    });
+    const status = h("span", { class: "chip-status" }, "Uploading…");
+    const remove = h("button", { type: "button", class: "chip-remove", "aria-label": `Remove ${file.name}` }, "×");
+    const chip = h(
+      "div",
+      { class: "file-chip", "data-testid": "file-chip", "data-state": "uploading" },
+      // The accessible element named exactly with the file name (facts §1.5).
+      h("button", { type: "button", class: "chip-main", "aria-label": file.name },
+        h("span", { class: "chip-name" }, file.name),
+        h("span", { class: "chip-kind" }, /\.(tar\.zst|tar\.gz|tgz|zip)$/i.test(file.name) ? "Archive" : "File"),
+      ),
+      status,
+      progress,
+      remove,
+    );
+    entry.el = chip;
+    remove.onclick = () => {
+      const index = uploads.indexOf(entry);
+      if (index >= 0) uploads.splice(index, 1);
+      chip.remove();
+      updateSendState();
+    };
+    uploads.push(entry);
+    attachmentsEl.append(chip);
+    updateSendState();
+
+    const started = performance.now();
+    let serverDone = false;
+    let failed = false;
+    const tick = () => {
+      if (failed || entry.state !== "uploading") return;
+      const fraction = Math.min(1, (performance.now() - started) / Math.max(1, SC.upload_ms));
+      const pct = Math.round((serverDone ? fraction : Math.min(fraction, 0.9)) * 100);
+      progress.setAttribute("aria-valuenow", String(pct));
+      progress.style.setProperty("--pct", `${pct}%`);
+      if (serverDone && fraction >= 1) {
+        entry.state = "done";
+        chip.dataset.state = "done";
+        status.remove();
+        progress.remove();
+        updateSendState();
+        return;
+      }
+      setTimeout(tick, 50);
+    };
+    tick();
+
+    const body = new FormData();
+    body.append("file", file, file.name);
+    if (conversationId) body.append("conversation_id", conversationId);
+    else body.append("scenario", JSON.stringify(SC));
+    fetch("/backend-api/files", { method: "POST", body, credentials: "include" })
+      .then(async (response) => {
+        if (!response.ok) throw new Error(`status ${response.status}`);
+        const data = await response.json();
+        entry.id = data.id;
+        serverDone = true;
+      })
+      .catch(() => {
+        failed = true;
+        entry.state = "error";
+        chip.dataset.state = "error";
+        progress.remove();
+        status.textContent = "Failed upload";
+        status.classList.add("chip-error");
+        showBanner(`Could not upload ${file.name}. Please ensure your network settings allow access to this site.`);
+        updateSendState();
+      });
+  }
+
+  // ---------------------------------------------------------------- turns
+  function userTurnElement(turn) {
+    const bubbleAttrs = {
+      class: "user-message",
+      "data-message-author-role": "user",
+      "data-message-id": IDS === "both" ? turn.message_id : null,
+    };
+    const files = (turn.attachments || []).map((a) =>
+      h("div", { role: "group", class: "user-file", "aria-label": a.name }, h("span", { class: "chip-name" }, a.name)),
+    );
+    const body = h(
+      "div",
+      bubbleAttrs,
+      files.length ? h("div", { class: "user-files" }, files) : null,
+      turn.text ? h("div", { class: "whitespace-pre-wrap" }, turn.text) : null,
+      turn.tool === "deep_research" ? h("span", { class: "inline-pill" }, "Deep research") : null,
+    );
+    if (REDESIGN) {
+      if (IDS !== "none") body.setAttribute("data-chatgpt-selection-message-id", turn.message_id);
+      body.setAttribute("data-user-message-bubble", "true");
+      return [h("h5", { class: "sr-only", "data-conversation-role": "user" }, "You said:"), body];
+    }
+    turnCounter += 1;
+    return h(
+      "article",
+      { "data-testid": `conversation-turn-${turnCounter}`, "data-turn": "user", class: "turn user-turn" },
+      h("h5", { class: "sr-only" }, "You said:"),
+      body,
+    );
+  }
+
+  function newExchange() {
+    exchangeCounter += 1;
+    const key = `turn-${exchangeCounter}`;
+    const section = h("section", { class: "exchange", "data-turn-key": key, "data-testid": "conversation-exchange" });
+    turnsEl.append(section);
+    return section;
+  }
+
+  function hydrateLinks(root) {
+    for (const anchor of root.querySelectorAll("a[data-sim-blob]")) {
+      const url = anchor.getAttribute("href");
+      anchor.removeAttribute("data-sim-blob");
+      fetch(url, { credentials: "include" })
+        .then((r) => r.blob())
+        .then((blob) => anchor.setAttribute("href", URL.createObjectURL(blob)))
+        .catch(() => {});
+    }
+    for (const button of root.querySelectorAll("button.copy-code")) {
+      button.textContent = "Copy code";
+      button.onclick = () => {
+        const code = button.closest("pre").querySelector("pre code, code");
+        navigator.clipboard && navigator.clipboard.writeText(code ? code.textContent : "").catch(() => {});
+      };
+    }
+  }
+
+  class AssistantView {
+    constructor(turn, exchange) {
+      this.messageId = turn.message_id;
+      this.heading = REDESIGN
+        ? h("h4", { class: "sr-only", "data-conversation-role": "assistant" }, "ChatGPT said:")
+        : h("h6", { class: "sr-only" }, "ChatGPT said:");
+      this.reasoningSlot = h("div", { class: "reasoning-slot" });
+      this.message = h("div", {
+        class: "assistant-message",
+        "data-message-author-role": "assistant",
+        "data-message-model-slug": "gpt-sim",
+        "data-markdown-text-style": REDESIGN ? "assistant-message" : null,
+      });
+      this.errorSlot = h("div", { class: "error-slot" });
+      this.actionSlot = h("div", { class: "action-slot-turn" });
+      if (REDESIGN) {
+        // Redesign: the reasoning label is a span in the exchange's activity header, outside
+        // the message body.
+        this.activity = h("div", { class: "activity-header" });
+        this.body = h(
+          "div",
+          { class: "turn-body", "data-content-search-unit-key": `${exchange.dataset.turnKey}:1:assistant` },
+          this.message,
+          this.errorSlot,
+          this.actionSlot,
+        );
+        exchange.append(this.activity, this.heading, this.body);
+        this.root = exchange;
+      } else {
+        turnCounter += 1;
+        // Classic: the heading's next sibling holds the reasoning button and a descendant
+        // data-message-id (facts §2.1).
+        this.body = h("div", { class: "turn-body" }, this.reasoningSlot, this.message, this.errorSlot, this.actionSlot);
+        this.root = h(
+          "article",
+          { "data-testid": `conversation-turn-${turnCounter}`, "data-turn": "assistant", class: "turn assistant-turn" },
+          this.heading,
+          this.body,
+        );
+        turnsEl.append(this.root);
+      }
+      this.setMessageId(turn.message_id);
+    }
+    setMessageId(id) {
+      this.messageId = id;
+      if (IDS === "both") this.message.setAttribute("data-message-id", id);
+      else this.message.removeAttribute("data-message-id");
+      if (REDESIGN && IDS !== "none") this.body.setAttribute("data-chatgpt-selection-message-id", id);
+    }
+    setReasoning(label, thinking) {
+      const slot = REDESIGN ? this.activity : this.reasoningSlot;
+      slot.replaceChildren();
+      if (thinking) {
+        slot.append(h("span", { class: "thinking shimmer" }, "Thinking"));
+      } else if (label) {
+        slot.append(
+          REDESIGN
+            ? h("span", { class: "reasoning-label" }, label)
+            : h("button", { type: "button", class: "reasoning-label", "aria-expanded": "false" }, label),
+        );
+      }
+    }
+    renderFinal(html) {
+      this.message.innerHTML = html;
+      hydrateLinks(this.message);
+    }
+    prepare(html) {
+      // The whole answer's structure is known; its text appears as tokens arrive.
+      this.message.innerHTML = html;
+      const walker = document.createTreeWalker(this.message, NodeFilter.SHOW_TEXT);
+      this.textNodes = [];
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        this.textNodes.push({ node, full: node.data });
+        node.data = "";
+      }
+      this.revealed = 0;
+    }
+    reveal(count) {
+      let left = count;
+      for (const entry of this.textNodes || []) {
+        const take = Math.min(left, entry.full.length);
+        if (entry.node.data.length !== take) entry.node.data = entry.full.slice(0, take);
+        left -= take;
+      }
+      this.revealed = count;
+    }
+    totalChars() {
+      return (this.textNodes || []).reduce((n, e) => n + e.full.length, 0);
+    }
+    showActions(fromPersistence) {
+      // A fresh stream says "Copy"; the re-render from persistence says "Copy response".
+      const copyLabel = fromPersistence ? "Copy response" : "Copy";
+      const copy = h("button", { type: "button", "aria-label": copyLabel, "data-testid": "copy-turn-action-button" }, svgIcon());
+      copy.onclick = () => {
+        navigator.clipboard && navigator.clipboard.writeText(this.message.innerText).catch(() => {});
+      };
+      this.actionSlot.replaceChildren(
+        h(
+          "div",
+          { class: "action-bar", role: "group", "aria-label": "Response actions" },
+          copy,
+          h("button", { type: "button", "aria-label": "Good response", "data-testid": "good-response-turn-action-button" }, svgIcon()),
+          h("button", { type: "button", "aria-label": "Bad response", "data-testid": "bad-response-turn-action-button" }, svgIcon()),
+          h("button", { type: "button", "aria-label": "More actions" }, svgIcon()),
+        ),
+      );
+    }
+    showError(text) {
+      const retry = h("button", { type: "button", class: "btn retry" }, "Retry");
+      retry.onclick = () => this.retry();
+      this.errorSlot.replaceChildren(h("div", { class: "generation-error" }, h("div", { class: "error-text" }, text), retry));
+    }
+    async retry() {
+      const result = await api("POST", `/backend-api/conversation/${conversationId}/retry/${this.messageId}`);
+      if (!result.ok) return;
+      this.errorSlot.replaceChildren();
+      this.message.replaceChildren();
+      this.textNodes = null;
+      this.setMessageId(result.data.message_id);
+      runStream(this, result.data.message_id, null);
+    }
+  }
+
+  function renderStoredTurns(conversation) {
+    let exchange = null;
+    for (const turn of conversation.turns) {
+      if (turn.role === "user") {
+        if (REDESIGN) {
+          exchange = newExchange();
+          exchange.append(...userTurnElement(turn));
+        } else {
+          turnsEl.append(userTurnElement(turn));
+        }
+        continue;
+      }
+      const view = new AssistantView(turn, REDESIGN ? exchange || newExchange() : null);
+      exchange = null;
+      if (turn.status === "streaming") {
+        runStream(view, turn.message_id, null);
+      } else if (turn.status === "error") {
+        view.showError(turn.error_text);
+      } else {
+        view.setReasoning(turn.reasoning_label, false);
+        view.renderFinal(turn.html);
+        view.showActions(true);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- streaming
+  let simulatedHidden = false;
+  function goHidden() {
+    // The tab goes to the background: Chrome stops animation frames, so the streamed text
+    // freezes while the network keeps flowing (facts §3.5).
+    simulatedHidden = true;
+    Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
+    document.dispatchEvent(new Event("visibilitychange"));
+    pageEvent("hidden");
+  }
+
+  function runStream(view, messageId, decoyId) {
+    setGenerating(true);
+    const controller = new AbortController();
+    const stream = { received: 0, done: false, stopped: false };
+    activeStream = {
+      stop: async () => {
+        stream.stopped = true;
+        controller.abort();
+        const result = await api("POST", `/backend-api/conversation/${conversationId}/stop/${view.messageId}`);
+        if (result.ok) {
+          view.setReasoning(result.data.reasoning_label, false);
+          view.renderFinal(result.data.html || "");
+          view.showActions(false);
+        }
+        activeStream = null;
+        setGenerating(false);
+      },
+    };
+    view.setReasoning("", true);
+
+    let navigated = false;
+    const frame = () => {
+      if (stream.stopped || !view.textNodes) {
+        if (!stream.stopped) requestAnimationFrame(frame);
+        return;
+      }
+      if (!document.hidden) {
+        const target = stream.done ? view.totalChars() : Math.min(stream.received, view.totalChars());
+        if (target > view.revealed) view.reveal(target);
+        if (FLAGS.has("hidden_tab") && !simulatedHidden && view.revealed >= SC.hidden_after_chars) goHidden();
+        if (decoyId && !navigated && view.revealed >= SC.navigate_after_chars) {
+          navigated = true;
+          pageEvent("navigated_away", { to: decoyId });
+          location.assign(`/c/${decoyId}`);
+          return;
+        }
+        if (stream.done && view.revealed >= view.totalChars()) {
+          hydrateLinks(view.message);
+          return;
+        }
+      }
+      requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+
+    const onEvent = (event) => {
+      if (event.t === "thinking") {
+        view.setReasoning("", true);
+      } else if (event.t === "start") {
+        view.setMessageId(event.message_id);
+        view.setReasoning(event.reasoning_label, false);
+        view.prepare(event.html);
+      } else if (event.t === "delta") {
+        stream.received += event.v.length;
+      } else if (event.t === "done") {
+        stream.done = true;
+        activeStream = null;
+        if (FLAGS.has("stale_stop")) {
+          // The stop control outlives the stream (observed live for 31 minutes).
+          pageEvent("stale_stop");
+          return;
+        }
+        view.showActions(false);
+        setGenerating(false);
+      } else if (event.t === "error") {
+        stream.stopped = true;
+        activeStream = null;
+        view.message.replaceChildren();
+        view.setReasoning("", false);
+        view.showError(event.text);
+        setGenerating(false);
+      }
+    };
+
+    fetch(`/backend-api/conversation/${conversationId}/stream/${messageId}`, {
+      credentials: "include",
+      signal: controller.signal,
+    })
+      .then(async (response) => {
+        const reader = response.body.getReader();
+        const decoder = new TextDecoder();
+        let buffer = "";
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += decoder.decode(value, { stream: true });
+          let cut;
+          while ((cut = buffer.indexOf("\n")) >= 0) {
+            const line = buffer.slice(0, cut);
+            buffer = buffer.slice(cut + 1);
+            if (line.trim()) onEvent(JSON.parse(line));
+          }
+        }
+      })
+      .catch(() => {});
+  }
+
+  // ---------------------------------------------------------------- send
+  let sending = false;
+  async function trySend() {
+    if (sending || !sendAllowed()) return;
+    if (!CONFIG.signedIn) {
+      location.assign("/auth/login");
+      return;
+    }
+    sending = true;
+    sendButton.disabled = true;
+    const payload = {
+      conversation_id: conversationId,
+      prompt: editorText(),
+      attachments: uploads.filter((u) => u.state === "done").map((u) => u.id),
+      tool,
+      scenario: conversationId ? null : SC,
+    };
+    try {
+      const result = await api("POST", "/backend-api/conversation", payload);
+      if (!result.ok) {
+        showBanner((result.data && result.data.detail) || "Something went wrong. Please try again.");
+        return;
+      }
+      clearBanner();
+      const data = result.data;
+      clearComposer();
+      if (!conversationId) {
+        conversationId = data.conversation_id;
+        history.pushState({}, "", `/c/${conversationId}`);
+        addSidebarEntry(conversationId, data.title, true);
+      }
+      let exchange = null;
+      if (REDESIGN) {
+        exchange = newExchange();
+        exchange.append(...userTurnElement(data.user));
+      } else {
+        turnsEl.append(userTurnElement(data.user));
+      }
+      const view = new AssistantView(data.assistant, exchange);
+      runStream(view, data.assistant.message_id, data.decoy_id);
+    } finally {
+      sending = false;
+      updateSendState();
+    }
+  }
+
+  // ---------------------------------------------------------------- model pickers
+  const STOPS = ["Instant", "Medium", "High", "Extra High", "Pro"];
+  const EFFORT_LABELS = { light: "Light", standard: "Standard", extended: "Extended", heavy: "Heavy" };
+  const title = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
+  function stopIndex(sel) {
+    if (sel.family === "instant") return 0;
+    if (sel.family === "pro") return 4;
+    return { light: 1, standard: 1, extended: 2, heavy: 3 }[sel.effort] || 1;
+  }
+  function selectionForStop(index, current) {
+    if (index === 0) return { family: "instant", effort: "standard" };
+    if (index === 4) return { family: "pro", effort: current.family === "pro" ? current.effort : "standard" };
+    return { family: "thinking", effort: ["", "standard", "extended", "heavy"][index] };
+  }
+  function versioned(label) {
+    return selection.version && selection.version !== "latest" ? `${selection.version} ${label}` : label;
+  }
+
+  async function setSelection(change) {
+    selection = Object.assign({}, selection, change);
+    renderPicker();
+    await api("POST", "/backend-api/settings/model", selection);
+  }
+
+  const PICKERS = { legacy: legacyPicker, chips: chipsPicker, intelligence: intelligencePicker, power: powerPicker };
+  let pickerRender = null;
+  function renderPicker() {
+    if (pickerRender) pickerRender();
+  }
+
+  function menuItem(role, label, attrs, onclick) {
+    const el = h("div", Object.assign({ role, tabindex: -1, class: `menu-row ${role}` }, attrs || {}), label);
+    if (onclick) el.onclick = onclick;
+    return el;
+  }
+
+  // (a) legacy configuration dialog
+  function legacyPicker() {
+    const opener = h(
+      "button",
+      { type: "button", class: "model-button", "aria-label": "Model selector", "aria-haspopup": "menu", "aria-expanded": "false" },
+    );
+    pickerRender = () => {
+      opener.textContent = `ChatGPT ${title(selection.family)}`;
+      if (dialogRender) dialogRender();
+    };
+    opener.onclick = () => {
+      if (openPopover && openPopover.opener === opener) return closePopover();
+      const menu = h(
+        "div",
+        { role: "menu", class: "popover", "aria-label": "Model" },
+        menuItem("menuitem", "Configure...", {}, () => {
+          closePopover();
+          openConfigureDialog();
+        }),
+      );
+      showPopover(menu, opener);
+    };
+    pickerSlot.replaceChildren(opener);
+    pickerRender();
+  }
+  let dialogRender = null;
+  function openConfigureDialog() {
+    const content = h("div", { class: "dialog-content" });
+    const close = h("button", { type: "button", class: "dialog-close", "aria-label": "Close" }, "×");
+    const dialog = openModal("model-config", "Model configuration", [content], close, () => {
+      dialogRender = null;
+    });
+    void dialog;
+    let listbox = null;
+    dialogRender = () => {
+      const radios = ["instant", "thinking", "pro"].map((family) =>
+        h(
+          "button",
+          { type: "button", role: "radio", class: "radio", "aria-checked": String(selection.family === family),
+            onclick: () => setSelection({ family, effort: family === "pro" ? "standard" : selection.family === "thinking" ? selection.effort : "standard" }) },
+          title(family),
+        ),
+      );
+      const rows = [h("div", { role: "radiogroup", "aria-label": "Model family", class: "radio-group" }, radios)];
+      if (selection.family === "instant") {
+        rows.push(
+          h(
+            "button",
+            { type: "button", role: "switch", class: "switch", "aria-checked": String(!!selection.auto_switch),
+              "aria-label": "Auto-switch to Thinking", onclick: () => setSelection({ auto_switch: !selection.auto_switch }) },
+            h("span", { class: "switch-knob" }),
+          ),
+          h("span", { class: "switch-label", "aria-hidden": "true" }, "Auto-switch to Thinking"),
+        );
+      } else {
+        const name = selection.family === "pro" ? "Pro thinking effort" : "Thinking effort";
+        const efforts = selection.family === "pro" ? ["standard", "extended"] : ["light", "standard", "extended", "heavy"];
+        const combo = h(
+          "button",
+          { type: "button", role: "combobox", class: "combobox", "aria-label": name, "aria-haspopup": "listbox", "aria-expanded": String(!!listbox) },
+          EFFORT_LABELS[selection.effort],
+        );
+        combo.onclick = () => {
+          listbox = listbox
+            ? null
+            : h(
+                "div",
+                { role: "listbox", class: "listbox", "aria-label": name },
+                efforts.map((effort) =>
+                  h("div", { role: "option", class: "option", tabindex: -1, "aria-selected": String(selection.effort === effort),
+                    onclick: () => { listbox = null; setSelection({ effort }); } }, EFFORT_LABELS[effort]),
+                ),
+              );
+          dialogRender();
+        };
+        rows.push(h("div", { class: "field" }, h("span", { class: "field-label", "aria-hidden": "true" }, name), combo, listbox));
+      }
+      content.replaceChildren(...rows);
+    };
+    dialogRender();
+  }
+
+  // (b) removable composer chips
+  function chipsPicker() {
+    const opener = h("button", { type: "button", class: "model-button", "aria-haspopup": "menu", "aria-expanded": "false" }, "Model");
+    const chipSlot = h("span", { class: "chip-slot" });
+    const chipLabel = () => {
+      if (selection.family === "thinking") return selection.effort === "standard" ? "Thinking" : `${EFFORT_LABELS[selection.effort]} Thinking`;
+      if (selection.family === "pro") return selection.effort === "standard" ? "Pro" : `${EFFORT_LABELS[selection.effort]} Pro`;
+      return null;
+    };
+    let menuRender = null;
+    pickerRender = () => {
+      const label = chipLabel();
+      chipSlot.replaceChildren();
+      if (label) {
+        chipSlot.append(
+          h("button", { type: "button", class: "composer-chip", "aria-label": `${label}, click to remove`,
+            onclick: () => setSelection({ family: "instant", effort: "standard" }) }, label, h("span", { "aria-hidden": "true" }, " ×")),
+        );
+      }
+      if (menuRender) menuRender();
+    };
+    opener.onclick = () => {
+      if (openPopover && openPopover.opener === opener) return closePopover();
+      const menu = h("div", { role: "menu", class: "popover", "aria-label": "Model" });
+      menuRender = () => {
+        const rows = ["instant", "thinking", "pro"].map((family) =>
+          menuItem("menuitemradio", title(family), { "aria-checked": String(selection.family === family) },
+            () => setSelection({ family, effort: "standard" })),
+        );
+        if (selection.family === "instant") {
+          rows.push(
+            h("div", { role: "switch", tabindex: -1, class: "menu-row switch-row", "aria-checked": String(!!selection.auto_switch),
+              onclick: () => setSelection({ auto_switch: !selection.auto_switch }) }, "Auto-switch to Thinking"),
+          );
+        } else {
+          const efforts = selection.family === "pro" ? ["standard", "extended"] : ["light", "standard", "extended", "heavy"];
+          rows.push(
+            h("div", { role: "group", class: "menu-group", "aria-label": selection.family === "pro" ? "Pro thinking effort" : "Thinking effort" },
+              efforts.map((effort) =>
+                menuItem("menuitemradio", EFFORT_LABELS[effort], { "aria-checked": String(selection.effort === effort) }, () => {
+                  closePopover();
+                  setSelection({ effort });
+                }),
+              )),
+          );
+        }
+        menu.replaceChildren(...rows);
+      };
+      menuRender();
+      showPopover(menu, opener, () => { menuRender = null; });
+    };
+    pickerSlot.replaceChildren(opener, chipSlot);
+    pickerRender();
+  }
+
+  // (c) compact "Intelligence" menu
+  function intelligencePicker() {
+    const pill = h("button", { type: "button", class: "model-pill", "aria-haspopup": "menu", "aria-expanded": "false" });
+    const tier = () => versioned(STOPS[stopIndex(selection)]);
+    pickerRender = () => { pill.textContent = tier(); };
+    pill.onclick = () => {
+      if (openPopover && openPopover.opener === pill) return closePopover();
+      let expanded = false;
+      let proOpen = false;
+      const menu = h("div", { role: "menu", class: "popover intelligence-menu", "aria-label": "Intelligence Instant Medium High Extra High Pro" });
+      const choose = (change) => { closePopover(); setSelection(change); };
+      const render = () => {
+        const rows = [h("h3", { role: "heading", "aria-level": 3, class: "menu-heading" }, "Intelligence")];
+        rows.push(menuItem("menuitem", `Effort ${STOPS[stopIndex(selection)]}`, { "aria-expanded": String(expanded) }, () => { expanded = true; render(); }));
+        if (!expanded) {
+          rows.push(menuItem("menuitem", "Show advanced options", {}, () => { expanded = true; render(); }));
+        } else {
+          const idx = stopIndex(selection);
+          rows.push(
+            menuItem("menuitemradio", "Instant 5s", { "aria-checked": String(idx === 0) }, () => choose({ family: "instant", effort: "standard" })),
+            menuItem("menuitemradio", "Medium 5–30s", { "aria-checked": String(idx === 1) }, () => choose({ family: "thinking", effort: "standard" })),
+            menuItem("menuitemradio", "High 15–60s", { "aria-checked": String(idx === 2) }, () => choose({ family: "thinking", effort: "extended" })),
+            menuItem("menuitemradio", "Extra High", { "aria-checked": String(idx === 3) }, () => choose({ family: "thinking", effort: "heavy" })),
+            h("div", { class: "pro-row" },
+              menuItem("menuitemradio", "Pro 5+ min", { "aria-checked": String(idx === 4) }, () => choose({ family: "pro", effort: selection.family === "pro" ? selection.effort : "standard" })),
+              // A tiny trailing icon (facts: often covered, hence the DOM hook).
+              h("div", { role: "menuitem", tabindex: -1, class: "pro-effort-action", "aria-label": "Pro effort options", "aria-expanded": String(proOpen),
+                "data-composer-intelligence-pro-effort-action": "", onclick: (e) => { e.stopPropagation(); proOpen = !proOpen; render(); } }, svgIcon()),
+            ),
+          );
+          if (proOpen) {
+            rows.push(
+              h("div", { role: "menu", class: "submenu", "aria-label": "Pro effort" },
+                menuItem("menuitemradio", "Pro Standard", { "aria-checked": String(selection.family === "pro" && selection.effort === "standard") }, () => choose({ family: "pro", effort: "standard" })),
+                menuItem("menuitemradio", "Pro Extended", { "aria-checked": String(selection.family === "pro" && selection.effort === "extended") }, () => choose({ family: "pro", effort: "extended" })),
+              ),
+            );
+          }
+        }
+        menu.replaceChildren(...rows);
+      };
+      render();
+      showPopover(menu, pill);
+    };
+    pickerSlot.replaceChildren(pill);
+    pickerRender();
+  }
+
+  // (d) the "Power" slider (September 2026)
+  function powerPicker() {
+    const pill = h("button", {
+      type: "button",
+      class: "model-pill",
+      "aria-haspopup": "menu",
+      "aria-expanded": "false",
+      "data-codex-intelligence-trigger": "",
+      "data-composer-navigation-target": "reasoning",
+    });
+    const closedName = () => versioned(STOPS[stopIndex(selection)]);
+    let menuRender = null;
+    const labelPill = (open) => {
+      pill.dataset.selectedReasoningEffort = STOPS[stopIndex(selection)];
+      if (open) {
+        pill.textContent = "Thinking effort";
+        pill.setAttribute("aria-label", "Thinking effort");
+      } else {
+        pill.textContent = closedName();
+        pill.removeAttribute("aria-label");
+      }
+    };
+    pickerRender = () => {
+      labelPill(!!(openPopover && openPopover.opener === pill));
+      if (menuRender) menuRender();
+    };
+    pill.onclick = () => {
+      if (openPopover && openPopover.opener === pill) return closePopover();
+      let modelView = false;
+      const status = h("div", { role: "status", "aria-live": "polite", id: "power-status", class: "power-status" });
+      const hint = h("span", { id: "power-hint", class: "sr-only" }, "Use Left and Right arrow keys to adjust power.");
+      const stopLabel = h("span", { class: "power-stop" });
+      const slider = h("div", { role: "slider", class: "power-track", "aria-label": "Power level", "aria-valuemin": 0, "aria-valuemax": 4 });
+      const power = h(
+        "div",
+        { role: "menuitem", tabindex: 0, class: "menu-row power", "aria-label": "Power", "aria-describedby": "power-status power-hint", "data-reasoning-slider": "" },
+        stopLabel,
+        slider,
+      );
+      const step = (delta) => {
+        const index = Math.max(0, Math.min(4, stopIndex(selection) + delta));
+        if (index === stopIndex(selection)) return;
+        setSelection(selectionForStop(index, selection));
+        // Stepping down to Instant closes the whole picker (observed live, facts §1.4d).
+        if (index === 0) closePopover();
+      };
+      power.addEventListener("keydown", (event) => {
+        if (event.key === "ArrowRight") { event.preventDefault(); step(1); }
+        else if (event.key === "ArrowLeft") { event.preventDefault(); step(-1); }
+      });
+      const selectModel = menuItem("menuitem", "Select model", { "aria-expanded": "false", "data-model-picker-view-toggle": "" }, () => {
+        modelView = !modelView;
+        menuRender();
+      });
+      const menu = h("div", { role: "menu", class: "popover power-menu", "aria-label": "Thinking effort" });
+      const choose = (change) => { closePopover(); setSelection(change); };
+      menuRender = () => {
+        const index = stopIndex(selection);
+        status.textContent = `${STOPS[index]}, ${index + 1} of 5.`;
+        stopLabel.textContent = STOPS[index];
+        slider.setAttribute("aria-valuenow", String(index));
+        slider.setAttribute("aria-valuetext", STOPS[index]);
+        slider.style.setProperty("--pos", `${index * 25}%`);
+        selectModel.setAttribute("aria-expanded", String(modelView));
+        const rows = [selectModel];
+        if (modelView) {
+          const latest = !selection.version || selection.version === "latest";
+          rows.push(
+            menuItem("menuitemradio", "Latest", { "aria-checked": String(latest), "data-model-selected": latest ? "" : null }, () => choose({ version: "latest" })),
+            ...["instant", "thinking", "pro"].map((family) =>
+              menuItem("menuitemradio", `6 ${title(family)}`, { "aria-checked": String(!latest && selection.family === family) },
+                () => choose({ version: "6", family, effort: family === "thinking" && selection.family === "thinking" ? selection.effort : "standard" })),
+            ),
+          );
+        } else {
+          rows.push(status, power, hint);
+          if (selection.family === "pro") {
+            rows.push(
+              h("div", { role: "group", class: "menu-group", "aria-label": "Pro effort" },
+                ["standard", "extended"].map((effort) =>
+                  menuItem("menuitemradio", EFFORT_LABELS[effort], { "aria-checked": String(selection.effort === effort) }, () => setSelection({ effort })),
+                )),
+            );
+          }
+        }
+        // Keep the focused Power element in place so arrow keys keep working.
+        const keep = new Set(rows);
+        for (const child of Array.from(menu.children)) if (!keep.has(child)) child.remove();
+        rows.forEach((row, i) => { if (menu.children[i] !== row) menu.insertBefore(row, menu.children[i] || null); });
+      };
+      menuRender();
+      showPopover(menu, pill, () => { menuRender = null; labelPill(false); });
+      labelPill(true);
+    };
+    pickerSlot.replaceChildren(pill);
+    pickerRender();
+  }
+
+  // ---------------------------------------------------------------- modals
+  const modals = [];
+  function openModal(kind, heading, children, closeButton, onClose, actions) {
+    const headingId = `dialog-title-${kind}`;
+    const overlay = h("div", { class: "modal-overlay", "data-testid": `modal-${kind}` });
+    const dialog = h(
+      "div",
+      { role: "dialog", "aria-modal": "true", "aria-labelledby": headingId, class: "dialog" },
+      h("div", { class: "dialog-header" }, h("h2", { id: headingId }, heading), closeButton),
+      children,
+      actions || null,
+    );
+    overlay.append(dialog);
+    overlayRoot.append(overlay);
+    const entry = {
+      close: () => {
+        overlay.remove();
+        const i = modals.indexOf(entry);
+        if (i >= 0) modals.splice(i, 1);
+        if (onClose) onClose();
+      },
+    };
+    closeButton.onclick = () => entry.close();
+    modals.push(entry);
+    return dialog;
+  }
+  function closeTopModal() {
+    const top = modals[modals.length - 1];
+    if (!top) return false;
+    top.close();
+    return true;
+  }
+
+  function showScenarioModals() {
+    if (FLAGS.has("pro_feedback")) {
+      const close = h("button", { type: "button", class: "dialog-close", "aria-label": "Close" }, "×");
+      openModal("pro-feedback", "Pro feedback", [h("p", {}, "How did ChatGPT Pro do on your last request?"),
+        h("div", { class: "dialog-actions" }, h("button", { type: "button", class: "btn" }, "Better than expected"), h("button", { type: "button", class: "btn" }, "Worse than expected"))],
+        close, () => pageEvent("pro_feedback_closed"));
+    }
+    if (FLAGS.has("announcement")) {
+      const close = h("button", { type: "button", class: "dialog-close", "aria-label": "Close dialog" }, "×");
+      const getStarted = h("button", { type: "button", class: "btn btn-primary" }, "Get started");
+      getStarted.onclick = async () => {
+        // What a driver must never press: it switches the model and throws the draft away.
+        pageEvent("announcement_get_started_clicked");
+        await api("POST", "/backend-api/announcement/accept");
+        clearComposer();
+        location.assign("/");
+      };
+      openModal("announcement", "Introducing GPT-6", [h("p", {}, "Our smartest model yet, now the default in ChatGPT. Try it in a new chat.")],
+        close, () => pageEvent("announcement_closed"), h("div", { class: "dialog-actions" }, getStarted));
+    }
+  }
+
+  // ---------------------------------------------------------------- boot
+  if (CONFIG.signedIn) {
+    leftTools.append(plusButton);
+    (PICKERS[CONFIG.picker] || powerPicker)();
+  }
+  if (CONFIG.conversation) renderStoredTurns(CONFIG.conversation);
+  setTimeout(() => {
+    hydrateEditor();
+    if (CONFIG.signedIn) showScenarioModals();
+  }, SC.hydrate_ms);
+  window.__oraculumSimulator = { shell: SHELL, scenario: SC, get conversationId() { return conversationId; } };
+})();
