@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "config_cmd",
     "presets_cmd",
     "archive_cmd",
+    "simulator_cmd",
 )
 for _module in COMMAND_MODULES:
     importlib.import_module(f"oraculum.cli.{_module}")
