@@ -1,0 +1,1 @@
+"""The ChatGPT web app: vocabulary, page classification, configuration, composer, completion."""

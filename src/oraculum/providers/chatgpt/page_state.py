@@ -1,0 +1,125 @@
+"""What state a ChatGPT page is in, decided from one observation (pure)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from urllib.parse import urlsplit
+
+from oraculum.providers.chatgpt import vocabulary as vocab
+
+
+class PageState(StrEnum):
+    READY = "ready"
+    LOGIN_REQUIRED = "login_required"
+    CHALLENGE_BLOCKING = "challenge_blocking"
+    TRANSIENT_OUTAGE = "transient_outage_error"
+    AUTH_TRANSITIONING = "auth_transitioning"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class PageObservation:
+    url: str
+    scoped_text: str  # banners, dialogs, composer region — never conversation turns
+    login_cta: bool
+    on_auth_page: bool
+    me_status: int | None
+    me_identity: bool  # the backend named an account (id or email)
+    composer_ready: bool  # an editable composer and an enabled "Add files and more"
+    work_composer: bool = False
+
+
+@dataclass(frozen=True)
+class Classification:
+    state: PageState
+    reason: str
+    evidence: str = ""
+
+
+def origin_of(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def allowed_origins(chat_url: str, auth_url: str) -> frozenset[str]:
+    return frozenset({*vocab.REAL_ORIGINS, origin_of(chat_url), origin_of(auth_url)})
+
+
+def _first_match(text: str, patterns: tuple) -> str | None:
+    for pattern in patterns:
+        found = pattern.search(text)
+        if found:
+            return found.group(0)
+    return None
+
+
+def classify(observation: PageObservation, origins: frozenset[str]) -> Classification:
+    text = observation.scoped_text
+    challenge = _first_match(text, vocab.CHALLENGE_PATTERNS)
+    if challenge:
+        if _first_match(text, vocab.CHALLENGE_SETTLING_PATTERNS):
+            return Classification(PageState.UNKNOWN, "The verification page is settling.")
+        return Classification(
+            PageState.CHALLENGE_BLOCKING,
+            "ChatGPT is showing a challenge/verification page.",
+            challenge,
+        )
+    outage = _first_match(text, vocab.OUTAGE_PATTERNS)
+    if outage:
+        return Classification(
+            PageState.TRANSIENT_OUTAGE, "ChatGPT is showing a transient outage/error page.", outage
+        )
+    if observation.me_status == 401:
+        return Classification(PageState.LOGIN_REQUIRED, "ChatGPT login is required.", "me: 401")
+    on_origin = origin_of(observation.url) in origins
+    if "/auth/" in observation.url or observation.on_auth_page:
+        if observation.me_identity:
+            return Classification(
+                PageState.AUTH_TRANSITIONING, "ChatGPT is finishing a sign-in redirect."
+            )
+        return Classification(
+            PageState.LOGIN_REQUIRED, "ChatGPT is showing its login page.", observation.url
+        )
+    if not on_origin:
+        return Classification(
+            PageState.LOGIN_REQUIRED,
+            "ChatGPT redirected away from the expected chat origin.",
+            observation.url,
+        )
+    if observation.login_cta and not observation.me_identity:
+        return Classification(
+            PageState.LOGIN_REQUIRED, "ChatGPT shows public Log in/Sign up controls."
+        )
+    if observation.work_composer and not observation.composer_ready:
+        return Classification(PageState.UNKNOWN, "The page shows the Work composer, not chat.")
+    if observation.me_status in (200, 403) and observation.composer_ready:
+        if observation.login_cta:
+            return Classification(
+                PageState.AUTH_TRANSITIONING, "The chat shell is still partly logged out."
+            )
+        return Classification(PageState.READY, "The chat composer is ready.")
+    return Classification(PageState.UNKNOWN, "ChatGPT page is not ready yet.")
+
+
+def conversation_id_from_url(url: str) -> str | None:
+    """The conversation id of a `/c/<id>` (or `/chat/<id>`) URL, else None."""
+    match = vocab.CONVERSATION_PATH.match(urlsplit(url).path)
+    return match.group(1) if match else None
+
+
+def strip_url(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}{parts.path}"
+
+
+def rate_limited(text: str) -> str | None:
+    return _first_match(text, vocab.RATE_LIMIT_PATTERNS)
+
+
+def upload_error(text: str) -> str | None:
+    return _first_match(text, vocab.UPLOAD_ERROR_PATTERNS)
+
+
+def generation_failure(text: str) -> str | None:
+    return _first_match(text, vocab.GENERATION_FAILURE_PATTERNS)

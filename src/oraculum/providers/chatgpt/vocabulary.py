@@ -1,0 +1,167 @@
+"""Every label, role, attribute and text signal of the ChatGPT web UI that oraculum matches.
+
+Both shells (classic and redesigned) are listed; a UI change is a change to this module only.
+Labels are matched exactly unless a name says "prefix" or "pattern".
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+# Origins -----------------------------------------------------------------------------------
+
+REAL_ORIGINS = ("https://chatgpt.com", "https://chat.openai.com", "https://auth.openai.com")
+CONVERSATION_PATH = re.compile(r"^/(?:c|chat)/([A-Za-z0-9-]+)/?$")
+CONVERSATION_ID = re.compile(r"^[A-Za-z0-9-]{8,64}$")
+AUTH_PATH_PREFIXES = ("/auth", "/login", "/signin", "/log-in")
+ME_ENDPOINT = "/backend-api/me"
+
+# Composer ----------------------------------------------------------------------------------
+
+COMPOSER_LABELS = ("Chat with ChatGPT", "Ask ChatGPT")
+WORK_COMPOSER_LABEL = "Work with ChatGPT"  # a different product; never counts as ready
+COMPOSER_EDITOR_SELECTOR = "#prompt-textarea"
+ADD_FILES_LABEL = "Add files and more"
+ADD_FILES_SELECTOR = 'button[aria-label="Add files and more"]'
+FILE_INPUT_SELECTOR = 'input[type="file"]'
+SEND_LABELS = ("Send prompt", "Send")
+STOP_LABELS = ("Stop answering", "Stop streaming", "Stop generating", "Stop")
+STOP_SELECTOR = '[data-testid="stop-button"]'
+RETRY_LABEL = "Retry"
+CLOSE_LABELS = ("Close", "Close dialog")
+DEEP_RESEARCH_ENTRY_PREFIX = "deep research"
+DEEP_RESEARCH_PILL_SELECTOR = "[data-inline-selection-pill]"
+
+# Turns -------------------------------------------------------------------------------------
+
+ASSISTANT_HEADING = "ChatGPT said:"
+ASSISTANT_ROLE_SELECTOR = '[data-message-author-role="assistant"]'
+USER_ROLE_SELECTOR = '[data-message-author-role="user"]'
+TURN_CONTAINER_SELECTORS = (
+    "[data-message-author-role]",
+    "[data-turn-key]",
+    '[data-testid^="conversation-turn"]',
+    "article",
+)
+MESSAGE_ID_ATTRIBUTES = ("data-message-id", "data-chatgpt-selection-message-id")
+DISCLAIMER = "ChatGPT can make mistakes. Check important info."
+CHROME_LINE_PATTERNS = (
+    re.compile(r"^\s*stopped thinking\s*$", re.I),
+    re.compile(r"^\s*worked for(?:\s+\d+(?:\.\d+)?\s*[hms])+\s*$", re.I),
+    re.compile(r"^\s*thought for\b.*$", re.I),
+    re.compile(r"^\s*do you like this personality\?\s*$", re.I),
+)
+REASONING_LABEL_PATTERN = re.compile(r"^(?:Worked|Thought) for(?:\s+\d+(?:\.\d+)?\s*[hms])+$", re.I)
+
+# Page-state signals (searched in banners, dialogs and the composer region; never in turns) --
+
+CHALLENGE_PATTERNS = (
+    re.compile(r"just a moment", re.I),
+    re.compile(r"verify you are human", re.I),
+    re.compile(r"cloudflare", re.I),
+    re.compile(r"captcha|turnstile|hcaptcha", re.I),
+    re.compile(r"unusual activity detected", re.I),
+    re.compile(r"we detect suspicious activity", re.I),
+)
+CHALLENGE_SETTLING_PATTERNS = (
+    re.compile(r"verification successful", re.I),
+    re.compile(r"waiting for chatgpt\.com to respond", re.I),
+)
+OUTAGE_PATTERNS = (
+    re.compile(r"too many requests", re.I),
+    re.compile(r"rate limit", re.I),
+    re.compile(r"try again later", re.I),
+    re.compile(r"something went wrong", re.I),
+    re.compile(r"a network error occurred", re.I),
+    re.compile(r"an error occurred while connecting to the websocket", re.I),
+)
+RATE_LIMIT_PATTERNS = (re.compile(r"too many requests", re.I), re.compile(r"rate limit", re.I))
+LOGIN_CTA_PREFIXES = ("log in", "login", "sign in", "signin", "continue with", "sign up")
+UPLOAD_ERROR_PATTERNS = (
+    re.compile(r"failed upload", re.I),
+    re.compile(r"upload failed", re.I),
+    re.compile(r"files\.oaiusercontent\.com", re.I),
+    re.compile(r"please ensure your network settings allow access to this site", re.I),
+    re.compile(r"could not upload", re.I),
+)
+GENERATION_FAILURE_PATTERNS = (
+    re.compile(r"message delivery timed out", re.I),
+    re.compile(r"a network error occurred", re.I),
+    re.compile(r"an error occurred while connecting to the websocket", re.I),
+    re.compile(r"there was an error generating a response", re.I),
+    re.compile(r"something went wrong while generating the response", re.I),
+)
+
+# Model pickers -----------------------------------------------------------------------------
+
+FAMILY_LABELS = {"instant": "Instant", "thinking": "Thinking", "pro": "Pro"}
+EFFORT_LABELS = {
+    "light": "Light",
+    "standard": "Standard",
+    "extended": "Extended",
+    "heavy": "Heavy",
+}
+MODEL_OPENER_LABELS = ("Model selector", "Model")
+CONFIGURE_MENUITEM = "Configure..."
+THINKING_EFFORT_COMBOBOX = "Thinking effort"
+PRO_EFFORT_COMBOBOX = "Pro thinking effort"
+AUTO_SWITCH_PREFIX = "Auto-switch to Thinking"
+CHIP_REMOVE_SUFFIX = ", click to remove"
+INTELLIGENCE_HEADING = "Intelligence"
+SHOW_ADVANCED = "Show advanced options"
+PRO_EFFORT_OPTIONS = "Pro effort options"
+POWER_OPENER_OPEN = "Thinking effort"  # the pill's name while the power menu is open
+POWER_MENU = "Thinking effort"
+POWER_ITEM = "Power"
+SELECT_MODEL_ITEM = "Select model"
+POWER_STOPS = ("Instant", "Medium", "High", "Extra High", "Pro")
+POWER_DESCRIPTION = re.compile(r"^\s*(?P<label>[^,]+),\s*(?P<index>\d+)\s+of\s+(?P<count>\d+)\.")
+# Compact tier rows ("Medium 5–30s") and what they mean.
+COMPACT_TIERS = {
+    "Instant": ("instant", None),
+    "Medium": ("thinking", "standard"),
+    "High": ("thinking", "extended"),
+    "Extra High": ("thinking", "heavy"),
+    "Pro": ("pro", None),
+    "Pro Standard": ("pro", "standard"),
+    "Pro Extended": ("pro", "extended"),
+}
+PRO_FEEDBACK_HEADING = "Pro feedback"
+ANNOUNCEMENT_CLOSE = "Close dialog"
+
+
+def power_stop_for(family: str, effort: str | None) -> str:
+    """The Power slider stop that serves a preset."""
+    if family == "instant":
+        return "Instant"
+    if family == "pro":
+        return "Pro"
+    return {"light": "Medium", "standard": "Medium", "extended": "High", "heavy": "Extra High"}[
+        effort or "standard"
+    ]
+
+
+def compact_tier_for(family: str, effort: str | None) -> str:
+    """The compact "Intelligence" row that serves a preset."""
+    return power_stop_for(family, effort)
+
+
+def page_vocabulary() -> dict[str, Any]:
+    """The subset of this vocabulary that in-page scripts need, passed to them as an argument
+    (the scripts themselves stay free of labels)."""
+    return {
+        "composerSelector": COMPOSER_EDITOR_SELECTOR,
+        "stopSelector": STOP_SELECTOR,
+        "turnSelectors": list(TURN_CONTAINER_SELECTORS),
+        "assistantSelector": ASSISTANT_ROLE_SELECTOR,
+        "userSelector": USER_ROLE_SELECTOR,
+        "assistantHeading": ASSISTANT_HEADING,
+        "messageIdAttributes": list(MESSAGE_ID_ATTRIBUTES),
+        "disclaimer": DISCLAIMER,
+        "loginCtaPrefixes": list(LOGIN_CTA_PREFIXES),
+        "authPathPrefixes": list(AUTH_PATH_PREFIXES),
+        "meEndpoint": ME_ENDPOINT,
+        "sendLabels": list(SEND_LABELS),
+        "stopLabels": list(STOP_LABELS),
+    }
