@@ -100,6 +100,10 @@ class Selection:
         return [{"path": display(s.path), "reason": s.reason} for s in self.skipped]
 
 
+# Reasons a forced walk itself produces: these stay reported even under a named directory.
+_FORCED_WALK_REASONS = frozenset({"credential file", "excluded directory .git"})
+
+
 class SelectionTimeout(Exception):
     """Raised from inside the selection when the caller's deadline passes."""
 
@@ -439,7 +443,8 @@ class _Selector:
         excluded = [
             Exclusion(path, reason, directory, files)
             for (path, reason), (directory, files) in self.excluded.items()
-            if path not in named and not any(is_inside(path, d) for d in forced_dirs)
+            if path not in named
+            and (reason in _FORCED_WALK_REASONS or not any(is_inside(path, d) for d in forced_dirs))
         ]
         excluded.sort(key=lambda x: (os.fsencode(x.path), x.reason))
         entries = sorted(self.entries.values(), key=lambda e: os.fsencode(e.path))
