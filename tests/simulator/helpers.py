@@ -1,0 +1,74 @@
+"""Driving the simulator the way a person does: by role and accessible name."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import tarfile
+from pathlib import Path
+
+import zstandard
+from playwright.async_api import Locator, Page, expect
+
+LABELS = {
+    "classic": {"composer": "Chat with ChatGPT", "send": "Send prompt", "stop": "Stop answering"},
+    "redesign": {"composer": "Ask ChatGPT", "send": "Send", "stop": "Stop"},
+}
+SHELLS = tuple(LABELS)
+
+
+def make_tar_zst(path: Path, files: dict[str, bytes]) -> str:
+    """Write a .tar.zst with `files`; return its sha256."""
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w") as tar:
+        for name, content in files.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(content)
+            tar.addfile(info, io.BytesIO(content))
+    data = zstandard.ZstdCompressor().compress(raw.getvalue())
+    path.write_bytes(data)
+    return hashlib.sha256(data).hexdigest()
+
+
+def composer(page: Page, shell: str) -> Locator:
+    return page.get_by_role("textbox", name=LABELS[shell]["composer"], exact=True)
+
+
+def send_button(page: Page, shell: str) -> Locator:
+    return page.get_by_role("button", name=LABELS[shell]["send"], exact=True)
+
+
+def stop_button(page: Page, shell: str) -> Locator:
+    return page.get_by_role("button", name=LABELS[shell]["stop"], exact=True)
+
+
+def assistant_turns(page: Page) -> Locator:
+    return page.locator('[data-message-author-role="assistant"]')
+
+
+async def wait_editable(page: Page) -> None:
+    """The composer hydrates from a non-editable fallback (facts §1.2)."""
+    await page.wait_for_function(
+        "() => document.querySelector('#prompt-textarea')?.isContentEditable === true"
+    )
+
+
+async def attach(page: Page, path: Path) -> None:
+    await page.get_by_role("button", name="Add files and more").click()
+    await page.locator("input[type=file]").set_input_files(str(path))
+    # The chip near the composer is named exactly with the file name.
+    await expect(page.get_by_role("button", name=path.name, exact=True)).to_be_visible()
+
+
+async def send(page: Page, shell: str, text: str) -> None:
+    await wait_editable(page)
+    await composer(page, shell).fill(text)
+    await expect(send_button(page, shell)).to_be_enabled()
+    await send_button(page, shell).click()
+
+
+async def wait_answer_done(page: Page, shell: str, count: int = 1) -> None:
+    await expect(assistant_turns(page)).to_have_count(count)
+    await expect(page.locator('[data-testid="stop-button"]')).to_have_count(0)
+    # Each committed turn has its action bar ("Copy" fresh, "Copy response" after a reload).
+    await expect(page.get_by_role("group", name="Response actions")).to_have_count(count)
