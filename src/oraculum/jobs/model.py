@@ -158,6 +158,8 @@ class Job(_Record):
     chat_url: str | None = None
     conversation_id: str | None = None
     prompt_send_state: PromptSendState = PromptSendState.NOT_SENT
+    observed_selection: dict[str, Any] | None = None  # what the composer showed after configuring
+    chat_url_verified: bool | None = None
 
     # Files.
     prompt_path: str
@@ -198,6 +200,12 @@ class Job(_Record):
     wakeup_last_requested_at: datetime | None = None
     wakeup_settled_at: datetime | None = None
     wakeup_settled_source: str | None = None
+    # Who settled it, who only looked before the first reminder, and where the last one went.
+    wakeup_settled_session: str | None = None
+    wakeup_observed_at: datetime | None = None
+    wakeup_observed_source: str | None = None
+    wakeup_observed_session: str | None = None
+    wakeup_target_session: str | None = None
 
     lifecycle_events: list[LifecycleEvent] = Field(default_factory=list)
     schema_version: int = 1
@@ -215,6 +223,7 @@ class Job(_Record):
         "notify_claimed_at",
         "wakeup_last_requested_at",
         "wakeup_settled_at",
+        "wakeup_observed_at",
     )
     def _timestamps(self, value: datetime | None) -> str | None:
         return None if value is None else iso(value)

@@ -8,6 +8,10 @@ from oraculum.providers.base import Provider
 
 def get_provider(name: str) -> Provider:
     """The provider implementation a worker runs for a job's ``provider`` field."""
+    if name == "chatgpt":
+        from oraculum.providers.chatgpt.provider import ChatGPTProvider
+
+        return ChatGPTProvider()
     if name == "test":
         from oraculum.providers.testing import TestProvider
 

@@ -22,6 +22,7 @@ ME_ENDPOINT = "/backend-api/me"
 COMPOSER_LABELS = ("Chat with ChatGPT", "Ask ChatGPT")
 WORK_COMPOSER_LABEL = "Work with ChatGPT"  # a different product; never counts as ready
 COMPOSER_EDITOR_SELECTOR = "#prompt-textarea"
+COMPOSER_REGION_SELECTOR = "form"  # the composer form: the one holding the editor
 ADD_FILES_LABEL = "Add files and more"
 ADD_FILES_SELECTOR = 'button[aria-label="Add files and more"]'
 FILE_INPUT_SELECTOR = 'input[type="file"]'

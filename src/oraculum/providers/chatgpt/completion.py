@@ -1,0 +1,208 @@
+"""After send: adopt the conversation URL, then wait for the answer of exactly this turn.
+
+Every poll reads location, turns and the stop control in one evaluation (`turns.js`), so what
+we judge always comes from one page at one moment.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from oraculum.core.errors import OracleError
+from oraculum.providers.chatgpt.page import ChatGPTPage, TurnsReading
+from oraculum.providers.chatgpt.page_state import (
+    conversation_id_from_url,
+    generation_failure,
+    rate_limited,
+    strip_url,
+)
+
+URL_POLL_S = 1.0
+RECONCILE_TIMEOUT_S = 45.0
+
+
+@dataclass(frozen=True)
+class AdoptedUrl:
+    chat_url: str
+    conversation_id: str
+    verified: bool
+
+
+def url_candidate(reading: TurnsReading, archive_name: str) -> str | None:
+    """The conversation URL this reading proves is ours: a conversation path whose user turns
+    show this job's archive."""
+    if conversation_id_from_url(reading.url) is None:
+        return None
+    if not any(archive_name in text for text in reading.user_texts):
+        return None
+    return strip_url(reading.url)
+
+
+async def adopt_conversation_url(
+    chat: ChatGPTPage, archive_name: str, *, timeout_s: float, log: Callable[[str], None]
+) -> AdoptedUrl | None:
+    """The job's conversation URL, seen twice in a row with the job's archive in view; after
+    ``timeout_s`` a conversation URL without that evidence, marked unverified; never a URL that
+    is not a conversation."""
+    previous: str | None = None
+    deadline = time.monotonic() + timeout_s
+    reading = await chat.turns()
+    while time.monotonic() < deadline:
+        reading = await chat.turns()
+        candidate = url_candidate(reading, archive_name)
+        if candidate and candidate == previous:
+            return AdoptedUrl(candidate, conversation_id_from_url(candidate) or "", True)
+        previous = candidate
+        await asyncio.sleep(URL_POLL_S)
+    conversation = conversation_id_from_url(reading.url)
+    if conversation is None:
+        log(f"no conversation URL after {timeout_s:.0f}s (page at {strip_url(reading.url)})")
+        return None
+    log(f"adopting {strip_url(reading.url)} unverified: the job's archive was not seen in it")
+    return AdoptedUrl(strip_url(reading.url), conversation, False)
+
+
+@dataclass
+class StaleStop:
+    """The stop control lingering over an unchanged, non-empty answer (a known UI fault)."""
+
+    limit_s: float
+    text: str | None = None
+    since: float | None = None
+
+    def observe(self, stop_present: bool, text: str, now: float) -> bool:
+        """True once the stop control has sat over the same text for ``limit_s``."""
+        if not stop_present or not text:
+            self.text, self.since = None, None
+            return False
+        if text != self.text:
+            self.text, self.since = text, now
+            return False
+        return self.since is not None and now - self.since >= self.limit_s
+
+
+@dataclass
+class Stability:
+    """The same completed reading on consecutive polls."""
+
+    needed: int = 2
+    last: str | None = None
+    count: int = 0
+
+    def observe(self, signature: str | None) -> bool:
+        if signature is None:
+            self.last, self.count = None, 0
+            return False
+        self.count = self.count + 1 if signature == self.last else 1
+        self.last = signature
+        return self.count >= self.needed
+
+
+def signature(reading: TurnsReading, index: int) -> str | None:
+    if reading.stop_present or index >= len(reading.assistant_texts):
+        return None
+    text = reading.assistant_texts[index]
+    return "text:" + re.sub(r"\s+", " ", text).strip() if text.strip() else None
+
+
+@dataclass
+class CompletionContext:
+    conversation_id: str
+    chat_url: str
+    index: int  # the position of this job's answer among the assistant turns
+    poll_s: float
+    timeout_s: float
+    stale_stop_s: float
+    log: Callable[[str], None]
+    on_navigation: Callable[[str], Awaitable[None]]
+    heartbeat: Callable[[], Awaitable[None]] | None = None
+    retried: bool = field(default=False)
+
+
+async def wait_for_answer(chat: ChatGPTPage, ctx: CompletionContext) -> str:
+    """The finished text of the bound turn."""
+    deadline = time.monotonic() + ctx.timeout_s
+    stability = Stability()
+    stale = StaleStop(ctx.stale_stop_s)
+    while time.monotonic() < deadline:
+        reading = await chat.turns()
+        seen_id = conversation_id_from_url(reading.url)
+        if seen_id != ctx.conversation_id:
+            # Another conversation contributes nothing: go back and count afresh.
+            await ctx.on_navigation(strip_url(reading.url))
+            await chat.page.goto(ctx.chat_url)
+            stability = Stability()
+            stale = StaleStop(ctx.stale_stop_s)
+            await asyncio.sleep(ctx.poll_s)
+            continue
+        scoped = await chat.scoped_text()
+        limited = rate_limited(scoped)
+        if limited:
+            raise OracleError(
+                "provider_rate_limited",
+                f"ChatGPT is showing a rate-limit page while waiting for the answer: {limited}",
+                retryable=True,
+            )
+        text = (
+            reading.assistant_texts[ctx.index] if ctx.index < len(reading.assistant_texts) else ""
+        )
+        failure = generation_failure(scoped) or (
+            generation_failure(text) if not reading.stop_present else None
+        )
+        if failure and not reading.stop_present:
+            retry = chat.retry_button()
+            if not ctx.retried and await retry.count() > 0:
+                ctx.log(f"generation failed ({failure}); pressing Retry once")
+                ctx.retried = True
+                await retry.first.click()
+                stability = Stability()
+                await asyncio.sleep(ctx.poll_s)
+                continue
+            raise OracleError(
+                "generation_failed", f"ChatGPT response failed: {failure}", retryable=True
+            )
+        if stale.observe(reading.stop_present, text, time.monotonic()):
+            ctx.log(
+                f"Stop control still present after {ctx.stale_stop_s:.0f}s with the turn "
+                "unchanged; reloading the conversation"
+            )
+            await chat.page.goto(ctx.chat_url)
+            stability = Stability()
+            stale = StaleStop(ctx.stale_stop_s)
+            continue
+        if stability.observe(signature(reading, ctx.index)):
+            return await reconcile_after_reload(chat, ctx, text)
+        if ctx.heartbeat:
+            await ctx.heartbeat()
+        await asyncio.sleep(ctx.poll_s)
+    raise OracleError(
+        "response_timeout",
+        "Timed out waiting for ChatGPT response completion",
+        retryable=True,
+        suggested_next_step="The answer may still arrive: try `oraculum read --recollect` later.",
+    )
+
+
+async def reconcile_after_reload(chat: ChatGPTPage, ctx: CompletionContext, streamed: str) -> str:
+    """Reload and read the turn again: a hidden tab freezes its stream while the server has
+    the whole answer, so the streamed text is only a lower bound. Keep the longer."""
+    await chat.page.goto(ctx.chat_url)
+    stability = Stability()
+    deadline = time.monotonic() + RECONCILE_TIMEOUT_S
+    while time.monotonic() < deadline:
+        reading = await chat.turns()
+        if conversation_id_from_url(reading.url) == ctx.conversation_id and stability.observe(
+            signature(reading, ctx.index)
+        ):
+            reloaded = reading.assistant_texts[ctx.index]
+            if len(reloaded) > len(streamed):
+                ctx.log(f"reload recovered {len(reloaded) - len(streamed)} more characters")
+                return reloaded
+            return streamed
+        await asyncio.sleep(1.0)
+    ctx.log("reload reconciliation found no stable turn; keeping the streamed text")
+    return streamed

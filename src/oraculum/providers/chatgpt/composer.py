@@ -1,0 +1,188 @@
+"""The composer: attach the archive, fill the prompt, send it — and know whether it left."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from oraculum.core.errors import OracleError
+from oraculum.providers.chatgpt import vocabulary as vocab
+from oraculum.providers.chatgpt.page import ChatGPTPage, TurnsReading
+from oraculum.providers.chatgpt.page_state import (
+    conversation_id_from_url,
+    rate_limited,
+    upload_error,
+)
+
+UPLOAD_POLL_S = 0.5
+EDITOR_WAIT_S = 15.0
+SEND_READY_TIMEOUT_S = 300.0
+ACCEPT_POLL_S = 0.25
+
+
+def _rate_limit_error(context: str, evidence: str) -> OracleError:
+    return OracleError(
+        "provider_rate_limited",
+        f"ChatGPT is showing a rate-limit page while {context}: {evidence}",
+        retryable=True,
+        suggested_next_step="Wait a while before submitting again.",
+    )
+
+
+async def attach_archive(
+    chat: ChatGPTPage,
+    archive: Path,
+    *,
+    timeout_s: float,
+    heartbeat: Callable[[], Awaitable[None]] | None = None,
+) -> None:
+    """Attach ``archive`` and wait for the composer to show it, ready to send.
+
+    Confirmation needs the chip named exactly by the file inside the composer and an enabled
+    Send on two consecutive polls: the chip alone appears while bytes still upload."""
+    if not archive.exists():
+        raise OracleError("archive_missing", f"Archive missing: {archive}")
+    add = chat.add_files()
+    if await add.count() == 0:
+        raise OracleError("composer_not_found", f'Could not find "{vocab.ADD_FILES_LABEL}" button')
+    await add.first.click()
+    await chat.page.locator(vocab.FILE_INPUT_SELECTOR).first.set_input_files(str(archive))
+    with_chip = 0
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        scoped = await chat.scoped_text()
+        failed = upload_error(scoped)
+        if failed:
+            raise OracleError(
+                "upload_failed",
+                f"Upload error detected: {failed}",
+                retryable=True,
+                suggested_next_step="Retry; if it persists, narrow the archive.",
+            )
+        limited = rate_limited(scoped)
+        if limited:
+            raise _rate_limit_error("uploading the archive", limited)
+        chip = await chat.upload_chip(archive.name).count() > 0
+        send = chat.send_button()
+        ready = chip and await send.count() > 0 and await send.first.is_enabled()
+        with_chip = with_chip + 1 if ready else 0
+        if with_chip >= 2:
+            return
+        if heartbeat:
+            await heartbeat()
+        await asyncio.sleep(UPLOAD_POLL_S)
+    raise OracleError(
+        "upload_timeout",
+        f"Timed out waiting for upload confirmation for {archive.name}",
+        retryable=True,
+    )
+
+
+async def fill_prompt(chat: ChatGPTPage, prompt: str) -> None:
+    """Replace whatever the composer holds (ChatGPT restores drafts) with exactly ``prompt``."""
+    deadline = time.monotonic() + EDITOR_WAIT_S
+    cleared: dict = {"ok": False, "reason": "not-editable"}
+    while time.monotonic() < deadline:
+        cleared = await chat.clear_composer()
+        if cleared["ok"]:
+            break
+        await asyncio.sleep(0.25)
+    if not cleared["ok"]:
+        raise OracleError(
+            "composer_not_ready",
+            "Could not clear the ChatGPT composer draft; the prompt was not inserted "
+            f"({cleared['reason']}).",
+            retryable=True,
+        )
+    composer = chat.composer()
+    if await composer.count() == 0:
+        raise OracleError("composer_not_found", "Could not find the ChatGPT composer textbox")
+    await composer.first.fill(prompt)
+    shown = await chat.page.locator(vocab.COMPOSER_EDITOR_SELECTOR).first.inner_text()
+    if _squash(shown) != _squash(prompt):
+        raise OracleError(
+            "composer_not_ready",
+            "The ChatGPT composer does not hold the prompt after filling it; nothing was sent.",
+            retryable=True,
+        )
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", " ", text.replace("\u200b", "").replace("\ufeff", "")).strip()
+
+
+@dataclass(frozen=True)
+class SendBaseline:
+    url: str
+    assistant_count: int
+    stop_present: bool
+
+    @classmethod
+    def of(cls, reading: TurnsReading) -> SendBaseline:
+        return cls(reading.url, len(reading.assistant_texts), reading.stop_present)
+
+
+def send_accepted(before: SendBaseline, now: TurnsReading) -> bool:
+    """Evidence that the prompt left the composer: a new conversation URL, a new assistant
+    turn, or a stop control that was not there before."""
+    before_id = conversation_id_from_url(before.url)
+    now_id = conversation_id_from_url(now.url)
+    if now_id and now_id != before_id:
+        return True
+    if len(now.assistant_texts) > before.assistant_count:
+        return True
+    return now.stop_present and not before.stop_present
+
+
+async def wait_send_ready(
+    chat: ChatGPTPage, *, heartbeat: Callable[[], Awaitable[None]] | None = None
+) -> None:
+    deadline = time.monotonic() + SEND_READY_TIMEOUT_S
+    while time.monotonic() < deadline:
+        send = chat.send_button()
+        if await send.count() > 0 and await send.first.is_enabled():
+            return
+        scoped = await chat.scoped_text()
+        failed = upload_error(scoped)
+        if failed:
+            raise OracleError("upload_failed", f"Upload error detected: {failed}", retryable=True)
+        limited = rate_limited(scoped)
+        if limited:
+            raise _rate_limit_error("waiting to send", limited)
+        if heartbeat:
+            await heartbeat()
+        await asyncio.sleep(1.0)
+    raise OracleError(
+        "send_not_ready", "Timed out waiting for Send to become enabled", retryable=True
+    )
+
+
+async def click_send(chat: ChatGPTPage) -> None:
+    send = chat.send_button()
+    if await send.count() == 0:
+        raise OracleError("send_not_found", "The Send button disappeared before it was clicked.")
+    await send.first.click()
+
+
+async def wait_accepted(
+    chat: ChatGPTPage, before: SendBaseline, *, timeout_s: float
+) -> TurnsReading:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        reading = await chat.turns()
+        if send_accepted(before, reading):
+            return reading
+        limited = rate_limited(await chat.scoped_text())
+        if limited:
+            raise _rate_limit_error("sending", limited)
+        await asyncio.sleep(ACCEPT_POLL_S)
+    raise OracleError(
+        "send_not_accepted",
+        "ChatGPT did not accept the message after Send was clicked. The prompt may or may not "
+        "have reached ChatGPT: resubmitting could send it twice — check the conversation first.",
+        suggested_next_step="Open ChatGPT and look for the message before resubmitting.",
+    )

@@ -1,0 +1,122 @@
+"""A ChatGPT tab, read and driven through the vocabulary: the only place the driver touches
+Playwright locators and in-page scripts."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from playwright.async_api import Locator, Page
+
+from oraculum.providers.chatgpt import vocabulary as vocab
+from oraculum.providers.chatgpt.page_state import PageObservation
+
+
+@cache
+def script(name: str) -> str:
+    return resources.files("oraculum.providers.chatgpt").joinpath("js", name).read_text()
+
+
+@dataclass(frozen=True)
+class TurnsReading:
+    """The conversation at one instant (one evaluation)."""
+
+    url: str
+    assistant_texts: list[str]
+    user_texts: list[str]
+    stop_present: bool
+    send_enabled: bool
+    hidden: bool
+
+    @classmethod
+    def from_js(cls, data: dict[str, Any]) -> TurnsReading:
+        return cls(
+            url=data["url"],
+            assistant_texts=list(data["assistantTexts"]),
+            user_texts=list(data["userTexts"]),
+            stop_present=bool(data["stopPresent"]),
+            send_enabled=bool(data["sendEnabled"]),
+            hidden=bool(data["hidden"]),
+        )
+
+
+class ChatGPTPage:
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.vocabulary = vocab.page_vocabulary()
+
+    async def evaluate(self, name: str) -> Any:
+        return await self.page.evaluate(script(name), self.vocabulary)
+
+    # Locators ------------------------------------------------------------------------------
+
+    def composer(self) -> Locator:
+        return self.page.get_by_role("textbox", name=exact_any(vocab.COMPOSER_LABELS))
+
+    def composer_region(self) -> Locator:
+        return self.page.locator(vocab.COMPOSER_REGION_SELECTOR).filter(
+            has=self.page.locator(vocab.COMPOSER_EDITOR_SELECTOR)
+        )
+
+    def upload_chip(self, file_name: str) -> Locator:
+        """The attachment chip named exactly by the uploaded file, inside the composer."""
+        region = self.composer_region()
+        return (
+            region.get_by_role("button", name=file_name, exact=True)
+            .or_(region.get_by_label(file_name, exact=True))
+            .or_(region.get_by_text(file_name, exact=True))
+        )
+
+    def add_files(self) -> Locator:
+        return self.page.get_by_role("button", name=vocab.ADD_FILES_LABEL, exact=True)
+
+    def send_button(self) -> Locator:
+        return self.page.get_by_role("button", name=exact_any(vocab.SEND_LABELS))
+
+    def retry_button(self) -> Locator:
+        return self.page.get_by_role("button", name=vocab.RETRY_LABEL, exact=True)
+
+    # Readings ------------------------------------------------------------------------------
+
+    async def composer_ready(self) -> bool:
+        composer = self.composer()
+        if await composer.count() == 0:
+            return False
+        editable = await self.page.evaluate(
+            "(s) => !!(document.querySelector(s) && document.querySelector(s).isContentEditable)",
+            vocab.COMPOSER_EDITOR_SELECTOR,
+        )
+        add = self.add_files()
+        return editable and await add.count() > 0 and await add.first.is_enabled()
+
+    async def observe(self) -> PageObservation:
+        seen = await self.evaluate("observe.js")
+        me = await self.evaluate("me_probe.js")
+        work = await self.page.get_by_role("textbox", name=vocab.WORK_COMPOSER_LABEL).count()
+        return PageObservation(
+            url=seen["url"],
+            scoped_text=seen["scopedText"],
+            login_cta=seen["loginCta"],
+            on_auth_page=seen["onAuthPage"],
+            me_status=me["status"],
+            me_identity=bool(me["hasId"] or me["hasEmail"]),
+            composer_ready=await self.composer_ready(),
+            work_composer=work > 0,
+        )
+
+    async def scoped_text(self) -> str:
+        return (await self.evaluate("observe.js"))["scopedText"]
+
+    async def turns(self) -> TurnsReading:
+        return TurnsReading.from_js(await self.evaluate("turns.js"))
+
+    async def clear_composer(self) -> dict[str, Any]:
+        return await self.evaluate("clear_composer.js")
+
+
+def exact_any(names: tuple[str, ...] | list[str]) -> re.Pattern[str]:
+    """An accessible-name matcher for any of ``names``, each matched whole."""
+    return re.compile(rf"^(?:{'|'.join(re.escape(name) for name in names)})$")

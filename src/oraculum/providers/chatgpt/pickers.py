@@ -1,0 +1,391 @@
+"""Model configuration on every picker generation ChatGPT has shipped, with verification.
+
+Generations: the legacy configuration dialog, removable composer chips, the compact
+"Intelligence" menu, and the current "Power" slider. Which one is present is found by opening
+the composer's model opener and looking at what opened. Modals are only ever dismissed through
+their close controls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
+from playwright.async_api import Locator
+
+from oraculum.core.errors import OracleError
+from oraculum.providers.chatgpt import vocabulary as vocab
+from oraculum.providers.chatgpt.page import ChatGPTPage, exact_any
+
+UI_SETTLE_S = 0.3
+STEP_SETTLE_S = 0.25
+
+_VERSION = r"(?:\d+(?:\.\d+)?\s+)?"
+OPENER_NAME = re.compile(
+    rf"^{_VERSION}(?:{'|'.join(re.escape(n) for n in (*vocab.MODEL_OPENER_LABELS, *vocab.COMPACT_TIERS))})$"
+)
+
+
+@dataclass(frozen=True)
+class Wanted:
+    family: str
+    effort: str | None
+    auto_switch: bool
+
+    @classmethod
+    def from_selection(cls, selection: dict) -> Wanted:
+        return cls(
+            family=selection["modelFamily"],
+            effort=selection.get("effort"),
+            auto_switch=bool(selection.get("autoSwitchToThinking")),
+        )
+
+
+@dataclass(frozen=True)
+class ObservedSelection:
+    """What the composer shows after configuration, and how firmly it was verified."""
+
+    picker: str
+    shows: str
+    family: str | None
+    effort: str | None
+    auto_switch: bool | None
+    verification: str  # strong | weak
+
+    def to_json_dict(self) -> dict:
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+
+def _fail(message: str) -> OracleError:
+    return OracleError(
+        "model_configuration_failed",
+        message,
+        retryable=True,
+        suggested_next_step="ChatGPT's model picker may have changed; see the job diagnostics.",
+    )
+
+
+def tier_matches(row_name: str, tier: str) -> bool:
+    """A compact row ("Medium 5–30s", "6 Pro") names ``tier`` (but "Extra High" is not "High")."""
+    name = re.sub(rf"^{_VERSION}", "", row_name.strip())
+    return name == tier or (
+        name.startswith(tier + " ")
+        and not re.match(r"^(Standard|Extended)\b", name[len(tier) + 1 :])
+    )
+
+
+def parse_power(description: str) -> tuple[str, int, int] | None:
+    """("Extra High", 4, 5) from "Extra High, 4 of 5. Use Left and Right arrow keys…"."""
+    found = vocab.POWER_DESCRIPTION.match(description)
+    if not found:
+        return None
+    index, count = int(found["index"]), int(found["count"])
+    if not 1 <= index <= count:
+        return None
+    return found["label"].strip(), index, count
+
+
+def chip_label(wanted: Wanted) -> str | None:
+    """The removable chip the composer shows for ``wanted`` (none for Instant)."""
+    effort = vocab.EFFORT_LABELS.get(wanted.effort or "standard", "Standard")
+    family = vocab.FAMILY_LABELS[wanted.family]
+    if wanted.family == "instant":
+        return None
+    return family if (wanted.effort or "standard") == "standard" else f"{effort} {family}"
+
+
+class Configurator:
+    def __init__(self, chat: ChatGPTPage, log: Callable[[str], None]) -> None:
+        self.chat = chat
+        self.page = chat.page
+        self.log = log
+
+    async def settle(self) -> None:
+        await asyncio.sleep(UI_SETTLE_S)
+
+    async def dismiss_modals(self) -> None:
+        """Close product modals through their close control — never an action button."""
+        for _ in range(3):
+            dialogs = self.page.get_by_role("dialog")
+            if await dialogs.count() == 0:
+                return
+            closed = False
+            for index in range(await dialogs.count()):
+                dialog = dialogs.nth(index)
+                close = dialog.get_by_role("button", name=exact_any(vocab.CLOSE_LABELS))
+                if await close.count() > 0 and await close.first.is_visible():
+                    self.log("closing a modal dialog through its close control")
+                    await close.first.click()
+                    closed = True
+                    break
+            if not closed:
+                return
+            await self.settle()
+
+    async def opener(self) -> Locator:
+        region = self.chat.composer_region()
+        candidates = region.get_by_role("button", name=OPENER_NAME)
+        if await candidates.count() == 0:
+            candidates = self.page.get_by_role("button", name=OPENER_NAME)
+        if await candidates.count() == 0:
+            raise _fail("Could not find the model picker in the composer.")
+        return candidates.first
+
+    async def configure(self, wanted: Wanted) -> ObservedSelection:
+        await self.dismiss_modals()
+        opener = await self.opener()
+        await opener.click()
+        await self.settle()
+        power_menu = self.page.get_by_role("menu", name=vocab.POWER_MENU, exact=True)
+        if (
+            await power_menu.count()
+            and await power_menu.get_by_role("menuitem", name=vocab.POWER_ITEM, exact=True).count()
+        ):
+            return await self.power(power_menu, wanted)
+        if await self.page.get_by_role(
+            "heading", name=vocab.INTELLIGENCE_HEADING, exact=True
+        ).count():
+            return await self.intelligence(wanted)
+        configure_item = self.page.get_by_role(
+            "menuitem", name=vocab.CONFIGURE_MENUITEM, exact=True
+        )
+        if await configure_item.count():
+            await configure_item.first.click()
+            await self.settle()
+            return await self.legacy(wanted)
+        family_rows = self.page.get_by_role(
+            "menuitemradio", name=exact_any(list(vocab.FAMILY_LABELS.values()))
+        )
+        if await family_rows.count():
+            return await self.chips(wanted)
+        await self.page.keyboard.press("Escape")
+        raise _fail("Could not open model configuration UI.")
+
+    # Power slider ---------------------------------------------------------------------------
+
+    async def power(self, menu: Locator, wanted: Wanted) -> ObservedSelection:
+        target = vocab.power_stop_for(wanted.family, wanted.effort)
+        power = menu.get_by_role("menuitem", name=vocab.POWER_ITEM, exact=True).first
+        reading = await self._power_reading(power)
+        if reading is None:
+            raise _fail("Could not read the Power slider position.")
+        label, index, count = reading
+        goal = vocab.POWER_STOPS.index(target) + 1
+        await power.focus()
+        for _ in range(count):
+            if index == goal:
+                break
+            await self.page.keyboard.press("ArrowRight" if goal > index else "ArrowLeft")
+            await asyncio.sleep(STEP_SETTLE_S)
+            if not await power.count() or not await power.is_visible():
+                break  # stepping down to Instant closes the whole picker
+            moved = await self._power_reading(power)
+            if moved is None or moved[1] == index:
+                raise _fail(f"The Power slider did not move toward {target}.")
+            label, index, count = moved
+        effort_seen = None
+        if wanted.family == "pro" and await power.count() and await power.is_visible():
+            effort_seen = await self._pick_pro_effort(menu, wanted.effort or "standard")
+        if await power.count() and await power.is_visible():
+            await self.page.keyboard.press("Escape")
+            await self.settle()
+        shows = await (await self.opener()).inner_text()
+        if not tier_matches(shows.strip(), target):
+            raise _fail(
+                f"Requested model did not remain selected: the composer shows {shows!r}, not {target!r}."
+            )
+        strong = wanted.family != "pro" or effort_seen == (wanted.effort or "standard")
+        return ObservedSelection(
+            "power",
+            shows.strip(),
+            wanted.family,
+            effort_seen or wanted.effort,
+            None,
+            "strong" if strong else "weak",
+        )
+
+    async def _power_reading(self, power: Locator) -> tuple[str, int, int] | None:
+        description = await power.evaluate(
+            "(el) => (el.getAttribute('aria-describedby') || '').split(/\\s+/).filter(Boolean)"
+            ".map((id) => (document.getElementById(id) || {}).textContent || '').join(' ')"
+        )
+        return parse_power(description)
+
+    async def _pick_pro_effort(self, menu: Locator, effort: str) -> str | None:
+        label = vocab.EFFORT_LABELS[effort]
+        radio = menu.get_by_role("menuitemradio", name=label, exact=True)
+        if await radio.count() == 0:
+            return None
+        if await radio.first.get_attribute("aria-checked") != "true":
+            await radio.first.click()
+            await self.settle()
+        return effort if await radio.first.get_attribute("aria-checked") == "true" else None
+
+    # Compact "Intelligence" menu ------------------------------------------------------------
+
+    async def intelligence(self, wanted: Wanted) -> ObservedSelection:
+        tier = vocab.compact_tier_for(wanted.family, wanted.effort)
+        advanced = self.page.get_by_role("menuitem", name=vocab.SHOW_ADVANCED, exact=True)
+        if await advanced.count():
+            await advanced.first.click()
+            await self.settle()
+        effort_seen = None
+        if wanted.family == "pro" and wanted.effort:
+            effort_name = f"Pro {vocab.EFFORT_LABELS[wanted.effort]}"
+            more = self.page.get_by_role("menuitem", name=vocab.PRO_EFFORT_OPTIONS, exact=True)
+            if await more.count():
+                await more.first.click(force=True)  # a tiny trailing icon, often covered
+                await self.settle()
+            row = self.page.get_by_role("menuitemradio", name=effort_name, exact=True)
+            if await row.count():
+                await row.first.click()
+                effort_seen = wanted.effort
+        if effort_seen is None:
+            rows = self.page.get_by_role("menuitemradio")
+            for index in range(await rows.count()):
+                name = (await rows.nth(index).inner_text()).strip()
+                if tier_matches(name, tier):
+                    await rows.nth(index).click()
+                    break
+            else:
+                raise _fail(f"Could not find the {tier!r} row in the Intelligence menu.")
+        await self.settle()
+        shows = (await (await self.opener()).inner_text()).strip()
+        if not tier_matches(shows, tier):
+            raise _fail(f"Requested model did not remain selected: the composer shows {shows!r}.")
+        strong = wanted.family != "pro" or effort_seen is not None or wanted.effort is None
+        return ObservedSelection(
+            "intelligence",
+            shows,
+            wanted.family,
+            effort_seen or wanted.effort,
+            None,
+            "strong" if strong else "weak",
+        )
+
+    # Legacy configuration dialog ------------------------------------------------------------
+
+    async def legacy(self, wanted: Wanted) -> ObservedSelection:
+        dialog = self.page.get_by_role("dialog").filter(has=self.page.get_by_role("radio"))
+        if await dialog.count() == 0:
+            raise _fail("Could not open model configuration UI.")
+        dialog = dialog.first
+        family_name = vocab.FAMILY_LABELS[wanted.family]
+        radio = dialog.get_by_role(
+            "radio", name=re.compile(rf"^{_VERSION}{family_name}(?:[ ,].*)?$")
+        )
+        if await radio.count() == 0:
+            raise _fail(f"Could not find model family control for {wanted.family}")
+        if await radio.first.get_attribute("aria-checked") != "true":
+            await radio.first.click()
+            await self.settle()
+        if await radio.first.get_attribute("aria-checked") != "true":
+            raise _fail(f"Requested model family did not remain selected: {wanted.family}")
+        effort_seen = None
+        auto_seen = None
+        if wanted.family == "instant":
+            toggle = dialog.get_by_role(
+                "switch", name=re.compile(rf"^{re.escape(vocab.AUTO_SWITCH_PREFIX)}")
+            )
+            if await toggle.count() == 0:
+                raise _fail("Could not find Auto-switch to Thinking control")
+            if (await toggle.first.get_attribute("aria-checked") == "true") != wanted.auto_switch:
+                await toggle.first.click()
+                await self.settle()
+            auto_seen = await toggle.first.get_attribute("aria-checked") == "true"
+            if auto_seen != wanted.auto_switch:
+                raise _fail("Auto-switch to Thinking did not take the requested state.")
+        else:
+            name = (
+                vocab.PRO_EFFORT_COMBOBOX
+                if wanted.family == "pro"
+                else vocab.THINKING_EFFORT_COMBOBOX
+            )
+            effort_label = vocab.EFFORT_LABELS[wanted.effort or "standard"]
+            combo = dialog.get_by_role("combobox", name=name, exact=True)
+            if await combo.count() == 0:
+                raise _fail(f"Could not open effort dropdown for requested effort: {effort_label}")
+            if (await combo.first.inner_text()).strip() != effort_label:
+                await combo.first.click()
+                await self.settle()
+                option = self.page.get_by_role("option", name=effort_label, exact=True)
+                if await option.count() == 0:
+                    raise _fail(f"Could not find labeled entry: {effort_label}")
+                await option.first.click()
+                await self.settle()
+            shown = (await combo.first.inner_text()).strip()
+            if shown != effort_label:
+                raise _fail(f"Requested effort did not remain selected: {effort_label}")
+            effort_seen = wanted.effort or "standard"
+        close = dialog.get_by_role("button", name=exact_any(vocab.CLOSE_LABELS))
+        if await close.count():
+            await close.first.click()
+        else:
+            await self.page.keyboard.press("Escape")
+        await self.settle()
+        shows = (await (await self.opener()).inner_text()).strip()
+        return ObservedSelection("legacy", shows, wanted.family, effort_seen, auto_seen, "strong")
+
+    # Removable composer chips ---------------------------------------------------------------
+
+    async def chips(self, wanted: Wanted) -> ObservedSelection:
+        family_name = vocab.FAMILY_LABELS[wanted.family]
+        row = self.page.get_by_role("menuitemradio", name=family_name, exact=True)
+        if await row.first.get_attribute("aria-checked") != "true":
+            await row.first.click()
+            await self.settle()
+        auto_seen = None
+        if wanted.family == "instant":
+            toggle = self.page.get_by_role(
+                "switch", name=re.compile(rf"^{re.escape(vocab.AUTO_SWITCH_PREFIX)}")
+            )
+            if await toggle.count():
+                if (
+                    await toggle.first.get_attribute("aria-checked") == "true"
+                ) != wanted.auto_switch:
+                    await toggle.first.click()
+                    await self.settle()
+                auto_seen = await toggle.first.get_attribute("aria-checked") == "true"
+            if auto_seen is not None and auto_seen != wanted.auto_switch:
+                raise _fail("Auto-switch to Thinking did not take the requested state.")
+            with contextlib.suppress(Exception):
+                await self.page.keyboard.press("Escape")
+        else:
+            effort = self.page.get_by_role(
+                "menuitemradio", name=vocab.EFFORT_LABELS[wanted.effort or "standard"], exact=True
+            )
+            if await effort.count() == 0:
+                raise _fail(f"Could not find labeled entry: {wanted.effort}")
+            if await effort.first.get_attribute("aria-checked") != "true":
+                await effort.first.click()
+            else:
+                await self.page.keyboard.press("Escape")
+        await self.settle()
+        expected = chip_label(wanted)
+        chips = self.chat.composer_region().get_by_role(
+            "button", name=re.compile(re.escape(vocab.CHIP_REMOVE_SUFFIX) + "$")
+        )
+        shown = [
+            ((await chips.nth(i).get_attribute("aria-label")) or "").removesuffix(
+                vocab.CHIP_REMOVE_SUFFIX
+            )
+            for i in range(await chips.count())
+        ]
+        if expected is None and shown:
+            raise _fail(f"Requested Instant, but the composer still shows {shown[0]!r}.")
+        if expected is not None and expected not in shown:
+            raise _fail(
+                f"Requested model did not remain selected: the composer shows {shown or 'no model chip'}."
+            )
+        strong = wanted.family != "instant" or auto_seen is not None
+        return ObservedSelection(
+            "chips",
+            expected or "Instant",
+            wanted.family,
+            wanted.effort if wanted.family != "instant" else None,
+            auto_seen,
+            "strong" if strong else "weak",
+        )

@@ -1,0 +1,184 @@
+"""The ChatGPT browser flow for one job, on the isolated transport.
+
+clone the seed profile → launch Chromium → verify the page → configure the model → attach the
+archive → fill the prompt → send (not_sent → attempted → accepted) → adopt the conversation
+URL → wait for this turn's answer → collect it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from oraculum.browser.diagnostics import capture_diagnostics
+from oraculum.browser.profile import clone_profile
+from oraculum.browser.session import LaunchOptions, browser_on_profile
+from oraculum.core.config import seed_profile_dir
+from oraculum.core.errors import OracleError
+from oraculum.jobs.locks import named_lock
+from oraculum.core.fsio import atomic_write_text
+from oraculum.jobs.model import Phase, PromptSendState
+from oraculum.providers.base import ProviderOutcome, WorkerContext
+from oraculum.providers.chatgpt import composer
+from oraculum.providers.chatgpt.completion import (
+    CompletionContext,
+    adopt_conversation_url,
+    wait_for_answer,
+)
+from oraculum.providers.chatgpt.page import ChatGPTPage
+from oraculum.providers.chatgpt.page_state import allowed_origins, conversation_id_from_url
+from oraculum.providers.chatgpt.pickers import Configurator, Wanted
+from oraculum.providers.chatgpt.readiness import wait_until_ready
+
+AUTH_LOCK_TIMEOUT_S = 600.0
+UPLOAD_TIMEOUT_S = 600.0
+
+
+def _clone_under_auth_lock(seed: Path, target: Path) -> str | None:
+    with named_lock("auth", timeout=AUTH_LOCK_TIMEOUT_S):
+        return clone_profile(seed, target).seed_generation
+
+
+class ChatGPTProvider:
+    async def run(self, ctx: WorkerContext) -> ProviderOutcome:
+        job = ctx.job
+        config = ctx.config
+        selection = job.selection
+        if selection.get("tool") == "deep_research":
+            raise OracleError(
+                "preset_unsupported",
+                "The deep_research preset is not supported by this version of oraculum.",
+                suggested_next_step="Use pro_extended or another model preset.",
+            )
+        await ctx.enter_phase(Phase.CLONING_RUNTIME)
+        profile = Path(job.runtime_profile_dir)
+        seed = seed_profile_dir(config, "chatgpt")
+        if not seed.is_dir():
+            raise OracleError(
+                "auth_seed_profile_missing",
+                f"The signed-in seed profile does not exist: {seed}. Run `oraculum auth` first.",
+                suggested_next_step="Run `oraculum auth`, then resubmit.",
+            )
+        generation = await asyncio.to_thread(_clone_under_auth_lock, seed, profile)
+        await ctx.enter_phase(Phase.LAUNCHING_BROWSER, patch={"seed_generation": generation})
+        options = LaunchOptions.from_config(config)
+        async with browser_on_profile(profile, options) as browser:
+            page = browser.pages[0] if browser.pages else await browser.new_page()
+            chat = ChatGPTPage(page)
+            try:
+                return await self._drive(ctx, chat)
+            except OracleError as error:
+                await self._diagnose(ctx, chat, "failure")
+                if (
+                    ctx.job.prompt_send_state == PromptSendState.ATTEMPTED
+                    and error.code != "send_not_accepted"
+                ):
+                    error.message += (
+                        " (the prompt may already have been sent: resubmitting could duplicate it)"
+                    )
+                raise
+
+    async def _diagnose(self, ctx: WorkerContext, chat: ChatGPTPage, reason: str) -> None:
+        try:
+            scoped = await chat.scoped_text()
+        except Exception:
+            scoped = None
+        written = await capture_diagnostics(
+            chat.page, ctx.paths.logs_dir, reason, scoped_text=scoped
+        )
+        ctx.log(f"diagnostics written: {', '.join(p.name for p in written)}")
+
+    async def _drive(self, ctx: WorkerContext, chat: ChatGPTPage) -> ProviderOutcome:
+        job, config = ctx.job, ctx.config
+        target = job.chat_url or config.browser.chat_url
+        await chat.page.goto(target)
+        await ctx.enter_phase(Phase.VERIFYING_AUTH)
+        origins = allowed_origins(config.browser.chat_url, config.browser.auth_url)
+
+        async def failed_readiness(state: Any) -> None:
+            ctx.log(f"page state {state.state}: {state.reason} {state.evidence}".rstrip())
+            await self._diagnose(ctx, chat, "preflight")
+
+        await wait_until_ready(
+            chat,
+            origins,
+            timeout_s=config.worker.readiness_timeout_ms / 1000,
+            on_failure=failed_readiness,
+            log=ctx.log,
+        )
+
+        await ctx.enter_phase(Phase.CONFIGURING_MODEL)
+        observed = await Configurator(chat, ctx.log).configure(Wanted.from_selection(job.selection))
+        ctx.log(f"model configured: {observed.to_json_dict()}")
+        await ctx.record({"observed_selection": observed.to_json_dict()})
+
+        await ctx.enter_phase(Phase.UPLOADING_ARCHIVE)
+        archive = Path(job.archive_path)
+        await composer.attach_archive(chat, archive, timeout_s=UPLOAD_TIMEOUT_S)
+        await composer.fill_prompt(chat, ctx.prompt)
+        await composer.wait_send_ready(chat)
+        before = composer.SendBaseline.of(await chat.turns())
+        await ctx.record(
+            {"prompt_send_state": PromptSendState.ATTEMPTED}, message="Sending the prompt."
+        )
+        await composer.click_send(chat)
+        await composer.wait_accepted(
+            chat, before, timeout_s=config.worker.send_accept_timeout_ms / 1000
+        )
+        await ctx.record(
+            {"prompt_send_state": PromptSendState.ACCEPTED}, message="ChatGPT accepted the prompt."
+        )
+
+        adopted = await adopt_conversation_url(
+            chat, archive.name, timeout_s=config.worker.url_verify_timeout_ms / 1000, log=ctx.log
+        )
+        patch: dict[str, Any] = {}
+        if adopted is not None:
+            patch = {
+                "chat_url": adopted.chat_url,
+                "conversation_id": adopted.conversation_id,
+                "chat_url_verified": adopted.verified,
+            }
+        elif job.chat_url:
+            patch = {"chat_url": job.chat_url, "conversation_id": job.conversation_id}
+        else:
+            raise OracleError(
+                "conversation_url_missing",
+                "ChatGPT never showed a conversation URL for this job.",
+                suggested_next_step="Check ChatGPT for the conversation before resubmitting.",
+            )
+        job = await ctx.enter_phase(Phase.AWAITING_RESPONSE, patch=patch)
+        chat_url = job.chat_url or ""
+
+        async def navigated(away: str) -> None:
+            await ctx.record(
+                {},
+                message=f"The tab showed another page ({away}); reopening the job's conversation.",
+            )
+
+        answer = await wait_for_answer(
+            chat,
+            CompletionContext(
+                conversation_id=job.conversation_id or conversation_id_from_url(chat_url) or "",
+                chat_url=chat_url,
+                index=before.assistant_count,
+                poll_s=config.worker.poll_ms / 1000,
+                timeout_s=config.worker.completion_timeout_ms / 1000,
+                stale_stop_s=config.worker.stale_stop_ms / 1000,
+                log=ctx.log,
+                on_navigation=navigated,
+            ),
+        )
+        await ctx.enter_phase(Phase.EXTRACTING_RESPONSE)
+        return await self._collect(ctx, chat, answer, before.assistant_count)
+
+    async def _collect(
+        self, ctx: WorkerContext, chat: ChatGPTPage, answer: str, index: int
+    ) -> ProviderOutcome:
+        # Interim collection: the streamed-and-reconciled text of the bound turn.
+        atomic_write_text(ctx.paths.response, answer.rstrip("\n") + "\n")
+        return ProviderOutcome(
+            patch={"generation_status": "completed", "collection_status": "partial"},
+            message="Job completed successfully.",
+        )
