@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import io
 import tarfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import zstandard
 from playwright.async_api import Locator, Page, expect
@@ -72,3 +75,15 @@ async def wait_answer_done(page: Page, shell: str, count: int = 1) -> None:
     await expect(page.locator('[data-testid="stop-button"]')).to_have_count(0)
     # Each committed turn has its action bar ("Copy" fresh, "Copy response" after a reload).
     await expect(page.get_by_role("group", name="Response actions")).to_have_count(count)
+
+
+async def eventually(read: Callable[[], Any], expected: Any, timeout: float = 5.0) -> None:
+    """Poll `read()` until it equals `expected` (server state changes after a page request)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        value = read()
+        if value == expected:
+            return
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"expected {expected!r}, still {value!r} after {timeout}s")
+        await asyncio.sleep(0.05)

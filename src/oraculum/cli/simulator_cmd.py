@@ -28,7 +28,9 @@ def _render(info: dict[str, Any], console: Console) -> None:
         console.print(f"  sign in:  {info['sign_in_url']}  (any email, any password)")
     else:
         console.print("  sign in:  not required (--no-login)")
-    console.print(f"  knobs:    {info['url']}/?scenario=challenge&think_ms=500  (docs/simulator.md)")
+    console.print(
+        f"  knobs:    {info['url']}/?scenario=challenge&think_ms=500  (docs/simulator.md)"
+    )
     console.print(f"  control:  POST {info['url']}/__sim/scenario, GET {info['url']}/__sim/state")
     console.print("Press Ctrl+C to stop.")
 
