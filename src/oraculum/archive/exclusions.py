@@ -58,6 +58,8 @@ ROOT_ONLY_DIRS: frozenset[str] = frozenset(
 # Consecutive directory segments excluded anywhere (Yarn's offline cache).
 PATH_SEQUENCES: tuple[tuple[str, ...], ...] = ((".yarn", "cache"),)
 
+_SEQUENCE_STARTS = frozenset(seq[0] for seq in PATH_SEQUENCES)
+
 EXCLUDED_FILE_NAMES: frozenset[str] = frozenset(
     {
         ".coverage",
@@ -178,6 +180,14 @@ def excluded_ancestor(parts: list[str]) -> tuple[int, str] | None:
 
     ``parts`` is a full path; only ``parts[:-1]`` are ancestors. Returns (segments, reason).
     """
+    dirs = parts[:-1]
+    # Fast path for the common case (runs once per listed file).
+    if (
+        ANY_DEPTH_DIRS.isdisjoint(dirs)
+        and (not dirs or dirs[0] not in ROOT_ONLY_DIRS)
+        and _SEQUENCE_STARTS.isdisjoint(dirs)
+    ):
+        return None
     for depth in range(1, len(parts)):
         reason = dir_exclusion_reason(parts[:depth])
         if reason is not None:

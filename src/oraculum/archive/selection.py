@@ -17,6 +17,7 @@ import os
 import posixpath
 import stat
 import subprocess
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -447,7 +448,8 @@ class _Selector:
             and (reason in _FORCED_WALK_REASONS or not any(is_inside(path, d) for d in forced_dirs))
         ]
         excluded.sort(key=lambda x: (os.fsencode(x.path), x.reason))
-        entries = sorted(self.entries.values(), key=lambda e: os.fsencode(e.path))
+        enc, errors = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
+        entries = sorted(self.entries.values(), key=lambda e: e.path.encode(enc, errors))
         skipped = [
             Skipped(p, r)
             for p, r in sorted(self.skipped.items(), key=lambda kv: os.fsencode(kv[0]))

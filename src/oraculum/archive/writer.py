@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import sys
 import threading
 import time
 import zlib
@@ -74,6 +75,11 @@ def _block(name: bytes, mode: int, size: int, typeflag: bytes, linkname: bytes) 
 
 def _padding(size: int) -> bytes:
     return bytes(-size % BLOCK)
+
+
+_PADDING = [bytes(-n % BLOCK) for n in range(BLOCK)]  # indexed by size % 512
+_FS_ENCODING = sys.getfilesystemencoding()
+_FS_ERRORS = sys.getfilesystemencodeerrors()  # surrogateescape: exact bytes of odd names
 
 
 def _long_record(typeflag: bytes, value: bytes) -> bytes:
@@ -184,30 +190,6 @@ class WriteStats:
     skipped: list[tuple[str, str]] = field(default_factory=list)
 
 
-class _Buffered:
-    """Batches small writes into one buffer before they reach the compressor."""
-
-    def __init__(self, sink: Sink) -> None:
-        self.sink = sink
-        self.buf = bytearray()
-        self.pos = 0
-
-    def write(self, data: bytes) -> None:
-        self.pos += len(data)
-        if len(data) >= CHUNK:
-            self.drain()
-            self.sink.write(data)
-            return
-        self.buf += data
-        if len(self.buf) >= CHUNK:
-            self.drain()
-
-    def drain(self) -> None:
-        if self.buf:
-            self.sink.write(self.buf)
-            self.buf = bytearray()
-
-
 def _check(deadline: float | None, cancel: threading.Event | None) -> None:
     if cancel is not None and cancel.is_set():
         raise WriteTimeout
@@ -231,65 +213,74 @@ def write_tar(
     entries' compressed size can be read off exactly.
     """
     measure = set(measure_at)
-    out = _Buffered(sink)
+    measure.discard(0)  # (0, 0) is known without flushing
     offsets: list[int] = []
     points: list[tuple[int, int]] = [(0, 0)]
     written = [False] * len(entries)
     skipped: list[tuple[str, str]] = []
+    # Hot loop, once per file: locals instead of attribute lookups, and small members appended
+    # to one reusable buffer (the compressor copies its input before write() returns).
+    buf = bytearray()
+    flushed = 0  # tar bytes already handed to the sink
+    sink_write = sink.write
+    read = os.read
+    enc, errors = _FS_ENCODING, _FS_ERRORS
     for i, entry in enumerate(entries):
-        _check(deadline, cancel)
-        if i in measure and i:
-            out.drain()
-            points.append((out.pos, sink.mark()))
-        offsets.append(out.pos)
-        name = os.fsencode(entry.path)
+        if not i & 63:
+            _check(deadline, cancel)
+        if i in measure:
+            sink_write(buf)
+            flushed += len(buf)
+            buf.clear()
+            points.append((flushed, sink.mark()))
+        offsets.append(flushed + len(buf))
+        path = entry.path
+        name = path.encode(enc, errors)
         if entry.kind == "symlink":
-            out.write(
-                tar_header(
-                    name, mode=0o777, size=0, typeflag=b"2", linkname=os.fsencode(entry.target)
-                )
+            buf += tar_header(
+                name, mode=0o777, size=0, typeflag=b"2", linkname=entry.target.encode(enc, errors)
             )
             written[i] = True
             continue
         try:
-            fd = os.open(f"{root}/{entry.path}", _OPEN_FLAGS)
+            fd = os.open(f"{root}/{path}", _OPEN_FLAGS)
         except OSError as exc:
-            skipped.append((entry.path, f"could not open while archiving: {exc.strerror}"))
+            skipped.append((path, f"could not open while archiving: {exc.strerror}"))
             continue
         try:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode):
-                skipped.append((entry.path, "changed type while archiving"))
+                skipped.append((path, "changed type while archiving"))
                 continue
             size = st.st_size
-            header = tar_header(name, mode=entry.mode, size=size, typeflag=b"0")
-            if size < CHUNK:
-                data = os.read(fd, size) if size else b""
-                while len(data) < size:  # short reads are legal; a shrunk file reads b""
-                    more = os.read(fd, size - len(data))
-                    if not more:
-                        break
-                    data += more
-                if len(data) < size:
-                    data += bytes(size - len(data))  # keep the header's promise
-                out.write(header + data + _padding(size))
-            else:
-                out.write(header)
-                left = size
-                while left:
+            buf += tar_header(name, mode=entry.mode, size=size, typeflag=b"0")
+            left = size
+            while left:
+                if left >= CHUNK:
+                    # Large members go straight to the compressor, chunk by chunk.
                     _check(deadline, cancel)
-                    chunk = os.read(fd, min(left, CHUNK))
-                    if not chunk:
-                        chunk = _ZEROS[: min(left, CHUNK)]
-                    out.write(chunk)
-                    left -= len(chunk)
-                out.write(_padding(size))
+                    if buf:
+                        sink_write(buf)
+                        flushed += len(buf)
+                        buf.clear()
+                    chunk = read(fd, CHUNK) or _ZEROS  # a shrunk file is padded with zeros
+                    sink_write(chunk)
+                    flushed += len(chunk)
+                else:
+                    chunk = read(fd, left) or _ZEROS[:left]
+                    buf += chunk
+                left -= len(chunk)
+            buf += _PADDING[size & 511]
+            if len(buf) >= CHUNK:
+                sink_write(buf)
+                flushed += len(buf)
+                buf.clear()
             written[i] = True
         finally:
             os.close(fd)
-    offsets.append(out.pos)
-    out.write(END_OF_ARCHIVE)
-    out.drain()
+    offsets.append(flushed + len(buf))
+    buf += END_OF_ARCHIVE
+    sink_write(buf)
     return offsets, points, written, skipped
 
 
