@@ -1,0 +1,196 @@
+"""The server without a browser: knobs, auth, uploads, the control endpoint, the CLI."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import io
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import time
+import urllib.error
+import urllib.request
+
+import aiohttp
+import pytest
+
+from oraculum.core.errors import OracleError
+from oraculum.simulator import ScenarioError, SimulatorThread, run_simulator
+from oraculum.simulator.answers import html_text
+from oraculum.simulator.scenarios import Scenario, apply
+from oraculum.simulator.uploads import archive_members
+
+
+def test_knobs_parse_and_reject() -> None:
+    sc = apply(
+        Scenario(), {"scenario": "challenge,stale_stop", "think_ms": "5", "shell": "REDESIGN"}
+    )
+    assert sc.flags == {"challenge", "stale_stop"} and sc.think_ms == 5 and sc.shell == "redesign"
+    assert apply(Scenario(), {"scenario": "normal"}).flags == frozenset()
+    for bad in ({"scenario": "nope"}, {"think_ms": "-1"}, {"picker": "x"}, {"model": "pro/light"}):
+        with pytest.raises(ScenarioError):
+            apply(Scenario(), bad)
+    with pytest.raises(ScenarioError, match="unknown knob"):
+        apply(Scenario(), {"thinkms": 1})
+    assert apply(Scenario(), {"utm_source": "x", "whatever": 1}, strict=False) == Scenario()
+    assert apply(Scenario(), {"scenario": ["hidden_tab"]}).query() == "scenario=hidden_tab"
+
+
+def test_tar_gz_members_are_listed() -> None:
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w:gz") as tar:
+        info = tarfile.TarInfo("dir/file.txt")
+        info.size = 3
+        tar.addfile(info, io.BytesIO(b"abc"))
+    members, error = archive_members("context-x.tar.gz", raw.getvalue())
+    assert error is None and members is not None
+    assert [(m.name, m.size, m.kind) for m in members] == [("dir/file.txt", 3, "file")]
+    assert archive_members("broken.tar.zst", b"not zstd")[0] is None
+    assert archive_members("broken.tar.zst", b"not zstd")[1]
+    assert archive_members("notes.txt", b"x") == (None, None)
+
+
+@pytest.mark.asyncio
+async def test_me_login_upload_and_server_side_commit() -> None:
+    async with (
+        run_simulator(think_ms=0, token_ms=1, answer="default") as sim,
+        # Cookies from an IP-address host need the "unsafe" jar.
+        aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http,
+    ):
+        async with http.get(f"{sim.url}/backend-api/me") as response:
+            assert response.status == 401
+        async with http.get(f"{sim.url}/") as response:  # the logged-out page
+            assert response.status == 200
+            assert "sim-config" in await response.text()
+        async with http.post(
+            f"{sim.url}/auth/login", data={"email": "a@b.c", "next": "/"}, allow_redirects=False
+        ) as response:
+            assert response.status == 302 and response.headers["Location"] == "/"
+        async with http.get(f"{sim.url}/backend-api/me") as response:
+            assert response.status == 200
+            assert (await response.json())["email"] == "a@b.c"
+
+        raw = io.BytesIO()
+        with tarfile.open(fileobj=raw, mode="w:gz") as tar:
+            info = tarfile.TarInfo("m.py")
+            info.size = 1
+            tar.addfile(info, io.BytesIO(b"x"))
+        data = raw.getvalue()
+        form = aiohttp.FormData()
+        form.add_field("file", data, filename="context-1.tar.gz")
+        async with http.post(f"{sim.url}/backend-api/files", data=form) as response:
+            upload = await response.json()
+        assert upload["sha256"] == hashlib.sha256(data).hexdigest()
+
+        # Nobody reads the stream: the server still commits the whole answer on schedule.
+        async with http.post(
+            f"{sim.url}/backend-api/conversation",
+            json={"prompt": "p", "attachments": [upload["id"]], "scenario": {"answer": "default"}},
+        ) as response:
+            created = await response.json()
+        await asyncio.sleep(0.3)
+        conv = sim.state.conversation(created["conversation_id"])
+        assert conv.turns[1].status == "complete"
+        assert "m.py" in conv.turns[1].text and upload["sha256"] in conv.turns[1].text
+        assert html_text(conv.turns[1].html) == conv.turns[1].text
+
+        async with http.post(f"{sim.url}/__sim/scenario", json={"scenario": "bogus"}) as response:
+            assert response.status == 400
+        async with http.post(f"{sim.url}/__sim/scenario", json={"answer": "echo"}) as response:
+            assert (await response.json())["answer"] == "echo"
+        assert sim.state.defaults.answer == "echo"
+        async with http.post(f"{sim.url}/__sim/seed", json={"turns": ["q", "a"]}) as response:
+            seeded = await response.json()
+        async with http.get(f"{sim.url}/__sim/state") as response:
+            state = await response.json()
+        assert seeded["conversation_id"] in {c["id"] for c in state["conversations"]}
+
+
+@pytest.mark.asyncio
+async def test_stream_endpoint_paces_tokens() -> None:
+    async with (
+        run_simulator(require_login=False, think_ms=100, token_ms=5, answer="echo") as sim,
+        aiohttp.ClientSession() as http,
+    ):
+        async with http.post(
+            f"{sim.url}/backend-api/conversation", json={"prompt": "hello there"}
+        ) as response:
+            created = await response.json()
+        cid, mid = created["conversation_id"], created["assistant"]["message_id"]
+        events = []
+        async with http.get(f"{sim.url}/backend-api/conversation/{cid}/stream/{mid}") as response:
+            async for line in response.content:
+                events.append(json.loads(line))
+        kinds = [e["t"] for e in events]
+        assert kinds[0] == "thinking" and kinds[1] == "start" and kinds[-1] == "done"
+        streamed = "".join(e["v"] for e in events if e["t"] == "delta")
+        assert streamed == sim.state.conversation(cid).turns[1].text
+        assert kinds.count("delta") > 1
+
+
+def test_loopback_only() -> None:
+    with pytest.raises(OracleError) as caught:
+        SimulatorThread(host="0.0.0.0")
+    assert caught.value.code == "simulator_host_not_loopback"
+
+
+def test_simulator_thread_from_sync_code() -> None:
+    with SimulatorThread(shell="redesign", require_login=False) as sim:
+        conv_id = sim.seed_conversation(["q", "a"])
+        with urllib.request.urlopen(sim.conversation_url(conv_id)) as response:
+            assert response.status == 200
+        cookie = sim.session_cookie()
+        assert cookie["url"] == sim.url and cookie["value"]
+        sim.set_scenario("outage")
+        try:
+            urllib.request.urlopen(sim.url + "/")
+        except urllib.error.HTTPError as error:
+            assert error.code == 500
+        else:
+            raise AssertionError("outage scenario served a normal page")
+
+
+def test_cli_serve_as_a_new_user() -> None:
+    """`oraculum simulator serve` prints its URL, serves, and stops on SIGTERM."""
+    cli = [sys.executable, "-c", "from oraculum.cli import entrypoint; entrypoint()"]
+    process = subprocess.Popen(
+        [*cli, "simulator", "serve", "--port", "0", "--shell", "redesign"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "COLUMNS": "200"},
+    )
+    try:
+        assert process.stdout is not None
+        lines = [process.stdout.readline() for _ in range(3)]
+        url = next(line.split()[-1] for line in lines if "url:" in line).rstrip("/")
+        assert url.startswith("http://127.0.0.1:")
+        with urllib.request.urlopen(url + "/auth/login") as response:
+            assert b"Continue" in response.read()
+        try:
+            urllib.request.urlopen(url + "/backend-api/me")
+        except urllib.error.HTTPError as error:
+            assert error.code == 401
+        else:
+            raise AssertionError("expected 401 before signing in")
+    finally:
+        process.terminate()
+        deadline = time.time() + 10
+        while process.poll() is None and time.time() < deadline:
+            time.sleep(0.05)
+    assert process.returncode == 0, process.stderr.read() if process.stderr else ""
+
+
+def test_cli_serve_json_and_bad_knob() -> None:
+    cli = [sys.executable, "-c", "from oraculum.cli import entrypoint; entrypoint()"]
+    bad = subprocess.run(
+        [*cli, "--json", "simulator", "serve", "--port", "0", "--scenario", "nope"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert bad.returncode != 0
+    assert json.loads(bad.stdout)["error"]["code"] == "invalid_argument"
