@@ -185,6 +185,14 @@ class Job(_Record):
     error_code: str | None = None
     generation_status: str | None = None
     collection_status: str | None = None
+    # Collection details (owned by oraculum.capture; absent on legacy jobs, meaning unknown).
+    # collection_binding: {conversationId, responseIndex, messageId?, turnSha256?}, persisted
+    # before any artifact is downloaded so a later failure can be recollected without resending.
+    collection_binding: dict[str, Any] | None = None
+    collection_gaps: list[str] | None = None
+    response_fidelity: str | None = None
+    recollection_needed: bool = False
+    recollection_error: str | None = None
 
     # Cleanup.
     cleanup_pending: bool = False

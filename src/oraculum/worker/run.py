@@ -248,6 +248,10 @@ def _cleanup(store: JobStore, job_id: str, log: WorkerLog, *, terminated: bool) 
 
 
 def main(argv: list[str]) -> int:
+    if len(argv) == 2 and argv[0] == "recollect":
+        from oraculum.worker.recollect import recollect_job  # the capture layer loads on demand
+
+        return recollect_job(Path(argv[1]).absolute())
     if len(argv) != 2 or argv[0] not in ("run",):
         sys.stderr.write("usage: python -m oraculum.worker run <job-dir>\n")
         return 2

@@ -1,0 +1,277 @@
+// Reads one bound assistant turn out of the page, in a single evaluation.
+//
+// Closure-free on purpose: Playwright evaluates this text as a function in the page (and the
+// unit tests run it unchanged in Chromium), so it may use nothing but its argument and the DOM.
+// It never searches the whole page for content: everything comes from the one bound root.
+//
+// request = {
+//   mode: "capture" | "count",
+//   expectConversationId: string | null,  // checked against this page before anything is read
+//   responseIndex: number,                 // 0-based among assistant turn roots
+//   messageId: string | null,              // identity wins over a shifted index
+//   archiveName: string | null,            // for positional recollection through the user turn
+//   headingText: string, userHeadingText: string,
+// }
+(request) => {
+  const ROLE_SELECTOR = '[data-message-author-role="assistant"], [data-testid="assistant-message"]';
+  const USER_SELECTOR = '[data-message-author-role="user"]';
+  const ID_ATTRS = ["data-message-id", "data-chatgpt-selection-message-id"];
+  const ID_SELECTOR = ID_ATTRS.map((a) => `[${a}]`).join(",");
+  const HEADING_SELECTOR = 'h1,h2,h3,h4,h5,h6,[role="heading"]';
+  const KEPT_ATTRS = new Set([
+    "class", "role", "aria-label", "colspan", "rowspan",
+    "data-message-id", "data-message-author-role", "data-report-id",
+  ]);
+  const REMOVED_TAGS = "script,style,form,input,textarea";
+  const SECRET_KEYS = new Set([
+    "sig", "signature", "token", "access_token", "auth", "key-pair-id",
+    "policy", "expires", "se", "sp", "sv",
+  ]);
+  const ARTIFACT_HREF = /sandbox:|\/files\/|estuary\/content|blob:/i;
+  const DOC_EXT = "(?:md|txt|csv|tsv|json|pdf|docx|xlsx|pptx|zip|png|jpe?g)";
+  const DOC_HREF = new RegExp(`\\.${DOC_EXT}(?:[?#].*)?$`, "i");
+  const FILE_TOKEN = new RegExp(`[\\w][\\w.-]*\\.${DOC_EXT}\\b`, "i");
+  const CONTROL_SELECTOR = 'a,button,[role="button"],[role="menuitem"]';
+  const CONTAINER_SELECTOR = '[role="group"],li,p,figure,[data-testid*="file"]';
+  const REPORT_LABEL = /^(Markdown|Word|PDF)(\s*\(.*\))?$/;
+  const REASONING = /^(?:(?:Thought|Worked|Reasoned) for\b.{0,40}|Stopped thinking)$/i;
+  const MAX_CONTROL_TEXT = 200;
+
+  const conversationId = (() => {
+    const match = location.pathname.match(/\/c\/([A-Za-z0-9][A-Za-z0-9_-]*)/);
+    return match ? match[1] : null;
+  })();
+  const base = { url: location.origin + location.pathname, conversationId };
+  if (request.expectConversationId && conversationId !== request.expectConversationId) {
+    // Checked in the same evaluation that would read the DOM: a navigation can never pair one
+    // conversation's binding with another conversation's turn.
+    return { ...base, ok: false, error: "conversation_mismatch",
+      message: "Collection conversation binding does not match the current page." };
+  }
+
+  const textOf = (el) => (el.innerText !== undefined && el.innerText !== null ? el.innerText : el.textContent) || "";
+  const outermost = (nodes) => nodes.filter((n) => !nodes.some((o) => o !== n && o.contains(n)));
+  const headingRoots = (label) =>
+    [...document.querySelectorAll(HEADING_SELECTOR)]
+      .filter((h) => (h.textContent || "").trim() === label)
+      .map((h) => h.nextElementSibling)
+      .filter(Boolean);
+
+  const roleRoots = outermost([...document.querySelectorAll(ROLE_SELECTOR)]);
+  const wrapped = headingRoots(request.headingText || "ChatGPT said:");
+  const roots = wrapped.some((r) => textOf(r).trim()) ? wrapped : roleRoots;
+
+  const identities = (root) => {
+    const ids = new Set();
+    const add = (el) => {
+      for (const attr of ID_ATTRS) {
+        const value = el.getAttribute(attr);
+        if (value) ids.add(value);
+      }
+    };
+    add(root);
+    const ancestor = root.parentElement ? root.parentElement.closest(ID_SELECTOR) : null;
+    if (ancestor) add(ancestor);
+    for (const el of root.querySelectorAll(ID_SELECTOR)) add(el);
+    return [...ids];
+  };
+
+  if (request.mode === "count") {
+    return { ...base, ok: true, count: roots.length,
+      messageIds: roots.map((r) => { const ids = identities(r); return ids.length === 1 ? ids[0] : null; }) };
+  }
+
+  let index = -1;
+  if (request.messageId) {
+    const hits = [];
+    roots.forEach((r, i) => { if (identities(r).includes(request.messageId)) hits.push(i); });
+    if (hits.length !== 1) {
+      return { ...base, ok: false, error: "bound_message_absent", rootCount: roots.length,
+        message: "Bound response message ID is absent or ambiguous." };
+    }
+    index = hits[0];
+  } else {
+    index = request.responseIndex;
+    if (!(index >= 0 && index < roots.length)) {
+      return { ...base, ok: false, error: "bound_root_absent", rootCount: roots.length,
+        message: "Bound response root is absent; whole-conversation capture is forbidden." };
+    }
+  }
+  const root = roots[index];
+  const ids = identities(root);
+  if (ids.length > 1) {
+    return { ...base, ok: false, error: "identity_ambiguous", rootCount: roots.length,
+      message: `Bound response root spans several message IDs (${ids.length}).` };
+  }
+  if (request.messageId && ids[0] !== request.messageId) {
+    return { ...base, ok: false, error: "bound_message_absent", rootCount: roots.length,
+      message: "Bound response message ID is absent or ambiguous." };
+  }
+
+  const safeUrl = (href) => {
+    if (!href) return null;
+    let url;
+    try { url = new URL(href, document.baseURI); } catch (e) { return null; }
+    if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+    const query = url.search.replace(/^\?/, "").replace(/&amp;/g, "&");
+    for (const part of query.split("&")) {
+      if (!part) continue;
+      let key = part.split("=")[0];
+      try { key = decodeURIComponent(key.replace(/\+/g, " ")); } catch (e) { /* keep raw */ }
+      key = key.trim().toLowerCase();
+      if (SECRET_KEYS.has(key) || key.startsWith("x-amz-") || key.startsWith("x-goog-")) return null;
+    }
+    return url.href;
+  };
+  const hrefKind = (href) => {
+    if (!href) return "none";
+    const m = href.trim().match(/^([a-z][a-z0-9+.-]*):/i);
+    if (!m) return "relative";
+    return m[1].toLowerCase();
+  };
+  const fnv1a = (text) => {
+    let hash = 0x811c9dc5;
+    for (let i = 0; i < text.length; i += 1) {
+      hash ^= text.charCodeAt(i);
+      hash = Math.imul(hash, 0x01000193) >>> 0;
+    }
+    return hash.toString(16).padStart(8, "0");
+  };
+  const labelOf = (el) => (textOf(el).trim() || el.getAttribute("aria-label") || "").trim();
+  const languageOf = (pre) => {
+    for (const el of [pre, pre.querySelector("code")]) {
+      if (!el) continue;
+      const m = (el.getAttribute("class") || "").match(/(?:^|\s)(?:language|lang)-([\w+#.-]+)/);
+      if (m) return m[1];
+    }
+    return "";
+  };
+
+  // Text, and the text hash input.
+  const rawText = textOf(root);
+  const normalizedText = rawText.replace(/\s+/g, " ").trim();
+
+  // Code blocks: leaf <pre> only, so presentation wrappers are not counted twice.
+  const codeBlocks = [...root.querySelectorAll("pre")]
+    .filter((pre) => !pre.querySelector("pre"))
+    .map((pre, i) => ({ index: i + 1, language: languageOf(pre), text: pre.textContent || "" }));
+
+  // Sources: every link in the root; unsafe targets are never returned, only flagged.
+  const sources = [...root.querySelectorAll("a[href]")].map((a, i) => {
+    const href = a.getAttribute("href") || "";
+    const artifact = a.hasAttribute("download") || ARTIFACT_HREF.test(href);
+    const url = safeUrl(href);
+    const source = { id: `source-${i + 1}`, kind: artifact ? "artifact" : "citation", label: labelOf(a) };
+    if (url) source.url = url; else source.unresolved = true;
+    return source;
+  });
+
+  // Artifact candidates: controls inside the root only, containers excluded.
+  const counts = new Map();
+  const candidates = [];
+  [...root.querySelectorAll(CONTROL_SELECTOR)].forEach((el) => {
+    const text = textOf(el).trim();
+    if (el.querySelector(CONTROL_SELECTOR) || text.length > MAX_CONTROL_TEXT) return; // container
+    const href = el.tagName === "A" ? el.getAttribute("href") || "" : "";
+    const label = labelOf(el);
+    const fileInLabel = FILE_TOKEN.test(label);
+    const reasons = [];
+    if (el.hasAttribute("download")) reasons.push("download_attribute");
+    if (/download|export/i.test(label)) reasons.push("label");
+    if (href && ARTIFACT_HREF.test(href)) reasons.push("file_href");
+    if (el.tagName === "A" && DOC_HREF.test(href) && fileInLabel) reasons.push("document_link");
+    if (request.reportMode && REPORT_LABEL.test(label)) reasons.push("report_export");
+    if (!reasons.length) return;
+    let fileName = el.getAttribute("download") || "";
+    if (!fileName) {
+      const container = el.closest(CONTAINER_SELECTOR);
+      const m = container ? textOf(container).match(FILE_TOKEN) : null;
+      if (m) fileName = m[0];
+      else if (fileInLabel) fileName = label.match(FILE_TOKEN)[0];
+    }
+    const stable = fileName || el.getAttribute("aria-label") || el.getAttribute("title") || text || "Download";
+    const occurrence = counts.get(stable) || 0;
+    counts.set(stable, occurrence + 1);
+    const mark = `oracle-capture-${index}-${candidates.length}`;
+    el.setAttribute("data-oracle-capture", mark);
+    candidates.push({
+      candidateId: `candidate-${fnv1a(`${stable}|${occurrence}`)}`,
+      selector: `[data-oracle-capture="${mark}"]`,
+      label: stable,
+      fileName: fileName || null,
+      reasons,
+      hrefKind: hrefKind(href),
+      safeHref: href ? safeUrl(href) : null,
+      nativeMarkdown: Boolean(request.reportMode && /markdown|\.md\b/i.test(label)),
+    });
+  });
+
+  const frames = [...root.querySelectorAll("iframe")].map((frame, i) => {
+    const mark = `oracle-frame-${index}-${i}`;
+    frame.setAttribute("data-oracle-capture", mark);
+    return { selector: `[data-oracle-capture="${mark}"]`, src: safeUrl(frame.getAttribute("src")),
+      srcKind: hrefKind(frame.getAttribute("src")) };
+  });
+
+  // Sanitized HTML: a clone without active elements or unlisted attributes; safe hrefs only.
+  const clone = root.cloneNode(true);
+  for (const el of clone.querySelectorAll(REMOVED_TAGS)) el.remove();
+  for (const el of [clone, ...clone.querySelectorAll("*")]) {
+    const href = el.tagName === "A" ? safeUrl(el.getAttribute("href")) : null;
+    for (const attr of [...el.attributes]) {
+      if (!KEPT_ATTRS.has(attr.name)) el.removeAttribute(attr.name);
+    }
+    if (href) el.setAttribute("href", href);
+  }
+  const titleEl = root.querySelector("h1,h2");
+
+  // The reasoning-time label: inside the root (classic) or in the header just before it.
+  const findLabel = (scope) => {
+    for (const el of [scope, ...scope.querySelectorAll("button,span,div,p")]) {
+      const t = (el.textContent || "").trim();
+      if (t.length <= 60 && REASONING.test(t)) return t;
+    }
+    return null;
+  };
+  let reasoningLabel = findLabel(root);
+  for (let sib = root.previousElementSibling, n = 0; !reasoningLabel && sib && n < 4; sib = sib.previousElementSibling, n += 1) {
+    if (sib.matches(`${USER_SELECTOR},${ROLE_SELECTOR}`) || sib.querySelector(`${USER_SELECTOR},${ROLE_SELECTOR}`)) break;
+    reasoningLabel = findLabel(sib);
+  }
+
+  // Positional recollection: the user turn that shows the job's archive, and the reply after it.
+  let archiveAnchor = null;
+  if (request.archiveName) {
+    const userNodes = outermost([
+      ...document.querySelectorAll(USER_SELECTOR),
+      ...headingRoots(request.userHeadingText || "You said:"),
+    ].filter((n, i, all) => all.indexOf(n) === i));
+    const matches = userNodes.filter((n) => (n.textContent || "").includes(request.archiveName)
+      || [...n.querySelectorAll("[aria-label]")].some((e) => e.getAttribute("aria-label").includes(request.archiveName)));
+    let followingIndex = null;
+    if (matches.length === 1) {
+      const at = roots.findIndex((r) => matches[0].compareDocumentPosition(r) & Node.DOCUMENT_POSITION_FOLLOWING
+        && !matches[0].contains(r));
+      followingIndex = at >= 0 ? at : null;
+    }
+    archiveAnchor = { matches: matches.length, followingIndex };
+  }
+
+  return {
+    ...base,
+    ok: true,
+    rootCount: roots.length,
+    responseIndex: index,
+    messageId: ids.length === 1 ? ids[0] : null,
+    rawText,
+    normalizedText,
+    rawHtml: clone.outerHTML,
+    title: titleEl ? titleEl.textContent.trim() : null,
+    codeBlocks,
+    sources,
+    candidates,
+    frames,
+    reasoningLabel,
+    archiveAnchor,
+  };
+}

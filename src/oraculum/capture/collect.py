@@ -1,0 +1,330 @@
+"""Collection, the driver-facing entry: bind to one assistant turn, capture it, save it.
+
+Order matters and is the point of this module:
+1. capture the bound turn, checking the conversation inside the same page evaluation; a page
+   showing another conversation is never read: the job's own is reopened and the capture
+   retried, boundedly;
+2. resolve and persist the binding (identity, text hash) *before* anything is downloaded;
+3. write the response files, then download and validate the turn's artifacts;
+4. return the job fields to record (``CollectionResult.patch``).
+
+For ChatGPT nothing but the bound turn is ever saved as the response: when it cannot be
+captured, `response.md` is not written (an earlier file is kept), the collection is `failed` and
+`recollectionNeeded` says to recollect rather than resend.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import Page
+
+from oraculum.capture import outcome
+from oraculum.capture.artifacts import ArtifactOutcome, DownloadTimings, collect_artifacts
+from oraculum.capture.binding import (
+    Binding,
+    BindingRefused,
+    conversation_id_from_url,
+    resolve_capture,
+)
+from oraculum.capture.files import (
+    sha256_text,
+    write_capture_record,
+    write_code_blocks,
+    write_raw_evidence,
+    write_response,
+)
+from oraculum.capture.markdown import html_to_markdown
+from oraculum.capture.outcome import CollectionStatus, Gaps
+from oraculum.capture.page import CaptureRequest, TurnCapture, capture_turn
+from oraculum.core.config import Config
+from oraculum.jobs.model import Job, Phase
+from oraculum.jobs.store import JobPaths
+
+MAX_CAPTURE_ATTEMPTS = 3
+# A page that has just been (re)opened may not have rendered its turns yet.
+RENDER_RETRY_DELAY_S = 0.5
+
+Reopen = Callable[[], Awaitable[None]]
+Persist = Callable[[dict[str, Any]], Awaitable[Job]]
+
+
+@dataclass
+class CollectionResult:
+    patch: dict[str, Any]
+    phase_hint: Phase
+    response_text: str | None
+    status: CollectionStatus
+    gaps: Gaps = field(default_factory=Gaps)
+    error: str | None = None
+
+
+class CaptureFailed(Exception):
+    def __init__(self, code: str, message: str, binding: Binding | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.binding = binding
+
+
+def _initial_binding(job: Job, response_index: int) -> Binding | None:
+    conversation = job.conversation_id or conversation_id_from_url(job.chat_url)
+    if conversation is None:
+        return None
+    saved = Binding.from_json(job.collection_binding)
+    same_turn = saved is not None and (saved.message_id or saved.response_index == response_index)
+    if saved is not None and same_turn and saved.conversation_id == conversation:
+        return saved  # an earlier attempt's exact binding is never replaced by a guess
+    return Binding(conversation, response_index)
+
+
+async def bound_capture(
+    page: Page,
+    binding: Binding,
+    reopen: Reopen,
+    *,
+    archive_name: str | None = None,
+    attempts: int = MAX_CAPTURE_ATTEMPTS,
+) -> tuple[TurnCapture, Binding]:
+    """Capture the bound turn; reopen the job's conversation when the page shows another."""
+    request = CaptureRequest(
+        response_index=binding.response_index,
+        expect_conversation_id=binding.conversation_id,
+        message_id=binding.message_id,
+        archive_name=archive_name,
+    )
+    last: TurnCapture | None = None
+    for attempt in range(attempts):
+        capture = await capture_turn(page, request)
+        last = capture
+        if capture.ok:
+            try:
+                return capture, resolve_capture(binding, capture, archive_name=archive_name)
+            except BindingRefused as refused:
+                raise CaptureFailed(refused.code, refused.message, binding) from None
+        if capture.error in ("conversation_mismatch", "evaluation_failed"):
+            if attempt + 1 < attempts:
+                await reopen()
+            continue
+        rendering = capture.error in ("bound_root_absent", "bound_message_absent")
+        if rendering and attempt + 1 < attempts:
+            # The turns may still be rendering after a (re)load.
+            await asyncio.sleep(RENDER_RETRY_DELAY_S * (attempt + 1))
+            continue
+        break
+    assert last is not None
+    raise CaptureFailed(last.error or "capture_failed", last.message or "Capture failed.", binding)
+
+
+def _capture_record(
+    *,
+    binding: Binding,
+    capture: TurnCapture,
+    choice: outcome.ResponseChoice | None,
+    evidence: dict[str, Any],
+    blocks: list[dict[str, Any]],
+    sources: list[dict[str, Any]],
+    artifacts: ArtifactOutcome,
+    gaps: Gaps,
+    status: CollectionStatus,
+) -> dict[str, Any]:
+    validated = sum(1 for r in artifacts.records if r.get("state") == "validated")
+    return {
+        "binding": binding.to_json_dict(),
+        "collectionStatus": str(status),
+        "method": choice.method if choice else None,
+        "fidelity": str(choice.fidelity) if choice else None,
+        "response": (
+            {"path": "response.md", "sha256": sha256_text(choice.text), "chars": len(choice.text)}
+            if choice
+            else None
+        ),
+        "title": capture.title,
+        "reasoningLabel": capture.reasoning_label,
+        "rawEvidence": evidence,
+        "codeBlocks": blocks,
+        "sources": sources,
+        "frames": [{"src": f.get("src"), "srcKind": f.get("srcKind")} for f in capture.frames],
+        "artifactInspection": {
+            "state": artifacts.inspection_state,
+            "candidatesFound": len(capture.candidates),
+            "noneFound": artifacts.inspection_state == "inspected" and not capture.candidates,
+            "unconfirmed": len(capture.candidates) - validated,
+        },
+        "gaps": {"required": gaps.required, "optional": gaps.optional},
+    }
+
+
+async def _finalise(
+    page: Page,
+    capture: TurnCapture,
+    binding: Binding,
+    paths: JobPaths,
+    config: Config,
+    *,
+    deep_research: bool = False,
+    timings: DownloadTimings | None = None,
+) -> CollectionResult:
+    job_dir = paths.dir
+    markdown = html_to_markdown(capture.raw_html, capture.url)
+    choice = outcome.choose_response(
+        capture.code_blocks, markdown, capture.raw_text, deep_research=deep_research
+    )
+    if choice is not None:
+        choice = outcome.redact_choice(choice)
+        write_response(paths.response, choice.text)
+    evidence = write_raw_evidence(job_dir, capture.raw_text, capture.raw_html)
+    blocks = write_code_blocks(job_dir, capture.code_blocks)
+    sources = outcome.inventory_sources(
+        capture.sources, [capture.raw_text, *(b.text for b in capture.code_blocks)], capture.url
+    )
+    artifacts = await collect_artifacts(
+        page,
+        capture.candidates,
+        job_dir,
+        paths.artifacts_manifest,
+        enabled=config.artifacts.capture,
+        max_bytes=config.artifacts.max_bytes,
+        timings=timings,
+    )
+    gaps = outcome.collection_gaps(
+        choice=choice,
+        sources=sources,
+        inspection_state=artifacts.inspection_state,
+        artifacts=artifacts.records,
+    )
+    saved = choice is not None or paths.response.exists()
+    status = outcome.collection_status(choice is not None, gaps)
+    write_capture_record(
+        job_dir,
+        _capture_record(
+            binding=binding,
+            capture=capture,
+            choice=choice,
+            evidence=evidence,
+            blocks=blocks,
+            sources=sources,
+            artifacts=artifacts,
+            gaps=gaps,
+            status=status,
+        ),
+    )
+    patch: dict[str, Any] = {
+        "collection_status": str(status),
+        "collection_gaps": gaps.all(),
+        "response_fidelity": str(choice.fidelity) if choice else None,
+        "collection_binding": binding.to_json_dict(),
+        "artifact_paths": artifacts.paths,
+        "artifact_failure_count": artifacts.failure_count,
+        "recollection_needed": not saved,
+        "recollection_error": None,
+    }
+    phase = Phase.COMPLETE_WITH_ARTIFACT_ERRORS if artifacts.failure_count else Phase.COMPLETE
+    return CollectionResult(
+        patch=patch,
+        phase_hint=phase,
+        response_text=choice.text if choice else None,
+        status=status,
+        gaps=gaps,
+    )
+
+
+def _failed(
+    job: Job, paths: JobPaths, error: CaptureFailed, *, recollecting: bool
+) -> CollectionResult:
+    """The fields for a bound capture that failed; earlier usable bytes are left alone."""
+    earlier = paths.response.exists()
+    gaps = Gaps.of(job.collection_gaps or []) if recollecting and earlier else Gaps()
+    gaps.add(outcome.GAP_BOUND_CAPTURE)
+    gaps.add(outcome.capture_error_gap(f"{error.code}: {error.message}"))
+    status = (
+        CollectionStatus(job.collection_status or "partial")
+        if recollecting and earlier and job.collection_status
+        else CollectionStatus.FAILED
+    )
+    if status == CollectionStatus.COMPLETE:
+        status = CollectionStatus.PARTIAL  # a gap is now named
+    patch: dict[str, Any] = {
+        "collection_status": str(status),
+        "collection_gaps": gaps.all(),
+        "recollection_needed": True,
+    }
+    if error.binding is not None:
+        patch["collection_binding"] = error.binding.to_json_dict()
+    if recollecting:
+        patch["recollection_error"] = f"{error.code}: {error.message}"
+    return CollectionResult(
+        patch=patch,
+        phase_hint=Phase.COMPLETE,
+        response_text=None,
+        status=status,
+        gaps=gaps,
+        error=error.message,
+    )
+
+
+async def collect(
+    page: Page,
+    job: Job,
+    paths: JobPaths,
+    config: Config,
+    *,
+    response_index: int,
+    reopen: Reopen,
+    persist: Persist,
+    timings: DownloadTimings | None = None,
+) -> CollectionResult:
+    """Collect the assistant turn at ``response_index`` (0-based among the conversation's
+    assistant turns, as :func:`oraculum.capture.page.assistant_turns` counts them)."""
+    binding = _initial_binding(job, response_index)
+    if binding is None:
+        return _failed(
+            job,
+            paths,
+            CaptureFailed("conversation_unknown", "The job has no conversation to bind to."),
+            recollecting=False,
+        )
+    await persist({"collection_binding": binding.to_json_dict()})
+    try:
+        capture, binding = await bound_capture(page, binding, reopen)
+    except CaptureFailed as error:
+        return _failed(job, paths, error, recollecting=False)
+    await persist({"collection_binding": binding.to_json_dict()})  # before any download
+    return await _finalise(page, capture, binding, paths, config, timings=timings)
+
+
+async def recollect(
+    page: Page,
+    job: Job,
+    paths: JobPaths,
+    config: Config,
+    *,
+    reopen: Reopen,
+    persist: Persist,
+    timings: DownloadTimings | None = None,
+) -> CollectionResult:
+    """Reacquire the saved binding's exact turn and collect it again; never guesses a turn."""
+    binding = Binding.from_json(job.collection_binding)
+    if binding is None:
+        return _failed(
+            job,
+            paths,
+            CaptureFailed(
+                "recollect_binding_missing",
+                "The job has no saved collection binding; recollection needs the observed "
+                "responseIndex and messageId.",
+            ),
+            recollecting=True,
+        )
+    # A positional binding is reacquired through the user turn that shows the job's archive.
+    archive_name = None if binding.message_id else Path(job.archive_path).name
+    try:
+        capture, resolved = await bound_capture(page, binding, reopen, archive_name=archive_name)
+    except CaptureFailed as error:
+        return _failed(job, paths, error, recollecting=True)
+    await persist({"collection_binding": resolved.to_json_dict()})  # identity learned survives
+    return await _finalise(page, capture, resolved, paths, config, timings=timings)

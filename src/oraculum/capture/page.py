@@ -1,0 +1,169 @@
+"""Evaluating the in-page capture (capture.js) and turning its answer into typed records."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import asdict, dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
+
+CHATGPT_HEADING = "ChatGPT said:"
+USER_HEADING = "You said:"
+
+
+@cache
+def script(name: str) -> str:
+    """A packaged page script (capture.js, download.js) as evaluable text."""
+    return resources.files("oraculum.capture").joinpath(name).read_text(encoding="utf-8")
+
+
+def turn_sha256(normalized_text: str) -> str:
+    """The positional binding's content hash: the turn's whitespace-normalised text.
+
+    Text, not HTML: ChatGPT re-renders the same turn with different class attributes."""
+    return hashlib.sha256(normalized_text.encode("utf-8")).hexdigest()
+
+
+def normalize_text(text: str) -> str:
+    return " ".join(text.split())
+
+
+@dataclass(frozen=True)
+class CaptureRequest:
+    response_index: int
+    expect_conversation_id: str | None = None
+    message_id: str | None = None
+    archive_name: str | None = None
+    heading_text: str = CHATGPT_HEADING
+    user_heading_text: str = USER_HEADING
+    report_mode: bool = False
+
+    def to_js(self, mode: str = "capture") -> dict[str, Any]:
+        return {
+            "mode": mode,
+            "responseIndex": self.response_index,
+            "expectConversationId": self.expect_conversation_id,
+            "messageId": self.message_id,
+            "archiveName": self.archive_name,
+            "headingText": self.heading_text,
+            "userHeadingText": self.user_heading_text,
+            "reportMode": self.report_mode,
+        }
+
+
+@dataclass(frozen=True)
+class CodeBlock:
+    index: int  # 1-based, as in response.block-<n>.txt
+    language: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Candidate:
+    candidate_id: str
+    selector: str
+    label: str
+    file_name: str | None
+    reasons: list[str]
+    href_kind: str
+    safe_href: str | None
+    native_markdown: bool = False
+
+
+@dataclass(frozen=True)
+class TurnCapture:
+    """What capture.js read from one page; ``ok`` False carries ``error`` and ``message``."""
+
+    ok: bool
+    url: str
+    conversation_id: str | None
+    error: str | None = None
+    message: str | None = None
+    root_count: int = 0
+    response_index: int | None = None
+    message_id: str | None = None
+    raw_text: str = ""
+    normalized_text: str = ""
+    raw_html: str = ""
+    title: str | None = None
+    code_blocks: list[CodeBlock] = field(default_factory=list)
+    sources: list[dict[str, Any]] = field(default_factory=list)
+    candidates: list[Candidate] = field(default_factory=list)
+    frames: list[dict[str, Any]] = field(default_factory=list)
+    reasoning_label: str | None = None
+    archive_anchor: dict[str, Any] | None = None
+
+    @property
+    def turn_sha256(self) -> str:
+        return turn_sha256(self.normalized_text)
+
+    @classmethod
+    def from_js(cls, data: dict[str, Any]) -> TurnCapture:
+        return cls(
+            ok=bool(data.get("ok")),
+            url=str(data.get("url") or ""),
+            conversation_id=data.get("conversationId"),
+            error=data.get("error"),
+            message=data.get("message"),
+            root_count=int(data.get("rootCount") or 0),
+            response_index=data.get("responseIndex"),
+            message_id=data.get("messageId"),
+            raw_text=str(data.get("rawText") or ""),
+            normalized_text=str(data.get("normalizedText") or ""),
+            raw_html=str(data.get("rawHtml") or ""),
+            title=data.get("title"),
+            code_blocks=[
+                CodeBlock(int(b["index"]), str(b.get("language") or ""), str(b.get("text") or ""))
+                for b in data.get("codeBlocks") or []
+            ],
+            sources=list(data.get("sources") or []),
+            candidates=[
+                Candidate(
+                    candidate_id=str(c["candidateId"]),
+                    selector=str(c["selector"]),
+                    label=str(c.get("label") or ""),
+                    file_name=c.get("fileName"),
+                    reasons=list(c.get("reasons") or []),
+                    href_kind=str(c.get("hrefKind") or "none"),
+                    safe_href=c.get("safeHref"),
+                    native_markdown=bool(c.get("nativeMarkdown")),
+                )
+                for c in data.get("candidates") or []
+            ],
+            frames=list(data.get("frames") or []),
+            reasoning_label=data.get("reasoningLabel"),
+            archive_anchor=data.get("archiveAnchor"),
+        )
+
+    def candidate_dicts(self) -> list[dict[str, Any]]:
+        return [asdict(c) for c in self.candidates]
+
+
+async def capture_turn(page: Page, request: CaptureRequest) -> TurnCapture:
+    """Run capture.js once in ``page``'s main frame."""
+    try:
+        data = await page.evaluate(script("capture.js"), request.to_js())
+    except PlaywrightError as exc:
+        # A navigation mid-evaluation destroys the context: report it like any failed read.
+        return TurnCapture(
+            ok=False,
+            url=page.url,
+            conversation_id=None,
+            error="evaluation_failed",
+            message=str(exc).splitlines()[0],
+        )
+    return TurnCapture.from_js(data)
+
+
+async def assistant_turns(page: Page) -> dict[str, Any]:
+    """{conversationId, count, messageIds}: the assistant turn roots as capture.js sees them.
+
+    The driver records ``count - 1`` as the responseIndex of the turn it just waited for."""
+    data: dict[str, Any] = await page.evaluate(
+        script("capture.js"), CaptureRequest(response_index=0).to_js("count")
+    )
+    return data

@@ -1,0 +1,125 @@
+"""`python -m oraculum.worker recollect <job-dir>`: collect a completed job's answer again.
+
+It opens the saved conversation in a fresh runtime profile (a clone of the signed-in seed),
+reacquires the exact bound turn and finalises. It never configures a model, uploads or sends:
+the only page action besides reading is activating the turn's own download controls.
+Earlier usable bytes survive a failure; the outcome is recorded on the job either way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import sys
+from pathlib import Path
+from typing import Any
+
+from oraculum.browser.profile import clone_profile, remove_profile
+from oraculum.browser.session import LaunchOptions, browser_on_profile
+from oraculum.capture.collect import CollectionResult, recollect
+from oraculum.core.config import Config, seed_profile_dir
+from oraculum.core.errors import OracleError
+from oraculum.jobs import transitions
+from oraculum.jobs.ids import JOB_DIR_PREFIX, validate_job_id
+from oraculum.jobs.locks import named_lock
+from oraculum.jobs.model import Job, Status, utc_now
+from oraculum.jobs.runtime import job_settings_config
+from oraculum.jobs.store import JobStore
+from oraculum.worker.run import WorkerLog
+
+SOURCE = "oracle:recollect"
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_REFUSED = 3
+NAVIGATION_TIMEOUT_MS = 60_000
+
+
+def _check_recollectable(job: Job) -> str:
+    if job.status != Status.COMPLETE:
+        raise OracleError(
+            "recollect_not_complete",
+            f"Job {job.id} is {job.status}; only a completed job can be recollected.",
+            rejected_value=str(job.status),
+        )
+    if not job.chat_url:
+        raise OracleError(
+            "recollect_no_conversation",
+            f"Job {job.id} has no saved conversation URL to reopen.",
+        )
+    return job.chat_url
+
+
+async def _run(store: JobStore, job: Job, config: Config, log: WorkerLog) -> CollectionResult:
+    paths = store.paths(job.id)
+    chat_url = _check_recollectable(job)
+    name = f"{job.runtime_id}-recollect-{secrets.token_hex(4)}"
+    profile = config.browser.runtime_profiles_dir / name
+
+    async def persist(patch: dict[str, Any]) -> Job:
+        return await asyncio.to_thread(_record, store, job.id, patch, None)
+
+    try:
+        with named_lock("auth", timeout=600):
+            clone_profile(seed_profile_dir(config, job.provider), profile)
+        log(f"recollect: cloned runtime profile {profile.name}")
+        async with browser_on_profile(profile, LaunchOptions.from_config(config)) as context:
+            page = context.pages[0] if context.pages else await context.new_page()
+
+            async def reopen() -> None:
+                await page.goto(chat_url, wait_until="domcontentloaded")
+
+            await page.goto(chat_url, wait_until="domcontentloaded", timeout=NAVIGATION_TIMEOUT_MS)
+            return await recollect(page, job, paths, config, reopen=reopen, persist=persist)
+    finally:
+        for warning in remove_profile(profile):
+            log(f"recollect cleanup warning: {warning}")
+
+
+def _record(store: JobStore, job_id: str, patch: dict[str, Any], message: str | None) -> Job:
+    now = utc_now()
+    return store.update(
+        job_id,
+        lambda job: transitions.update(job, at=now, source=SOURCE, patch=patch, message=message),
+    )
+
+
+def recollect_job(job_dir: Path) -> int:
+    job_id = validate_job_id(job_dir.name.removeprefix(JOB_DIR_PREFIX))
+    store = JobStore(root=job_dir.parent)
+    log = WorkerLog(store.paths(job_id).worker_log)
+    try:
+        job = store.load(job_id)
+        _check_recollectable(job)
+        config = job_settings_config(job)
+        log(f"recollect {job_id}: started by pid")
+        result = asyncio.run(_run(store, job, config, log))
+    except OracleError as error:
+        log(f"recollect refused: [{error.code}] {error.message}")
+        return EXIT_REFUSED
+    except Exception as exc:  # the job keeps its earlier bytes; say why on the job
+        log(f"recollect crashed: {exc!r}")
+        try:
+            _record(
+                store,
+                job_id,
+                {"recollection_error": f"recollect_crashed: {exc}", "recollection_needed": True},
+                "Recollection crashed.",
+            )
+        except OracleError as error:
+            log(f"recollect could not record the crash: {error.message}")
+        return EXIT_FAILED
+    message = (
+        f"Recollection finished: collection {result.status}."
+        if result.error is None
+        else f"Recollection failed: {result.error}"
+    )
+    _record(store, job_id, result.patch, message)
+    log(message)
+    return EXIT_OK if result.error is None else EXIT_FAILED
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1:
+        sys.stderr.write("usage: python -m oraculum.worker recollect <job-dir>\n")
+        return 2
+    return recollect_job(Path(argv[0]).absolute())
