@@ -68,11 +68,18 @@ _EXIT_BY_CODE: dict[str, ExitCode] = {
             "runtime_profiles_dir_unwritable",
             "jobs_dir_unwritable",
             "job_corrupt",
+            "auth_unavailable",
         )
     },
     **{
         code: ExitCode.BUSY
-        for code in ("queue_full", "lock_timeout", "archive_too_large", "clean_blocked")
+        for code in (
+            "queue_full",
+            "lock_timeout",
+            "archive_too_large",
+            "clean_blocked",
+            "wait_timeout",
+        )
     },
     **{code: ExitCode.JOB_UNSUCCESSFUL for code in ("job_failed", "job_cancelled")},
 }

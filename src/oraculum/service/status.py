@@ -7,10 +7,12 @@ from typing import Any
 
 from oraculum.core.errors import OracleError
 from oraculum.core.project import find_project_root, project_id
+from oraculum.core.session import resolve_session_id
 from oraculum.jobs import indexes
 from oraculum.jobs.model import Job, utc_now
 from oraculum.jobs.store import JobStore
 from oraculum.service.summary import job_summary
+from oraculum.sessions.claims import settle
 
 RECENT_LIMIT = 10
 
@@ -34,14 +36,25 @@ def status(
     cwd: Path | None = None,
     all_projects: bool = False,
     limit: int = RECENT_LIMIT,
+    session: str | None = None,
     store: JobStore | None = None,
 ) -> dict[str, Any]:
-    """One job's summary, or the newest jobs of the project (or of every project)."""
+    """One job's summary, or the newest jobs of the project (or of every project).
+
+    Looking at one finished job settles its wake-up once a reminder was sent; before the first
+    reminder it is only recorded as observed, so the reminder still goes out.
+    """
     store = store or JobStore()
     project = None if all_projects else find_project_root(cwd)
     now = utc_now()
     if job_ref is not None:
-        return {"job": job_summary(job_in_project(store, job_ref, project), now=now)}
+        job = job_in_project(store, job_ref, project)
+        if job.is_terminal:
+            session_id = resolve_session_id(session, action="read status", required=False)
+            job = (
+                settle(store, job.id, source="oracle_status", session_id=session_id, now=now) or job
+            )
+        return {"job": job_summary(job, now=now)}
     jobs: list[dict[str, Any]] = []
     problems: list[dict[str, Any]] = []
     ids = (
@@ -57,7 +70,11 @@ def status(
         except OracleError as error:
             if error.code != "job_not_found":
                 problems.append(error.to_dict())
-    result: dict[str, Any] = {"jobs": jobs, "project": str(project) if project else None}
+    result: dict[str, Any] = {
+        "jobs": jobs,
+        "recentJobIds": [job["id"] for job in jobs],
+        "project": str(project) if project else None,
+    }
     if problems:
         result["problems"] = problems
     return result

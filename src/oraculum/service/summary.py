@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
-from oraculum.jobs.model import Job, utc_now
+from oraculum.jobs import indexes
+from oraculum.jobs.model import Job, Status, iso, utc_now
 
 
 def seconds_since(moment: datetime | None, now: datetime) -> float | None:
@@ -36,7 +38,48 @@ def job_summary(job: Job, *, now: datetime | None = None) -> dict[str, Any]:
     }
     if job.follow_up_to_job_id:
         summary["followUpToJobId"] = job.follow_up_to_job_id
+    job_dir = Path(job.prompt_path).parent
+    summary.update(
+        conversationId=job.conversation_id,
+        completedAt=None if job.completed_at is None else iso(job.completed_at),
+        promptPath=job.prompt_path,
+        archivePath=job.archive_path,
+        responseAvailable=Path(job.response_path).exists(),
+        artifactsPath=str(job_dir / "artifacts"),
+        workerLogPath=str(Path(job.logs_dir) / "worker.log"),
+        queue=_queue(job),
+        wakeup=_wakeup(job),
+    )
+    if summary["queue"].get("position"):
+        summary["queuePosition"] = summary["queue"]["position"]
+    if job.lifecycle_events:
+        last = job.lifecycle_events[-1]
+        summary["lastEvent"] = {"at": iso(last.at), "source": last.source, "message": last.message}
     return {key: value for key, value in summary.items() if value is not None}
+
+
+def _queue(job: Job) -> dict[str, Any]:
+    if job.status != Status.QUEUED:
+        return {"queued": False}
+    queue = indexes.members(indexes.QUEUE)
+    if job.id not in queue:
+        return {"queued": True}
+    return {"queued": True, "position": queue.index(job.id) + 1, "depth": len(queue)}
+
+
+def _wakeup(job: Job) -> dict[str, Any] | None:
+    if job.session_id is None or not job.is_terminal:
+        return None
+    out: dict[str, Any] = {
+        "attempts": job.wakeup_attempt_count,
+        "settled": job.wakeup_settled_at is not None,
+    }
+    if job.wakeup_settled_at is not None:
+        out["settledAt"] = iso(job.wakeup_settled_at)
+        out["settledSource"] = job.wakeup_settled_source
+    if job.wakeup_target_session:
+        out["targetSession"] = job.wakeup_target_session
+    return out
 
 
 def describe_age(seconds: float | None) -> str:

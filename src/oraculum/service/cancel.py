@@ -1,0 +1,40 @@
+"""`cancel`: stop a queued or running job, named by id — never guessed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from oraculum.core.errors import OracleError
+from oraculum.jobs.cancel import cancel_job
+from oraculum.jobs.store import JobStore
+from oraculum.service.common import project_root
+from oraculum.service.status import job_in_project
+from oraculum.service.summary import job_summary
+
+USAGE = (
+    "Usage: oraculum cancel <job-id> (oracle_cancel needs jobId). "
+    "Use `oraculum status` to find the job id you want to cancel."
+)
+
+
+def cancel(
+    job_ref: str | None, *, cwd: Path | None = None, store: JobStore | None = None
+) -> dict[str, Any]:
+    if job_ref is None or not str(job_ref).strip():
+        raise OracleError(
+            "invalid_argument",
+            USAGE,
+            suggested_next_step="Run `oraculum status` (oracle_status) to list job ids.",
+        )
+    store = store or JobStore()
+    job = job_in_project(store, str(job_ref).strip(), project_root(cwd))
+    if job.is_terminal:
+        raise OracleError(
+            "job_not_cancellable",
+            f"Oracle job {job.id} is not cancellable ({job.status.value}).",
+            rejected_value=job.id,
+            suggested_next_step=f"Read it with `oraculum read {job.id}`.",
+        )
+    outcome = cancel_job(job.id, store=store)
+    return {"job": job_summary(outcome.job), "outcome": outcome.outcome, "message": outcome.message}

@@ -1,0 +1,96 @@
+"""`clean`: remove finished jobs' directories — one by id, all of this project's finished jobs,
+or every job past its retention (any project)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from oraculum.core.errors import OracleError
+from oraculum.core.project import project_id
+from oraculum.jobs.model import Job
+from oraculum.jobs.reconcile import reconcile
+from oraculum.jobs.retention import prune_terminal, remove_job
+from oraculum.jobs.store import JobStore
+from oraculum.service.common import project_root
+from oraculum.service.status import job_in_project
+
+ALL = "all"
+
+
+def _message(removed: int, total: int, kept: dict[str, str]) -> str:
+    noun = "directory" if total == 1 else "directories"
+    if not kept:
+        return f"Removed {removed} oracle job {noun}."
+    lines = [
+        f"Removed {removed} of {total} oracle job {noun}; retained {len(kept)} due to cleanup "
+        "blockers or warnings.",
+        "Cleanup blockers/warnings:",
+    ]
+    lines += [f"- {job_id}: {reason}" for job_id, reason in kept.items()]
+    return "\n".join(lines)
+
+
+def clean(
+    target: str | None = None,
+    *,
+    expired: bool = False,
+    cwd: Path | None = None,
+    store: JobStore | None = None,
+) -> dict[str, Any]:
+    """``target`` is a job id (or prefix) or ``all``; ``expired`` prunes by retention instead."""
+    store = store or JobStore()
+    if expired:
+        report = prune_terminal(store)
+        total = len(report.removed) + len(report.kept)
+        return {
+            "removed": report.removed,
+            "kept": report.kept,
+            "skippedOpen": [],
+            "message": _message(len(report.removed), total, report.kept),
+        }
+    if target is None or not target.strip():
+        raise OracleError(
+            "invalid_argument",
+            "Usage: oraculum clean <job-id|all> (or --expired).",
+            suggested_next_step="Run `oraculum status` to list job ids.",
+        )
+    root = project_root(cwd)
+    try:
+        reconcile(store)
+    except OracleError:
+        pass  # removal re-checks every blocker under the job lock anyway
+    if target.strip() == ALL:
+        wanted = project_id(root)
+        chosen = [j for j in store.iter_jobs() if isinstance(j, Job) and j.project_id == wanted]
+        if not chosen:
+            raise OracleError("job_not_found", "No matching oracle jobs found.")
+    else:
+        chosen = [job_in_project(store, target.strip(), root)]
+        if not chosen[0].is_terminal:
+            job = chosen[0]
+            raise OracleError(
+                "job_not_terminal",
+                f"Refusing to remove non-terminal oracle job {job.id} ({job.status.value}).",
+                rejected_value=job.id,
+                suggested_next_step=f"Run `oraculum cancel {job.id}` first.",
+            )
+    removed: list[str] = []
+    kept: dict[str, str] = {}
+    skipped = [job.id for job in chosen if not job.is_terminal]
+    finished = [job for job in chosen if job.is_terminal]
+    for job in finished:
+        try:
+            remove_job(job.id, store=store)
+            removed.append(job.id)
+        except OracleError as error:
+            if error.code == "job_not_found":
+                removed.append(job.id)  # gone already
+                continue
+            kept[job.id] = error.message
+            if len(finished) == 1:
+                raise
+    message = _message(len(removed), len(finished), kept)
+    if skipped:
+        message += f"\nSkipped {len(skipped)} job(s) still open: {', '.join(skipped)}."
+    return {"removed": removed, "kept": kept, "skippedOpen": skipped, "message": message}

@@ -1,0 +1,121 @@
+"""What the operations share: the project a call runs in, its config, the provider choice, and
+the prerequisites a submission needs (which preflight reports without acting on them)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from oraculum.browser.chromium import resolve_executable
+from oraculum.core.config import Config, load_config, seed_profile_dir
+from oraculum.core.errors import OracleError
+from oraculum.core.fsio import ensure_private_dir
+from oraculum.core.paths import jobs_dir
+from oraculum.core.presets import normalize_provider, resolve_selection
+from oraculum.core.project import find_project_root
+
+# The dry-run provider: no browser, no sign-in; the worker answers by echoing the prompt.
+TEST_PROVIDER = "test"
+PROVIDER_CHOICES = ("chatgpt", "grok", TEST_PROVIDER)
+
+
+def project_root(cwd: Path | None) -> Path:
+    return find_project_root(cwd)
+
+
+def project_config(root: Path) -> Config:
+    return load_config(root).config
+
+
+@dataclass(frozen=True)
+class ProviderChoice:
+    provider: str  # chatgpt | grok | test
+    selection: dict[str, Any]
+
+
+def choose_provider(
+    provider: str | None,
+    preset: str | None,
+    config: Config,
+    extras: dict[str, Any] | None = None,
+) -> ProviderChoice:
+    """The provider and the selection snapshot a job persists.
+
+    ``extras`` are library-only knobs merged into the selection (the test provider reads
+    them); no surface exposes them.
+    """
+    if provider is not None and provider.strip().lower() == TEST_PROVIDER:
+        selection: dict[str, Any] = {"provider": TEST_PROVIDER, "label": "Test (dry run)"}
+        if preset is not None:
+            # The preset still has to be a real one, so a dry run catches the same mistakes.
+            chatgpt = resolve_selection("chatgpt", preset, config).to_json_dict()
+            selection["preset"] = chatgpt.get("preset")
+        return ProviderChoice(TEST_PROVIDER, {**selection, **(extras or {})})
+    if provider is not None:
+        provider = normalize_provider(provider)
+    chosen = resolve_selection(provider, preset, config)
+    return ProviderChoice(chosen.provider, {**chosen.to_json_dict(), **(extras or {})})
+
+
+def _writable_dir(path: Path, code: str, label: str) -> None:
+    try:
+        if path.exists() and not path.is_dir():
+            raise OSError(f"{path} is not a directory")
+        ensure_private_dir(path)
+        if not os.access(path, os.W_OK | os.X_OK):
+            raise OSError("not writable")
+    except OSError as exc:
+        raise OracleError(
+            code,
+            f"The {label} is not writable: {path} ({getattr(exc, 'strerror', None) or exc})",
+            rejected_value=str(path),
+            suggested_next_step=f"Fix the permissions of {path} or point oraculum elsewhere.",
+        ) from None
+
+
+def check_seed_profile(config: Config, provider: str) -> Path:
+    seed = seed_profile_dir(config, provider)
+    if not seed.exists():
+        raise OracleError(
+            "auth_seed_profile_missing",
+            f"Oracle auth seed profile not found: {seed}",
+            rejected_value=str(seed),
+            suggested_next_step=f"Run `oraculum auth {provider}` (oracle_auth) once, then retry.",
+        )
+    if not seed.is_dir():
+        raise OracleError(
+            "auth_seed_profile_invalid_type",
+            f"Oracle auth seed profile is not a directory: {seed}",
+            rejected_value=str(seed),
+            suggested_next_step=f"Remove {seed} and run `oraculum auth {provider}`.",
+        )
+    if not os.access(seed, os.R_OK | os.X_OK):
+        raise OracleError(
+            "auth_seed_profile_unreadable",
+            f"Oracle auth seed profile is not readable: {seed}",
+            rejected_value=str(seed),
+            suggested_next_step=f"Fix the permissions of {seed}.",
+        )
+    return seed
+
+
+def check_prerequisites(config: Config, provider: str) -> dict[str, Any]:
+    """Everything a submission needs before archiving, in the upstream order; raises the first
+    blocker. Returns what was found (seed dir, browser executable) for preflight to show."""
+    found: dict[str, Any] = {}
+    if provider != TEST_PROVIDER:
+        found["seedProfileDir"] = str(check_seed_profile(config, provider))
+        configured = config.browser.executable_path
+        found["browserExecutable"] = str(
+            resolve_executable(str(configured) if configured else None)
+        )
+        _writable_dir(
+            config.browser.runtime_profiles_dir,
+            "runtime_profiles_dir_unwritable",
+            "runtime profiles directory",
+        )
+    _writable_dir(jobs_dir(), "jobs_dir_unwritable", "jobs directory")
+    found["jobsDir"] = str(jobs_dir())
+    return found

@@ -1,0 +1,35 @@
+"""`followup`: a new job in the same provider thread as a completed one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from oraculum.jobs.store import JobStore
+from oraculum.service.submit import submit
+
+
+def followup(
+    job_ref: str,
+    prompt: str,
+    inputs: list[str],
+    *,
+    cwd: Path | None = None,
+    session: str | None = None,
+    preset: str | None = None,
+    request_source: str = "cli",
+    selection_extras: dict[str, Any] | None = None,
+    store: JobStore | None = None,
+) -> dict[str, Any]:
+    """Submit ``prompt`` (with an archive of ``inputs``) as a follow-up to ``job_ref``."""
+    return submit(
+        prompt,
+        inputs,
+        cwd=cwd,
+        session=session,
+        preset=preset,
+        follow_up_job=job_ref,
+        request_source=request_source,
+        selection_extras=selection_extras,
+        store=store,
+    )

@@ -1,0 +1,147 @@
+"""`read`: a job's status, response preview, paths, collection gaps and artifacts.
+
+Reading a finished job settles its wake-up: after a reminder went out, any reader settles it;
+before the first one, only the job's own session reading it does (anyone else is recorded as
+an observation, and the origin session still gets its reminder).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from oraculum.core.errors import OracleError
+from oraculum.core.project import project_id
+from oraculum.core.session import resolve_session_id
+from oraculum.jobs.model import Job, Status, utc_now
+from oraculum.jobs.store import JobStore
+from oraculum.service.common import project_root
+from oraculum.service.status import job_in_project
+from oraculum.service.summary import job_summary
+from oraculum.sessions import claims
+
+PREVIEW_CHARS = 4000
+ACTIONS = ("recollect",)
+
+
+def newest_job(store: JobStore, root: Path) -> Job:
+    wanted = project_id(root)
+    for item in store.iter_jobs(newest_first=True):
+        if isinstance(item, Job) and item.project_id == wanted:
+            return item
+    raise OracleError(
+        "job_not_found",
+        "No oracle jobs found for this project.",
+        suggested_next_step="Submit one with `oraculum submit` (oracle_submit).",
+    )
+
+
+def _artifacts(job: Job) -> list[dict[str, Any]]:
+    manifest = Path(job.artifacts_manifest_path)
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        data = None
+    if isinstance(data, dict) and isinstance(data.get("artifacts"), list):
+        return [a for a in data["artifacts"] if isinstance(a, dict)]
+    if isinstance(data, list):
+        return [a for a in data if isinstance(a, dict)]
+    return [{"path": path} for path in job.artifact_paths]
+
+
+def _gaps(job: Job) -> dict[str, Any]:
+    gaps: dict[str, Any] = {}
+    if job.collection_status:
+        gaps["collectionStatus"] = job.collection_status
+    capture = Path(job.response_path).with_name("response.capture.json")
+    try:
+        data = json.loads(capture.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        data = None
+    if isinstance(data, dict):
+        for key in ("requiredMissing", "optionalMissing", "gaps"):
+            if data.get(key):
+                gaps[key] = data[key]
+    if job.artifact_failure_count:
+        gaps["artifactFailures"] = job.artifact_failure_count
+    return gaps
+
+
+def _response(job: Job, preview_chars: int | None) -> dict[str, Any]:
+    path = Path(job.response_path)
+    out: dict[str, Any] = {"path": str(path), "available": path.exists()}
+    if not out["available"]:
+        return out
+    text = path.read_text(encoding="utf-8", errors="replace")
+    out["chars"] = len(text)
+    shown = text if preview_chars is None else text[:preview_chars]
+    out["preview"] = shown
+    out["truncated"] = len(shown) < len(text)
+    return out
+
+
+def read(
+    job_ref: str | None = None,
+    *,
+    cwd: Path | None = None,
+    session: str | None = None,
+    action: str | None = None,
+    source: str = "oracle_read",
+    preview_chars: int | None = PREVIEW_CHARS,
+    store: JobStore | None = None,
+) -> dict[str, Any]:
+    """Status plus the saved answer of one job (default: the project's newest)."""
+    store = store or JobStore()
+    root = project_root(cwd)
+    if action is not None and action not in ACTIONS:
+        raise OracleError(
+            "invalid_argument",
+            f"Unknown read action: {action}",
+            rejected_value=action,
+            allowed_values=list(ACTIONS),
+        )
+    job = job_in_project(store, job_ref, root) if job_ref else newest_job(store, root)
+    if action == "recollect":
+        recollect(job)
+    session_id = resolve_session_id(session, action="read", required=False)
+    if job.is_terminal:
+        settled = claims.settle(
+            store,
+            job.id,
+            source=source,
+            session_id=session_id,
+            now=utc_now(),
+            settle_before_first_attempt=session_id is not None and session_id == job.session_id,
+        )
+        job = settled or job
+    return {
+        "job": job_summary(job),
+        "response": _response(job, preview_chars),
+        "gaps": _gaps(job),
+        "artifacts": _artifacts(job),
+    }
+
+
+def recollect(job: Job) -> None:
+    """Re-collect a finished job's saved turn without sending anything.
+
+    Recollection reopens the provider's conversation in a browser; this version has no
+    recollection entry in its worker yet, so it refuses clearly instead of pretending.
+    """
+    if job.status != Status.COMPLETE and job.prompt_send_state.value != "accepted":
+        raise OracleError(
+            "invalid_argument",
+            f"Oracle job {job.id} never reached the provider ({job.status.value}); there is "
+            "nothing to recollect.",
+            rejected_value=job.id,
+            suggested_next_step="Submit the question again instead.",
+        )
+    raise OracleError(
+        "recollect_unavailable",
+        f"Recollection of oracle job {job.id} needs the {job.provider} browser flow's recollect "
+        "entry, which this version of oraculum does not have yet.",
+        rejected_value=job.id,
+        suggested_next_step="Read the saved files, or open the job's conversation "
+        f"({job.chat_url or 'no URL saved'}) yourself. Do not resubmit a prompt that was sent.",
+    )

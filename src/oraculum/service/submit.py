@@ -1,0 +1,236 @@
+"""`submit`: validate → archive → admit → spawn → the job summary.
+
+Everything that can refuse runs before the archive is built, so a refusal costs nothing and
+leaves no job directory. The archive is built in a staging directory on the jobs filesystem
+(so admission's move is a rename) and removed on any error.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from pathlib import Path
+from typing import Any
+
+from oraculum.archive import archive_filename, build_archive
+from oraculum.core.config import Config
+from oraculum.core.errors import OracleError
+from oraculum.core.fsio import ensure_private_dir
+from oraculum.core.paths import jobs_dir
+from oraculum.core.project import project_id
+from oraculum.core.session import resolve_session_id
+from oraculum.jobs.admission import JobRequest, submit_job
+from oraculum.jobs.ids import new_job_id
+from oraculum.jobs.model import Job, Status
+from oraculum.jobs.reconcile import reconcile
+from oraculum.jobs.store import JobStore
+from oraculum.service.common import (
+    TEST_PROVIDER,
+    check_prerequisites,
+    choose_provider,
+    project_config,
+    project_root,
+)
+from oraculum.service.summary import job_summary
+
+STAGING_DIR = ".staging"
+CONVERSATION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]{0,127}$")
+_CONVERSATION_URL = re.compile(r"/c/([A-Za-z0-9][A-Za-z0-9-]{0,127})/?(?:[?#].*)?$")
+
+
+def check_follow_up(store: JobStore, job_ref: str, root: Path) -> Job:
+    """The completed job of this project that a follow-up continues."""
+    try:
+        job = store.load(store.resolve(job_ref))
+    except OracleError as error:
+        if error.code != "job_not_found":
+            raise
+        raise OracleError(
+            "follow_up_job_not_found",
+            f"Follow-up job not found: {job_ref}",
+            rejected_value=job_ref,
+            suggested_next_step="Run `oraculum status` to list this project's job ids.",
+        ) from None
+    if job.project_id != project_id(root):
+        raise OracleError(
+            "follow_up_job_wrong_project",
+            f"Oracle job {job.id} belongs to another project ({job.project_root}).",
+            rejected_value=job.id,
+            suggested_next_step="Follow up from that project's directory.",
+        )
+    if job.status != Status.COMPLETE:
+        raise OracleError(
+            "follow_up_job_not_complete",
+            f"Oracle job {job.id} is {job.status.value}; only a complete job can be followed up.",
+            rejected_value=job.id,
+            suggested_next_step="Wait for it to finish, or submit a new job instead.",
+        )
+    if not job.chat_url and job.provider != TEST_PROVIDER:  # a dry run has no thread to continue
+        raise OracleError(
+            "follow_up_job_missing_chat_url",
+            f"Oracle job {job.id} has no saved conversation URL to continue.",
+            rejected_value=job.id,
+            suggested_next_step="Submit a new job instead of a follow-up.",
+        )
+    return job
+
+
+def _conversation_from(value: str) -> str:
+    text = value.strip()
+    match = _CONVERSATION_URL.search(text)
+    if match:
+        return match.group(1)
+    if not CONVERSATION_ID.fullmatch(text):
+        raise OracleError(
+            "invalid_chatgpt_conversation_id",
+            f"Not a ChatGPT conversation id or URL: {value}",
+            rejected_value=value,
+            suggested_next_step="Pass the id from https://chatgpt.com/c/<id>, or the whole URL.",
+        )
+    return text
+
+
+def _thread_target(
+    prior: Job | None, conversation: str | None, provider: str, config: Config
+) -> tuple[str | None, str | None]:
+    """(chat URL, conversation id) of the thread the job continues, if any."""
+    if conversation is None:
+        if prior is None:
+            return None, None
+        return prior.chat_url, prior.conversation_id
+    if provider == "grok":
+        raise OracleError(
+            "invalid_argument",
+            "--conversation targets a ChatGPT thread; Grok jobs continue with --follow-up.",
+            rejected_value=conversation,
+        )
+    conversation_id = _conversation_from(conversation)
+    if prior is not None and prior.conversation_id not in (None, conversation_id):
+        raise OracleError(
+            "oracle_thread_target_conflict",
+            f"Follow-up job {prior.id} continues conversation {prior.conversation_id}, "
+            f"not {conversation_id}.",
+            rejected_value=conversation,
+            suggested_next_step="Pass either the follow-up job or the conversation, not both.",
+        )
+    if prior is not None and prior.chat_url:
+        return prior.chat_url, conversation_id
+    return f"{config.browser.chat_url.rstrip('/')}/c/{conversation_id}", conversation_id
+
+
+def submit(
+    prompt: str,
+    inputs: list[str],
+    *,
+    cwd: Path | None = None,
+    session: str | None = None,
+    preset: str | None = None,
+    provider: str | None = None,
+    follow_up_job: str | None = None,
+    conversation: str | None = None,
+    request_source: str = "cli",
+    selection_extras: dict[str, Any] | None = None,
+    store: JobStore | None = None,
+) -> dict[str, Any]:
+    """Create one job and hand it to a worker (or the queue); returns ``{"job", "message"}``."""
+    if not isinstance(prompt, str) or not prompt.strip():
+        raise OracleError(
+            "invalid_argument",
+            "A prompt is required.",
+            suggested_next_step="Pass the question with -p/--prompt.",
+        )
+    session_id = resolve_session_id(session, action="submit oracle jobs")
+    root = project_root(cwd)
+    config = project_config(root)
+    store = store or JobStore()
+    prior = check_follow_up(store, follow_up_job, root) if follow_up_job else None
+    choice = choose_provider(
+        provider or (prior.provider if prior else None), preset, config, selection_extras
+    )
+    if prior is not None and prior.provider != choice.provider:
+        raise OracleError(
+            "oracle_thread_target_conflict",
+            f"Follow-up job {prior.id} ran on {prior.provider}, not {choice.provider}.",
+            rejected_value=choice.provider,
+            suggested_next_step="Omit --provider for a follow-up.",
+        )
+    chat_url, conversation_id = _thread_target(prior, conversation, choice.provider, config)
+    check_prerequisites(config, choice.provider)
+    # Finish what crashed first: a stale job must not hold capacity this job could use.
+    with contextlib.suppress(OracleError):
+        reconcile(store)
+
+    job_id = new_job_id()
+    archive_format = "grok" if choice.provider == "grok" else "chatgpt"
+    staging = ensure_private_dir(jobs_dir() / STAGING_DIR)
+    staged = staging / archive_filename(job_id, archive_format)
+    try:
+        archive = build_archive(
+            root,
+            list(inputs),
+            staging,
+            job_id,
+            archive_format,
+            level=config.archive.zstd_level,
+            threads=config.archive.threads,
+            timeout_s=config.archive.timeout_ms / 1000,
+            max_bytes=config.archive_max_bytes(archive_format),
+        )
+        job = submit_job(
+            JobRequest(
+                job_id=job_id,
+                project_root=root,
+                prompt=prompt,
+                provider=choice.provider,
+                selection=choice.selection,
+                config=config,
+                archive=archive.path,
+                archive_sha256=archive.sha256,
+                archive_bytes=archive.size,
+                session_id=session_id,
+                request_source=request_source,
+                follow_up_to_job_id=prior.id if prior else None,
+                chat_url=chat_url,
+                conversation_id=conversation_id,
+            ),
+            store=store,
+        )
+    finally:
+        # On success admission moved it into the job directory; on failure it must not linger.
+        staged.unlink(missing_ok=True)
+    summary = job_summary(store.load(job.id))
+    summary["autoPrunedArchivePaths"] = [p.to_dict() for p in archive.pruned_paths]
+    summary["archive"] = {
+        "bytes": archive.size,
+        "fileCount": archive.file_count,
+        "initialBytes": archive.initial_size,
+        "limitBytes": archive.limit_bytes,
+    }
+    return {"job": summary, "message": submit_message(summary)}
+
+
+def submit_message(summary: dict[str, Any]) -> str:
+    """The upstream submit response text."""
+    queue = summary.get("queue", {})
+    queued = summary["status"] == Status.QUEUED.value
+    lines = [f"Oracle job {'queued' if queued else 'dispatched'}: {summary['id']}"]
+    if queued and queue.get("position"):
+        lines.append(f"Queue position: {queue['position']} of {queue['depth']}")
+    if summary.get("followUpToJobId"):
+        lines.append(f"Follow-up to: {summary['followUpToJobId']}")
+    lines += [f"Prompt: {summary['promptPath']}", f"Archive: {summary['archivePath']}"]
+    pruned = summary.get("autoPrunedArchivePaths") or []
+    if pruned:
+        names = ", ".join(p["relativePath"] for p in pruned)
+        lines.append(f"Auto-pruned from the archive to fit the size limit: {names}")
+    lines.append(f"Response will be written to: {summary['responsePath']}")
+    if summary.get("lastEvent"):
+        event = summary["lastEvent"]
+        lines.append(f"Last event: {event['at']} [{event['source']}] {event['message']}")
+    if queued:
+        lines.append("The job will start automatically when capacity is available.")
+    lines.append(
+        "Stop now and wait for the oracle completion wake-up "
+        f"(or block on it with `oraculum wait {summary['id']}`)."
+    )
+    return "\n".join(lines)

@@ -1,0 +1,161 @@
+"""`wait`: block until a job (or the session's next job) ends, and hand back its wake-up.
+
+While it waits, a session's `wait` is a live host process of that session: it holds the
+session's liveness file and delivers through the same claim protocol as every other poller,
+so a wake-up it prints is counted and no other live process of the session repeats it at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from oraculum.core.errors import OracleError
+from oraculum.core.project import project_id
+from oraculum.core.session import resolve_session_id
+from oraculum.jobs.model import Job
+from oraculum.jobs.store import JobStore
+from oraculum.service.common import project_config, project_root
+from oraculum.service.status import job_in_project
+from oraculum.service.summary import job_summary
+from oraculum.sessions.liveness import SessionLiveness
+from oraculum.sessions.poller import Poller
+from oraculum.sessions.sinks import Inbox, Sink, fan_out, hook_sink
+from oraculum.sessions.wakeup import Wakeup, build_wakeup
+
+POLL_S = 0.2
+PROGRESS_EVERY_S = 1.0
+
+Progress = Callable[[dict[str, Any]], None]
+
+
+def _progress_event(job: Job | None, elapsed: float) -> dict[str, Any]:
+    event: dict[str, Any] = {"elapsedSeconds": round(elapsed, 1)}
+    if job is not None:
+        event.update(jobId=job.id, status=job.status.value, phase=job.phase.value)
+    return event
+
+
+def wait(
+    job_ref: str | None = None,
+    *,
+    cwd: Path | None = None,
+    session: str | None = None,
+    timeout_s: float | None = None,
+    poll_s: float = POLL_S,
+    on_progress: Progress | None = None,
+    poller: Poller | None = None,
+    inbox: Inbox | None = None,
+    store: JobStore | None = None,
+) -> dict[str, Any]:
+    """Returns ``{"done": True, "job", "wakeup", "wakeups"}`` once something ended, or
+    ``{"done": False, ...}`` when ``timeout_s`` passed first.
+
+    ``poller`` and ``inbox`` let a host that already polls for the session (the MCP server)
+    share its poller and its pending wake-ups instead of starting its own.
+    """
+    store = store or JobStore()
+    root = project_root(cwd)
+    job = job_in_project(store, job_ref, root) if job_ref else None
+    session_id = resolve_session_id(
+        session, action="wait for the session's next job", required=job is None
+    )
+    owned: list[Any] = []
+    if poller is None and session_id is not None:
+        config = project_config(root)
+        inbox = Inbox()
+        hook = config.notify.hook
+        sink: Sink = fan_out(
+            inbox, hook_sink(hook, timeout_s=config.notify.timeout_ms / 1000) if hook else None
+        )
+        owned.append(SessionLiveness(project_id(root), session_id))
+        poller = Poller(project_id(root), session_id, sink, store=store)
+    try:
+        return _wait_loop(store, job, poller, inbox, timeout_s, poll_s, on_progress)
+    finally:
+        for liveness in owned:
+            liveness.close()
+
+
+def _wait_loop(
+    store: JobStore,
+    job: Job | None,
+    poller: Poller | None,
+    inbox: Inbox | None,
+    timeout_s: float | None,
+    poll_s: float,
+    on_progress: Progress | None,
+) -> dict[str, Any]:
+    started = time.monotonic()
+    last_progress = -PROGRESS_EVERY_S
+    last_phase = None
+    while True:
+        elapsed = time.monotonic() - started
+        if job is not None:
+            job = store.load(job.id)
+            if job.is_terminal:
+                return _finished(store, job, poller, inbox, elapsed)
+        elif poller is not None:
+            poller.scan()
+            pending = inbox.drain() if inbox is not None else []
+            if pending:
+                newest = store.load(pending[-1].job_id)
+                return _result(newest, pending[-1], pending, elapsed, delivered=True)
+        phase = job.phase if job is not None else None
+        if on_progress is not None and (
+            phase != last_phase or elapsed - last_progress >= PROGRESS_EVERY_S
+        ):
+            on_progress(_progress_event(job, elapsed))
+            last_progress, last_phase = elapsed, phase
+        if timeout_s is not None and elapsed >= timeout_s:
+            return {
+                "done": False,
+                "job": job_summary(job) if job is not None else None,
+                "elapsedSeconds": round(elapsed, 3),
+                "message": (
+                    f"Oracle job {job.id} is still {job.status.value} ({job.phase.value})."
+                    if job is not None
+                    else "No oracle job of this session finished yet."
+                ),
+            }
+        time.sleep(poll_s)
+
+
+def _finished(
+    store: JobStore, job: Job, poller: Poller | None, inbox: Inbox | None, elapsed: float
+) -> dict[str, Any]:
+    delivered: Wakeup | None = None
+    others: list[Wakeup] = []
+    if poller is not None:
+        with contextlib.suppress(OracleError):
+            poller.deliver(job)  # counted like any delivery when this session may be told
+        if inbox is not None:
+            pending = inbox.drain()
+            delivered = next((w for w in pending if w.job_id == job.id), None)
+            others = [w for w in pending if w.job_id != job.id]
+            for wakeup in others:  # not ours to show: keep them for the host's next result
+                inbox(wakeup)
+    current = store.load(job.id)
+    wakeup = delivered or build_wakeup(
+        current,
+        store,
+        session_id=poller.session_id if poller else (current.session_id or ""),
+        attempt=current.wakeup_attempt_count,
+    )
+    return _result(current, wakeup, [wakeup], elapsed, delivered=delivered is not None)
+
+
+def _result(
+    job: Job, wakeup: Wakeup, wakeups: list[Wakeup], elapsed: float, *, delivered: bool
+) -> dict[str, Any]:
+    return {
+        "done": True,
+        "job": job_summary(job),
+        "wakeup": wakeup.to_dict(),
+        "wakeups": [w.to_dict() for w in wakeups],
+        "delivered": delivered,
+        "elapsedSeconds": round(elapsed, 3),
+    }
