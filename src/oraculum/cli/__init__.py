@@ -19,6 +19,12 @@ COMMAND_MODULES = (
     "presets_cmd",
     "archive_cmd",
     "simulator_cmd",
+    "submit_cmd",
+    "read_cmd",
+    "wait_cmd",
+    "cancel_cmd",
+    "preflight_cmd",
+    "mcp_cmd",
 )
 for _module in COMMAND_MODULES:
     importlib.import_module(f"oraculum.cli.{_module}")

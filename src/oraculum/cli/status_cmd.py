@@ -12,6 +12,27 @@ from oraculum.cli.app import app, emit
 from oraculum.service.status import status
 from oraculum.service.summary import describe_age
 
+# A heartbeat older than this reads as "likely stale" (the worker's stale threshold default).
+STALE_HEARTBEAT_S = 180
+
+
+def heartbeat_cell(job: dict[str, Any]) -> str:
+    """`fresh (12s)` / `stale (4m)` for running jobs; the age alone otherwise."""
+    age = job.get("heartbeatAgeSeconds")
+    if job["status"] not in ("submitted", "waiting"):
+        return "-"
+    if age is None:
+        return f"waiting ({describe_age(job.get('ageSeconds'))})"
+    freshness = "fresh" if age < STALE_HEARTBEAT_S else "stale"
+    return f"{freshness} ({describe_age(age)})"
+
+
+def queue_cell(job: dict[str, Any]) -> str:
+    queue = job.get("queue") or {}
+    if queue.get("position"):
+        return f"{queue['position']} of {queue['depth']}"
+    return "-"
+
 
 def render_jobs(result: dict[str, Any], console: Console) -> None:
     jobs = result["jobs"]
@@ -28,8 +49,8 @@ def render_jobs(result: dict[str, Any], console: Console) -> None:
                 job["status"],
                 job["phase"],
                 describe_age(job.get("ageSeconds")),
-                describe_age(job.get("heartbeatAgeSeconds")),
-                str(job["queuePosition"]) if "queuePosition" in job else "-",
+                heartbeat_cell(job),
+                queue_cell(job),
             )
         console.print(table)
     for problem in result.get("problems", []):
@@ -39,10 +60,23 @@ def render_jobs(result: dict[str, Any], console: Console) -> None:
 def render_job(result: dict[str, Any], console: Console) -> None:
     job = result["job"]
     console.print(f"[bold]{job['id']}[/]  {job['status']} ({job['phase']})")
-    for key in ("provider", "ageSeconds", "heartbeatAgeSeconds", "chatUrl", "responsePath"):
-        if key in job:
-            value = describe_age(job[key]) if key.endswith("Seconds") else job[key]
+    rows = {
+        "provider": job.get("provider"),
+        "age": describe_age(job.get("ageSeconds")),
+        "heartbeat": heartbeat_cell(job),
+        "queue": queue_cell(job),
+        "chat": job.get("chatUrl"),
+        "response": job["responsePath"] if job.get("responseAvailable") else "unavailable yet",
+        "artifacts": job.get("artifactsPath"),
+        "worker-log": job.get("workerLogPath"),
+        "follow-up-to": job.get("followUpToJobId"),
+    }
+    for key, value in rows.items():
+        if value not in (None, "-"):
             console.print(f"  {key}: {value}", markup=False)
+    if job.get("lastEvent"):
+        event = job["lastEvent"]
+        console.print(f"  last-event: [{event['source']}] {event['message']}", markup=False)
     if "error" in job:
         console.print(f"  error: {job['error']}", markup=False)
 
@@ -52,9 +86,12 @@ def status_command(
     job: str | None = typer.Argument(None, help="Job id or unique prefix; omit for recent jobs."),
     all_projects: bool = typer.Option(False, "--all-projects", help="Jobs of every project."),
     limit: int = typer.Option(10, "--limit", min=1, max=1000, help="How many recent jobs."),
+    session: str | None = typer.Option(
+        None, "--session", help="Session id (default: $ORACULUM_SESSION).", show_default=False
+    ),
 ) -> None:
     """Show one job, or the recent jobs of this project with their ids."""
-    result = status(job, all_projects=all_projects, limit=limit)
+    result = status(job, all_projects=all_projects, limit=limit, session=session)
     if job is None:
         emit(result, lambda console: render_jobs(result, console))
     else:

@@ -88,7 +88,7 @@ def clean(
                 removed.append(job.id)  # gone already
                 continue
             kept[job.id] = error.message
-            if len(finished) == 1:
+            if target.strip() != ALL:
                 raise
     message = _message(len(removed), len(finished), kept)
     if skipped:

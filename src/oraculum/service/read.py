@@ -15,8 +15,9 @@ from oraculum.core.errors import OracleError
 from oraculum.core.project import project_id
 from oraculum.core.session import resolve_session_id
 from oraculum.jobs.model import Job, Status, utc_now
+from oraculum.jobs.process import spawn_worker
 from oraculum.jobs.store import JobStore
-from oraculum.service.common import project_root
+from oraculum.service.common import TEST_PROVIDER, project_root
 from oraculum.service.status import job_in_project
 from oraculum.service.summary import job_summary
 from oraculum.sessions import claims
@@ -54,6 +55,10 @@ def _gaps(job: Job) -> dict[str, Any]:
     gaps: dict[str, Any] = {}
     if job.collection_status:
         gaps["collectionStatus"] = job.collection_status
+    if job.recollection_needed:
+        gaps["recollectionNeeded"] = True
+    if job.recollection_error:
+        gaps["recollectionError"] = job.recollection_error
     capture = Path(job.response_path).with_name("response.capture.json")
     try:
         data = json.loads(capture.read_text(encoding="utf-8"))
@@ -102,8 +107,7 @@ def read(
             allowed_values=list(ACTIONS),
         )
     job = job_in_project(store, job_ref, root) if job_ref else newest_job(store, root)
-    if action == "recollect":
-        recollect(job)
+    recollection = recollect(job, store) if action == "recollect" else None
     session_id = resolve_session_id(session, action="read", required=False)
     if job.is_terminal:
         settled = claims.settle(
@@ -115,33 +119,45 @@ def read(
             settle_before_first_attempt=session_id is not None and session_id == job.session_id,
         )
         job = settled or job
-    return {
+    result = {
         "job": job_summary(job),
         "response": _response(job, preview_chars),
         "gaps": _gaps(job),
         "artifacts": _artifacts(job),
     }
+    if recollection is not None:
+        result["recollection"] = recollection
+    return result
 
 
-def recollect(job: Job) -> None:
-    """Re-collect a finished job's saved turn without sending anything.
+def recollect(job: Job, store: JobStore) -> dict[str, Any]:
+    """Start re-collecting a completed job's saved turn, without sending anything.
 
-    Recollection reopens the provider's conversation in a browser; this version has no
-    recollection entry in its worker yet, so it refuses clearly instead of pretending.
+    The worker's `recollect` entry reopens the job's own conversation in a fresh runtime and
+    collects the bound turn again; it runs detached (it drives a browser), so this returns at
+    once and the caller reads the job again later.
     """
-    if job.status != Status.COMPLETE and job.prompt_send_state.value != "accepted":
+    if job.status != Status.COMPLETE:
         raise OracleError(
-            "invalid_argument",
-            f"Oracle job {job.id} never reached the provider ({job.status.value}); there is "
-            "nothing to recollect.",
+            "recollect_not_complete",
+            f"Oracle job {job.id} is {job.status.value}; only a completed job can be recollected.",
             rejected_value=job.id,
-            suggested_next_step="Submit the question again instead.",
+            suggested_next_step="Read it as it is, or submit the question again.",
         )
-    raise OracleError(
-        "recollect_unavailable",
-        f"Recollection of oracle job {job.id} needs the {job.provider} browser flow's recollect "
-        "entry, which this version of oraculum does not have yet.",
-        rejected_value=job.id,
-        suggested_next_step="Read the saved files, or open the job's conversation "
-        f"({job.chat_url or 'no URL saved'}) yourself. Do not resubmit a prompt that was sent.",
-    )
+    if job.provider == TEST_PROVIDER:
+        message = "A dry-run (test provider) job has no turn to recollect."
+        return {"started": False, "message": message}
+    if not job.chat_url:
+        raise OracleError(
+            "recollect_no_conversation",
+            f"Oracle job {job.id} has no saved conversation URL to recollect from.",
+            rejected_value=job.id,
+        )
+    paths = store.paths(job.id)
+    identity = spawn_worker(["recollect", str(paths.dir)], log_path=paths.worker_log)
+    return {
+        "started": True,
+        "pid": identity.pid,
+        "message": f"Recollection of oracle job {job.id} started; read the job again in a minute "
+        f"(progress in {paths.worker_log}). Nothing is sent to the provider.",
+    }

@@ -1,0 +1,30 @@
+"""`oraculum cancel JOB` and `oraculum clean <JOB|all>`."""
+
+from __future__ import annotations
+
+import typer
+
+from oraculum.cli.app import app, emit
+from oraculum.service.cancel import cancel
+from oraculum.service.clean import clean
+
+
+@app.command("cancel")
+def cancel_command(
+    job: str | None = typer.Argument(None, help="The job id (or prefix) to cancel; required."),
+) -> None:
+    """Cancel a queued or running job. Needs the id: it never guesses."""
+    result = cancel(job)
+    emit(result, lambda out: out.print(result["message"], markup=False))
+
+
+@app.command("clean")
+def clean_command(
+    target: str | None = typer.Argument(None, help="A finished job's id, or `all`."),
+    expired: bool = typer.Option(
+        False, "--expired", help="Remove every job past its retention (all projects)."
+    ),
+) -> None:
+    """Remove finished jobs' directories: one, all of this project's, or the expired ones."""
+    result = clean(target, expired=expired)
+    emit(result, lambda out: out.print(result["message"], markup=False))

@@ -1,0 +1,78 @@
+"""`oraculum submit` and `oraculum followup`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+from rich.console import Console
+
+from oraculum.cli.app import MODE, app, emit
+from oraculum.cli.wait_cmd import SESSION_OPTION, finish_wait, wait_with_live_line
+from oraculum.service.followup import followup
+from oraculum.service.submit import submit
+
+FILES_ARGUMENT = typer.Argument(
+    None, help="Files or directories to archive, relative to the project root (default: .)."
+)
+PRESET_OPTION = typer.Option(
+    None, "--preset", help="ChatGPT preset (see `oraculum presets`) or Grok mode."
+)
+WAIT_OPTION = typer.Option(False, "--wait", help="Block until the job ends; print its wake-up.")
+
+
+def _render(result: dict[str, Any], out: Console) -> None:
+    out.print(result["message"], markup=False)
+
+
+def _submitted(result: dict[str, Any], *, session: str | None, wait_for_it: bool) -> None:
+    if not wait_for_it:
+        emit(result, lambda out: _render(result, out))
+        return
+    if not MODE.json:
+        _render(result, Console(stderr=True, highlight=False, soft_wrap=True))
+    finish_wait(wait_with_live_line(result["job"]["id"], session=session, timeout_s=None))
+
+
+@app.command("submit")
+def submit_command(
+    prompt: str = typer.Option(..., "-p", "--prompt", help="The question for the oracle."),
+    files: list[str] | None = FILES_ARGUMENT,
+    preset: str | None = PRESET_OPTION,
+    provider: str | None = typer.Option(
+        None, "--provider", help="chatgpt, grok, or test (a dry run: no browser, echoes)."
+    ),
+    follow_up: str | None = typer.Option(
+        None, "--follow-up", help="Continue the thread of this completed job."
+    ),
+    conversation: str | None = typer.Option(
+        None, "--conversation", help="Continue this ChatGPT conversation (id or URL)."
+    ),
+    session: str | None = SESSION_OPTION,
+    wait_for_it: bool = WAIT_OPTION,
+) -> None:
+    """Archive FILES, submit PROMPT as a background job, and return at once (or --wait)."""
+    result = submit(
+        prompt,
+        list(files or ["."]),
+        session=session,
+        preset=preset,
+        provider=provider,
+        follow_up_job=follow_up,
+        conversation=conversation,
+    )
+    _submitted(result, session=session, wait_for_it=wait_for_it)
+
+
+@app.command("followup")
+def followup_command(
+    job: str = typer.Argument(..., help="The completed job whose thread continues."),
+    prompt: str = typer.Argument(..., help="The follow-up question."),
+    files: list[str] | None = FILES_ARGUMENT,
+    preset: str | None = PRESET_OPTION,
+    session: str | None = SESSION_OPTION,
+    wait_for_it: bool = WAIT_OPTION,
+) -> None:
+    """Ask a follow-up in the same provider thread as JOB."""
+    result = followup(job, prompt, list(files or ["."]), session=session, preset=preset)
+    _submitted(result, session=session, wait_for_it=wait_for_it)
