@@ -81,7 +81,11 @@ async def activate(
 ) -> Fetched:
     """Click ``candidate`` under the page hooks; fall back to the browser's download event."""
     downloads: list[Download] = []
-    page.on("download", downloads.append)
+
+    def on_download(download: Download) -> None:
+        downloads.append(download)
+
+    page.on("download", on_download)
     try:
         result: dict[str, Any] = await page.evaluate(
             script("download.js"),
@@ -102,7 +106,8 @@ async def activate(
                 result.get("declaredSize"),
                 str(result.get("via")),
             )
-        if result.get("error") == "control_missing":
+        if result.get("error") in ("control_missing", "capture_failed"):
+            # The hooks saw the download and could not read it; nothing native was started.
             raise ValueError(result.get("message") or "The artifact control is gone.")
         # Nothing the hooks could read: the click may have started a native download.
         deadline = asyncio.get_running_loop().time() + timings.native_wait_s
@@ -112,7 +117,7 @@ async def activate(
             return await _read_native(downloads[0], max_bytes)
         raise ValueError(result.get("message") or "No download was captured.")
     finally:
-        page.remove_listener("download", downloads.append)
+        page.remove_listener("download", on_download)
 
 
 def load_manifest(path: Path) -> dict[str, Any]:

@@ -68,7 +68,9 @@ async (request) => {
       .finally(() => { clearTimeout(timer); pending.delete(task); });
     pending.add(task);
   };
-  const wantsAnchor = (a) => a && a.href && (a.hasAttribute("download") || /^(blob|data):/i.test(a.getAttribute("href") || ""));
+  // Any link the control activates is read in place rather than followed: a download link
+  // yields its bytes, and a plain link can never navigate the bound page away.
+  const wantsAnchor = (a) => a && a.href && /^(https?|blob|data):/i.test(a.href);
   const onClick = (event) => {
     const a = event.target && event.target.closest ? event.target.closest("a") : null;
     if (!wantsAnchor(a)) return;

@@ -1,0 +1,54 @@
+"""One Chromium per test module, and a simulator per shell, shared by the browser tests."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from playwright.async_api import Browser, BrowserContext, Page, async_playwright
+
+from oraculum.browser.chromium import launch_args, resolve_executable
+from oraculum.simulator import Simulator, run_simulator
+
+SHELLS = ("classic", "redesign")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def browser() -> AsyncIterator[Browser]:
+    async with async_playwright() as playwright:
+        chromium = await playwright.chromium.launch(
+            executable_path=str(resolve_executable()), args=launch_args(), headless=True
+        )
+        try:
+            yield chromium
+        finally:
+            await chromium.close()
+
+
+@dataclass
+class Shell:
+    name: str
+    sim: Simulator
+    context: BrowserContext
+
+    async def open(self, turns: list[Any], **knobs: Any) -> tuple[Page, str]:
+        """A new page on a freshly seeded conversation, its turns rendered."""
+        cid = self.sim.seed_conversation(turns, **knobs)
+        page = await self.context.new_page()
+        await page.goto(self.sim.conversation_url(cid))
+        await page.wait_for_selector(".assistant-message")
+        return page, cid
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module", params=SHELLS)
+async def shell(request: pytest.FixtureRequest, browser: Browser) -> AsyncIterator[Shell]:
+    async with run_simulator(shell=request.param) as sim:
+        context = await browser.new_context(accept_downloads=True)
+        await context.add_cookies([sim.session_cookie()])  # type: ignore[list-item]
+        try:
+            yield Shell(request.param, sim, context)
+        finally:
+            await context.close()
