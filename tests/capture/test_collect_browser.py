@@ -72,8 +72,10 @@ async def _collect(shell: Shell, tmp_path: Path, page: Page, cid: str, index: in
 
 
 async def test_rich_markdown_round_trips(shell: Shell, tmp_path: Path) -> None:
-    page, cid = await shell.open(["Explain", {"text": RICH_MARKDOWN, "reasoning_label": "Thought for 7s"}])
-    result, job, paths, persist, _ = await _collect(shell, tmp_path, page, cid, 0)
+    page, cid = await shell.open(
+        ["Explain", {"text": RICH_MARKDOWN, "reasoning_label": "Thought for 7s"}]
+    )
+    _result, job, paths, persist, _ = await _collect(shell, tmp_path, page, cid, 0)
     md = paths.response.read_text()
     assert md == RICH_MARKDOWN.replace("`x`", "`x`")
     assert job.collection_status == "complete" and job.collection_gaps == []
@@ -116,7 +118,7 @@ async def test_signed_urls_dropped_and_redacted(shell: Shell, tmp_path: Path) ->
         '<a href="https://docs.example/guide">the guide</a>.</p></div>'
     )
     page, cid = await shell.open(["Where?", {"html": html}])
-    result, job, paths, _, _ = await _collect(shell, tmp_path, page, cid, 0)
+    _result, job, paths, _, _ = await _collect(shell, tmp_path, page, cid, 0)
     assert "redacted_transport_links" in job.collection_gaps
     assert "unresolved_source_links" in job.collection_gaps
     assert job.response_fidelity == "text_only" and job.collection_status == "partial"
@@ -154,7 +156,7 @@ async def test_two_identities_in_one_root_are_refused(shell: Shell, tmp_path: Pa
         '<div class="markdown"><p>one</p><div data-message-id="intruder-1"><p>two</p></div></div>'
     )
     page, cid = await shell.open(["Q", {"html": html}])
-    result, job, paths, _, _ = await _collect(shell, tmp_path, page, cid, 0)
+    _result, job, paths, _, _ = await _collect(shell, tmp_path, page, cid, 0)
     assert job.collection_status == "failed" and job.recollection_needed
     assert "bound_response_capture" in job.collection_gaps
     assert any("several message IDs" in g for g in job.collection_gaps)
@@ -232,7 +234,7 @@ async def test_another_conversation_is_never_captured(shell: Shell, tmp_path: Pa
     other = shell.sim.seed_conversation(["Other", "Someone else's answer."])
     await page.goto(shell.sim.conversation_url(other))
     await page.wait_for_selector(".assistant-message")
-    result, job, paths, _, reopened = await _collect(shell, tmp_path, page, cid, 0)
+    _result, _job, paths, _, reopened = await _collect(shell, tmp_path, page, cid, 0)
     assert reopened == [cid]
     assert paths.response.read_text() == "My own answer."
 
@@ -297,7 +299,9 @@ async def test_safe_url_rule_agrees_with_python(shell: Shell) -> None:
         for i, (h, _, _) in enumerate(SAFE_URL_CASES)
         if h
     )
-    cid = shell.sim.seed_conversation(["Q", {"html": f'<div class="markdown"><ul>{cases}</ul></div>'}])
+    cid = shell.sim.seed_conversation(
+        ["Q", {"html": f'<div class="markdown"><ul>{cases}</ul></div>'}]
+    )
     await page.goto(shell.sim.conversation_url(cid))
     await page.wait_for_selector(".assistant-message")
     capture = await capture_turn(page, CaptureRequest(0, cid))

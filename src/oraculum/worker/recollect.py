@@ -9,6 +9,7 @@ Earlier usable bytes survive a failure; the outcome is recorded on the job eithe
 from __future__ import annotations
 
 import asyncio
+import os
 import secrets
 import sys
 from pathlib import Path
@@ -91,7 +92,7 @@ def recollect_job(job_dir: Path) -> int:
         job = store.load(job_id)
         _check_recollectable(job)
         config = job_settings_config(job)
-        log(f"recollect {job_id}: started by pid")
+        log(f"recollect {job_id}: started (pid {os.getpid()})")
         result = asyncio.run(_run(store, job, config, log))
     except OracleError as error:
         log(f"recollect refused: [{error.code}] {error.message}")
