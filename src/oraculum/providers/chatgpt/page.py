@@ -44,9 +44,13 @@ class TurnsReading:
 
 
 class ChatGPTPage:
+    ACTION_TIMEOUT_MS = 15_000
+
     def __init__(self, page: Page) -> None:
         self.page = page
         self.vocabulary = vocab.page_vocabulary()
+        # A control that never appears should fail this step, not hang for Playwright's 30 s.
+        page.set_default_timeout(self.ACTION_TIMEOUT_MS)
 
     async def evaluate(self, name: str) -> Any:
         return await self.page.evaluate(script(name), self.vocabulary)

@@ -56,7 +56,13 @@ class ObservedSelection:
     verification: str  # strong | weak
 
     def to_json_dict(self) -> dict:
-        return {k: v for k, v in asdict(self).items() if v is not None}
+        names = {"auto_switch": "autoSwitchToThinking"}
+        return {names.get(k, k): v for k, v in asdict(self).items() if v is not None}
+
+
+def choice(label: str) -> re.Pattern[str]:
+    """A menu row named ``label``, with or without the check mark of a selected row."""
+    return re.compile(rf"^{re.escape(label)}(?:\s*[{vocab.CHECK_MARKS}])?$")
 
 
 def _fail(message: str) -> OracleError:
@@ -216,13 +222,22 @@ class Configurator:
 
     async def _pick_pro_effort(self, menu: Locator, effort: str) -> str | None:
         label = vocab.EFFORT_LABELS[effort]
-        radio = menu.get_by_role("menuitemradio", name=label, exact=True)
+        radio = menu.get_by_role("menuitemradio", name=choice(label))
         if await radio.count() == 0:
             return None
         if await radio.first.get_attribute("aria-checked") != "true":
             await radio.first.click()
             await self.settle()
+            await self.reopen_if_closed(menu)
+        if await radio.count() == 0:
+            return None
         return effort if await radio.first.get_attribute("aria-checked") == "true" else None
+
+    async def reopen_if_closed(self, menu: Locator) -> None:
+        """A menu may close when a choice re-renders it; open it again to read the result."""
+        if await menu.count() == 0:
+            await (await self.opener()).click()
+            await self.settle()
 
     # Compact "Intelligence" menu ------------------------------------------------------------
 
@@ -239,7 +254,7 @@ class Configurator:
             if await more.count():
                 await more.first.click(force=True)  # a tiny trailing icon, often covered
                 await self.settle()
-            row = self.page.get_by_role("menuitemradio", name=effort_name, exact=True)
+            row = self.page.get_by_role("menuitemradio", name=choice(effort_name))
             if await row.count():
                 await row.first.click()
                 effort_seen = wanted.effort
@@ -311,7 +326,7 @@ class Configurator:
             if (await combo.first.inner_text()).strip() != effort_label:
                 await combo.first.click()
                 await self.settle()
-                option = self.page.get_by_role("option", name=effort_label, exact=True)
+                option = self.page.get_by_role("option", name=choice(effort_label))
                 if await option.count() == 0:
                     raise _fail(f"Could not find labeled entry: {effort_label}")
                 await option.first.click()
@@ -333,7 +348,7 @@ class Configurator:
 
     async def chips(self, wanted: Wanted) -> ObservedSelection:
         family_name = vocab.FAMILY_LABELS[wanted.family]
-        row = self.page.get_by_role("menuitemradio", name=family_name, exact=True)
+        row = self.page.get_by_role("menuitemradio", name=choice(family_name))
         if await row.first.get_attribute("aria-checked") != "true":
             await row.first.click()
             await self.settle()
@@ -354,9 +369,9 @@ class Configurator:
             with contextlib.suppress(Exception):
                 await self.page.keyboard.press("Escape")
         else:
-            effort = self.page.get_by_role(
-                "menuitemradio", name=vocab.EFFORT_LABELS[wanted.effort or "standard"], exact=True
-            )
+            effort_label = vocab.EFFORT_LABELS[wanted.effort or "standard"]
+            effort = self.page.get_by_role("menuitemradio", name=choice(effort_label))
+            await self.reopen_if_closed(row)
             if await effort.count() == 0:
                 raise _fail(f"Could not find labeled entry: {wanted.effort}")
             if await effort.first.get_attribute("aria-checked") != "true":

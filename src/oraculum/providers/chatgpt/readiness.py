@@ -73,6 +73,8 @@ async def wait_until_ready(
         elif last.state != PageState.UNKNOWN:
             await _fail(last, on_failure)
         await asyncio.sleep(POLL_S)
+    if last is not None and last.state != PageState.UNKNOWN:
+        await _fail(last, on_failure)  # what the page kept showing is the reason
     await on_failure(last or Classification(PageState.UNKNOWN, "no reading"))
     raise OracleError(
         "provider_not_ready",

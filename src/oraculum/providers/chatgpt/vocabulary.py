@@ -109,6 +109,7 @@ THINKING_EFFORT_COMBOBOX = "Thinking effort"
 PRO_EFFORT_COMBOBOX = "Pro thinking effort"
 AUTO_SWITCH_PREFIX = "Auto-switch to Thinking"
 CHIP_REMOVE_SUFFIX = ", click to remove"
+CHECK_MARKS = "✓✔"  # a selected row may carry a check mark in its accessible name
 INTELLIGENCE_HEADING = "Intelligence"
 SHOW_ADVANCED = "Show advanced options"
 PRO_EFFORT_OPTIONS = "Pro effort options"

@@ -1,0 +1,121 @@
+"""Every preset on every picker generation, both shells, in real Chromium (no worker)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from playwright.async_api import async_playwright
+
+from oraculum.browser.chromium import launch_args, resolve_executable
+from oraculum.core.config import Config
+from oraculum.core.presets import resolve_selection
+from oraculum.providers.chatgpt.page import ChatGPTPage
+from oraculum.providers.chatgpt.pickers import Configurator, Wanted, parse_power, tier_matches
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+MODEL_PRESETS = [
+    "pro_standard",
+    "pro_extended",
+    "thinking_light",
+    "thinking_standard",
+    "thinking_extended",
+    "thinking_heavy",
+    "instant",
+    "instant_auto_switch",
+]
+EXPECTED_SHOWS = {
+    "power": {
+        "pro_standard": "Pro",
+        "pro_extended": "Pro",
+        "thinking_light": "Medium",
+        "thinking_standard": "Medium",
+        "thinking_extended": "High",
+        "thinking_heavy": "Extra High",
+        "instant": "Instant",
+        "instant_auto_switch": "Instant",
+    },
+    "chips": {
+        "pro_standard": "Pro",
+        "pro_extended": "Extended Pro",
+        "thinking_light": "Light Thinking",
+        "thinking_standard": "Thinking",
+        "thinking_extended": "Extended Thinking",
+        "thinking_heavy": "Heavy Thinking",
+        "instant": "Instant",
+        "instant_auto_switch": "Instant",
+    },
+}
+EXPECTED_SHOWS["intelligence"] = EXPECTED_SHOWS["power"]
+
+
+def test_power_description_parsing() -> None:
+    text = "Extra High, 4 of 5. Use Left and Right arrow keys to adjust power."
+    assert parse_power(text) == ("Extra High", 4, 5)
+    assert parse_power("Pro, 6 of 5.") is None
+    assert parse_power("Pro, 0 of 5.") is None
+    assert parse_power("nothing here") is None
+
+
+@pytest.mark.parametrize(
+    ("row", "tier", "matches"),
+    [
+        ("Medium 5–30s", "Medium", True),
+        ("High 15-60s", "High", True),
+        ("Extra High", "High", False),
+        ("Extra High", "Extra High", True),
+        ("6 Pro", "Pro", True),
+        ("Pro 5+ min", "Pro", True),
+        ("Pro Extended", "Pro", False),
+        ("Instant 5s", "Instant", True),
+    ],
+)
+def test_tier_matching(row: str, tier: str, matches: bool) -> None:
+    assert tier_matches(row, tier) is matches
+
+
+async def configure_all(sim, shell: str, picker: str) -> dict[str, dict]:
+    config = Config()
+    results = {}
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(
+            executable_path=str(resolve_executable()), args=launch_args(), headless=True
+        )
+        context = await browser.new_context()
+        await context.add_cookies([sim.session_cookie()])
+        page = await context.new_page()
+        chat = ChatGPTPage(page)
+        for preset in MODEL_PRESETS:
+            # Start each preset from a different model so every change is a real change.
+            start = "pro/extended" if not preset.startswith("pro") else "instant"
+            await page.goto(sim.chat_url(shell=shell, picker=picker, model=start))
+            await page.locator("#prompt-textarea[contenteditable=true]").wait_for()
+            wanted = Wanted.from_selection(
+                resolve_selection("chatgpt", preset, config).to_json_dict()
+            )
+            observed = await Configurator(chat, lambda _m: None).configure(wanted)
+            results[preset] = observed.to_json_dict()
+        await browser.close()
+    return results
+
+
+@pytest.mark.parametrize("shell", ["classic", "redesign"])
+@pytest.mark.parametrize("picker", ["legacy", "chips", "intelligence", "power"])
+def test_every_preset_on_every_picker(sim, shell: str, picker: str) -> None:
+    results = asyncio.run(configure_all(sim, shell, picker))
+    for preset, observed in results.items():
+        selection = resolve_selection("chatgpt", preset, Config())
+        assert observed["picker"] == picker, preset
+        assert observed["family"] == selection.model_family, preset
+        if picker in EXPECTED_SHOWS:
+            assert observed["shows"].endswith(EXPECTED_SHOWS[picker][preset]), (preset, observed)
+        if picker == "legacy":
+            assert observed["verification"] == "strong", preset
+            if selection.model_family == "instant":
+                assert observed["autoSwitchToThinking"] is selection.auto_switch_to_thinking, preset
+            else:
+                assert observed["effort"] == selection.effort, preset
+        if picker in ("power", "intelligence") and selection.model_family == "pro":
+            assert observed["effort"] == selection.effort, (preset, observed)
+            assert observed["verification"] == "strong", (preset, observed)
