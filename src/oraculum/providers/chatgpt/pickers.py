@@ -24,9 +24,8 @@ UI_SETTLE_S = 0.3
 STEP_SETTLE_S = 0.25
 
 _VERSION = r"(?:\d+(?:\.\d+)?\s+)?"
-OPENER_NAME = re.compile(
-    rf"^{_VERSION}(?:{'|'.join(re.escape(n) for n in (*vocab.MODEL_OPENER_LABELS, *vocab.COMPACT_TIERS))})$"
-)
+_OPENERS = "|".join(re.escape(n) for n in (*vocab.MODEL_OPENER_LABELS, *vocab.COMPACT_TIERS))
+OPENER_NAME = re.compile(rf"^{_VERSION}(?:{_OPENERS})$")
 
 
 @dataclass(frozen=True)
@@ -178,7 +177,7 @@ class Configurator:
         reading = await self._power_reading(power)
         if reading is None:
             raise _fail("Could not read the Power slider position.")
-        label, index, count = reading
+        _, index, count = reading
         goal = vocab.POWER_STOPS.index(target) + 1
         await power.focus()
         for _ in range(count):
@@ -191,7 +190,7 @@ class Configurator:
             moved = await self._power_reading(power)
             if moved is None or moved[1] == index:
                 raise _fail(f"The Power slider did not move toward {target}.")
-            label, index, count = moved
+            _, index, count = moved
         effort_seen = None
         if wanted.family == "pro" and await power.count() and await power.is_visible():
             effort_seen = await self._pick_pro_effort(menu, wanted.effort or "standard")
@@ -201,7 +200,8 @@ class Configurator:
         shows = await (await self.opener()).inner_text()
         if not tier_matches(shows.strip(), target):
             raise _fail(
-                f"Requested model did not remain selected: the composer shows {shows!r}, not {target!r}."
+                "Requested model did not remain selected: "
+                f"the composer shows {shows!r}, not {target!r}."
             )
         strong = wanted.family != "pro" or effort_seen == (wanted.effort or "standard")
         return ObservedSelection(
@@ -393,7 +393,8 @@ class Configurator:
             raise _fail(f"Requested Instant, but the composer still shows {shown[0]!r}.")
         if expected is not None and expected not in shown:
             raise _fail(
-                f"Requested model did not remain selected: the composer shows {shown or 'no model chip'}."
+                "Requested model did not remain selected: "
+                f"the composer shows {shown or 'no model chip'}."
             )
         strong = wanted.family != "instant" or auto_seen is not None
         return ObservedSelection(

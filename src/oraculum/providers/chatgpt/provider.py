@@ -16,8 +16,8 @@ from oraculum.browser.profile import clone_profile
 from oraculum.browser.session import LaunchOptions, browser_on_profile
 from oraculum.core.config import seed_profile_dir
 from oraculum.core.errors import OracleError
-from oraculum.jobs.locks import named_lock
 from oraculum.core.fsio import atomic_write_text
+from oraculum.jobs.locks import named_lock
 from oraculum.jobs.model import Phase, PromptSendState
 from oraculum.providers.base import ProviderOutcome, WorkerContext
 from oraculum.providers.chatgpt import composer
