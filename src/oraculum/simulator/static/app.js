@@ -665,7 +665,10 @@
         return;
       }
       if (!document.hidden) {
-        const target = stream.done ? view.totalChars() : Math.min(stream.received, view.totalChars());
+        let target = stream.done ? view.totalChars() : Math.min(stream.received, view.totalChars());
+        // Never jump past a scenario's trigger point, however many tokens arrived per frame.
+        if (FLAGS.has("hidden_tab") && !simulatedHidden) target = Math.min(target, SC.hidden_after_chars);
+        if (decoyId && !navigated) target = Math.min(target, SC.navigate_after_chars);
         if (target > view.revealed) view.reveal(target);
         if (FLAGS.has("hidden_tab") && !simulatedHidden && view.revealed >= SC.hidden_after_chars) goHidden();
         if (decoyId && !navigated && view.revealed >= SC.navigate_after_chars) {
