@@ -10,6 +10,7 @@ are hints: readers always confirm against `job.json` and drop markers that no lo
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 from oraculum.core.fsio import ensure_private_dir
@@ -78,3 +79,16 @@ def forget(job_id: str, project_id: str) -> None:
     """Remove a job from every index (it is gone, or never came to be)."""
     for name in (QUEUE, OPEN, STRANDED, project(project_id)):
         unmark(name, job_id)
+
+
+def marked_within(name: str, job_id: str, seconds: float, *, root: Path | None = None) -> bool:
+    """Whether ``job_id``'s marker was made less than ``seconds`` ago.
+
+    A job is marked before its directory is created, so a young marker whose job cannot be
+    read yet belongs to a job being born, not to one that is gone.
+    """
+    try:
+        made = (_dir(name, root) / job_id).stat().st_mtime
+    except FileNotFoundError:
+        return False
+    return time.time() - made < seconds

@@ -59,7 +59,10 @@ def _pass(store: JobStore, report: ReconcileReport) -> None:
         try:
             job = store.load(job_id)
         except OracleError as error:
-            if error.code == "job_not_found":
+            # A job being created is marked before its job.json exists: keep young markers.
+            if error.code == "job_not_found" and not indexes.marked_within(
+                indexes.OPEN, job_id, 60.0
+            ):
                 indexes.unmark(indexes.OPEN, job_id)
             continue  # a corrupt job is reported by status, not touched here
         if job.status == Status.QUEUED:

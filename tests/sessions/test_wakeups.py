@@ -1,0 +1,282 @@
+"""Wake-up delivery: claims, adoption, settlement, retries, retention — upstream scenarios
+89-115 where they apply to a CLI + MCP host."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from oraculum.core.errors import OracleError
+from oraculum.core.project import project_id
+from oraculum.jobs.model import Phase, utc_now
+from oraculum.jobs.retention import remove_job
+from oraculum.jobs.store import JobStore
+from oraculum.service.read import read
+from oraculum.service.status import status
+from oraculum.sessions import claims
+from oraculum.sessions import poller as poller_module
+from oraculum.sessions.liveness import SessionLiveness, is_live, live_session_keys
+from oraculum.sessions.poller import Poller
+from oraculum.sessions.sinks import Inbox, hook_sink
+from oraculum.sessions.wakeup import Wakeup
+
+from .jobs_support import finished_job
+
+
+@pytest.fixture
+def store(project: Path) -> JobStore:
+    return JobStore()
+
+
+def poller_for(project: Path, session: str, sink=None, **kwargs) -> tuple[Poller, Inbox]:
+    inbox = Inbox()
+    return Poller(project_id(project), session, sink or inbox, **kwargs), inbox
+
+
+def test_two_claimants_exactly_one_wins(project: Path, store: JobStore) -> None:  # 89
+    job = finished_job(store, project, "a")
+    now = utc_now()
+    first = claims.try_claim(store, job.id, "p1", now=now)
+    second = claims.try_claim(store, job.id, "p2", now=now)
+    assert first is not None and second is None
+    claims.note_requested(store, job.id, "p1", now=now)
+    after = store.load(job.id)
+    assert after.notify_claimed_by is None and after.wakeup_attempt_count == 1
+    assert claims.try_claim(store, job.id, "p2", now=now + timedelta(seconds=1)) is None
+
+
+def test_expired_claim_is_taken_over(project: Path, store: JobStore) -> None:  # 90, 109
+    job = finished_job(store, project, "a")
+    old = utc_now() - timedelta(minutes=2)
+    assert claims.try_claim(store, job.id, "stale", now=old) is not None
+    now = utc_now()
+    assert claims.try_claim(store, job.id, "fresh", now=now) is not None
+    assert not claims.record_target(store, job.id, "stale", "a", now=now)
+    assert claims.record_target(store, job.id, "fresh", "a", now=now)
+    assert store.load(job.id).wakeup_target_session == "a"
+
+
+def test_own_session_gets_one_wakeup_with_the_seed_text(project: Path, store: JobStore) -> None:
+    job = finished_job(store, project, "a")  # 95
+    poller, inbox = poller_for(project, "a")
+    sent = poller.scan()
+    assert [w.job_id for w in sent] == [job.id]
+    text = sent[0].text
+    assert f"Oracle job {job.id} is complete." in text
+    assert f"oraculum read {job.id}" in text and "oracle_read" in text
+    assert f"Response file: {job.response_path}" in text
+    assert f"Artifacts: {store.paths(job.id).artifacts_dir}" in text
+    assert "not an instruction to run oracle_auth, oracle_submit or oracle_cancel" in text
+    assert inbox.drain() == sent
+    assert poller.scan() == []  # the next one is due 15 s later
+    after = store.load(job.id)
+    assert after.wakeup_attempt_count == 1 and after.wakeup_target_session == "a"
+    assert after.wakeup_settled_at is None  # sending is not settling
+
+
+def test_failed_job_says_response_unavailable(project: Path, store: JobStore) -> None:  # 73
+    job = finished_job(store, project, "a", outcome=Phase.FAILED, response=None)
+    sent = poller_for(project, "a")[0].scan()
+    assert "Response file: unavailable yet" in sent[0].text
+    assert "Error: It failed." in sent[0].text
+
+
+def test_retry_schedule_and_at_most_three(project: Path, store: JobStore) -> None:  # 115
+    job = finished_job(store, project, "a")
+    poller, _ = poller_for(project, "a")
+    start = utc_now()
+    assert len(poller.scan(now=start)) == 1
+    assert poller.scan(now=start + timedelta(seconds=14)) == []
+    assert len(poller.scan(now=start + timedelta(seconds=15))) == 1
+    assert poller.scan(now=start + timedelta(seconds=70)) == []
+    assert len(poller.scan(now=start + timedelta(seconds=76))) == 1
+    assert poller.scan(now=start + timedelta(hours=1)) == []
+    assert store.load(job.id).wakeup_attempt_count == 3
+
+
+def test_read_after_a_reminder_settles(project: Path, store: JobStore) -> None:  # 93
+    job = finished_job(store, project, "a")
+    poller, _ = poller_for(project, "a")
+    start = utc_now()
+    poller.scan(now=start)
+    read(job.id, session="a")
+    after = store.load(job.id)
+    assert after.wakeup_settled_source == "oracle_read"
+    assert after.wakeup_settled_session == "a"
+    assert poller.scan(now=start + timedelta(minutes=5)) == []
+
+
+def test_status_before_first_reminder_only_observes(project: Path, store: JobStore) -> None:
+    job = finished_job(store, project, "a")  # 94
+    status(job.id, session="a")
+    observed = store.load(job.id)
+    assert observed.wakeup_observed_source == "oracle_status"
+    assert observed.wakeup_settled_at is None
+    poller, _ = poller_for(project, "a")
+    assert len(poller.scan()) == 1
+    status(job.id, session="a")
+    assert store.load(job.id).wakeup_settled_source == "oracle_status"
+
+
+def test_origin_reading_first_settles_but_others_only_observe(
+    project: Path, store: JobStore
+) -> None:
+    mine = finished_job(store, project, "a")
+    theirs = finished_job(store, project, "b")
+    read(mine.id, session="a")
+    read(theirs.id, session="a")
+    assert store.load(mine.id).wakeup_settled_source == "oracle_read"
+    assert store.load(theirs.id).wakeup_settled_at is None
+    with SessionLiveness(project_id(project), "b"):
+        sent = poller_for(project, "b")[0].scan()
+    assert [w.job_id for w in sent] == [theirs.id]
+
+
+def test_sessionless_jobs_are_never_rebound(project: Path, store: JobStore) -> None:  # 97
+    finished_job(store, project, None)
+    assert poller_for(project, "a")[0].scan() == []
+
+
+def test_orphan_adopted_only_within_the_project(project: Path, store: JobStore) -> None:
+    orphan = finished_job(store, project, "gone")  # 101
+    other_project = poller_for(project.parent, "x")[0]
+    other_project.project_id = "f" * 16
+    assert other_project.scan() == []
+    sent = poller_for(project, "adopter")[0].scan()
+    assert [w.job_id for w in sent] == [orphan.id]
+    assert sent[0].to_dict()["adopted"] is True
+    assert store.load(orphan.id).wakeup_target_session == "adopter"
+
+
+def test_live_origin_blocks_other_sessions(project: Path, store: JobStore) -> None:  # 102, 105
+    job = finished_job(store, project, "origin")
+    with SessionLiveness(project_id(project), "origin"):
+        assert poller_for(project, "other")[0].scan() == []
+        assert store.load(job.id).wakeup_attempt_count == 0
+    assert len(poller_for(project, "other")[0].scan()) == 1
+
+
+def test_origin_returning_after_the_claim_wins(
+    project: Path, store: JobStore, monkeypatch: pytest.MonkeyPatch
+) -> None:  # 106, 107
+    job = finished_job(store, project, "origin")
+    revived: list[SessionLiveness] = []
+    real_claim = claims.try_claim
+
+    def claim_then_origin_returns(*args, **kwargs):
+        claimed = real_claim(*args, **kwargs)
+        revived.append(SessionLiveness(project_id(project), "origin"))
+        return claimed
+
+    monkeypatch.setattr(poller_module.claims, "try_claim", claim_then_origin_returns)
+    adopter, inbox = poller_for(project, "adopter")
+    assert adopter.scan() == [] and inbox.drain() == []
+    after = store.load(job.id)
+    assert after.wakeup_attempt_count == 0 and after.notify_claimed_by is None
+    monkeypatch.setattr(poller_module.claims, "try_claim", real_claim)
+    assert [w.session_id for w in poller_for(project, "origin")[0].scan()] == ["origin"]
+    revived[0].close()
+
+
+def test_stale_snapshot_sends_nothing(project: Path, store: JobStore) -> None:  # 110
+    job = finished_job(store, project, "a")
+    first, _ = poller_for(project, "a")
+    second, inbox = poller_for(project, "a")
+    assert len(first.scan()) == 1
+    assert second.deliver(job) is None and inbox.drain() == []
+    assert store.load(job.id).wakeup_attempt_count == 1
+
+
+def test_prunable_jobs_are_never_woken(project: Path, store: JobStore) -> None:  # 111
+    old = utc_now() - timedelta(days=40)
+    finished_job(store, project, "a", at=old)
+    assert poller_for(project, "a")[0].scan() == []
+
+
+def test_no_removal_while_a_delivery_is_in_flight(project: Path, store: JobStore) -> None:
+    job = finished_job(store, project, "a")  # 112
+    refusals: list[str] = []
+
+    def sink(wakeup: Wakeup) -> None:
+        with pytest.raises(OracleError) as refused:
+            remove_job(wakeup.job_id)
+        refusals.append(refused.value.message)
+
+    assert len(poller_for(project, "a", sink=sink)[0].scan()) == 1
+    assert "wake-up delivery is in flight" in refusals[0]
+    # 113, 114: after the send, the grace keeps the files the message points at.
+    with pytest.raises(OracleError) as grace:
+        remove_job(job.id)
+    assert grace.value.code == "clean_blocked" and "Retry after" in grace.value.message
+    assert Path(job.response_path).exists() and store.paths(job.id).dir.is_dir()
+
+
+def test_a_failing_sink_releases_the_claim_and_counts_nothing(
+    project: Path, store: JobStore
+) -> None:
+    job = finished_job(store, project, "a")
+
+    def broken(_: Wakeup) -> None:
+        raise RuntimeError("host gone")
+
+    with pytest.raises(RuntimeError):
+        poller_for(project, "a", sink=broken)[0].scan()
+    after = store.load(job.id)
+    assert after.notify_claimed_by is None and after.wakeup_attempt_count == 0
+    assert len(poller_for(project, "a")[0].scan()) == 1
+
+
+def test_stopped_poller_sends_nothing(project: Path, store: JobStore) -> None:  # 103
+    job = finished_job(store, project, "a")
+    poller, inbox = poller_for(project, "a")
+    poller.active = False
+    assert poller.scan() == [] and inbox.drain() == []
+    assert store.load(job.id).wakeup_attempt_count == 0
+
+
+def test_hook_gets_the_message_on_stdin_without_a_shell(project: Path, store: JobStore) -> None:
+    job = finished_job(store, project, "a")
+    out = project.parent / "hook-out.txt"
+    script = (
+        "import os,sys; "
+        "open(sys.argv[1],'w').write(os.environ['ORACULUM_JOB_ID']+'|'+sys.stdin.read())"
+    )
+    sink = hook_sink([sys.executable, "-c", script, str(out)])
+    inbox = Inbox()
+    from oraculum.sessions.sinks import fan_out
+
+    poller = Poller(project_id(project), "a", fan_out(inbox, sink))
+    assert len(poller.scan()) == 1
+    job_id, text = out.read_text().split("|", 1)
+    assert job_id == job.id and text.startswith(f"Oracle job {job.id} is complete.")
+
+
+def test_liveness_ends_with_its_process(project: Path) -> None:
+    code = (
+        "import sys,time; from oraculum.sessions.liveness import SessionLiveness;"
+        "s=SessionLiveness('p'*16,'child'); print('up',flush=True); time.sleep(60)"
+    )
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None and child.stdout.readline().strip() == "up"
+        assert is_live("p" * 16, "child")
+        assert "p" * 16 + "::child" in live_session_keys()
+    finally:
+        child.kill()
+        child.wait()
+    assert not is_live("p" * 16, "child")
+
+
+def test_events_record_target_and_attempts(project: Path, store: JobStore) -> None:
+    job = finished_job(store, project, "a")
+    poller_for(project, "a")[0].scan()
+    messages = [e.message for e in store.load(job.id).lifecycle_events]
+    assert "Wake-up target: session a." in messages
+    assert "Wake-up reminder requested (attempt 1)." in messages
+    # A second reminder's "Last event" is the job's own last fact, not the bookkeeping.
+    second = poller_for(project, "a")[0].scan(now=utc_now() + timedelta(seconds=16))
+    assert "Last event:" in second[0].text and "Wake-up" not in second[0].text
