@@ -353,3 +353,14 @@ def test_inputs_deduplicated_and_sorted(tmp_path: Path, mode: str) -> None:
     assert not sel.whole_repo
     # What an explicit input brought back is not reported as excluded.
     assert all(x.path != "node_modules" for x in sel.excluded)
+
+
+def test_project_ignored_by_enclosing_repo_is_walked(tmp_path: Path) -> None:
+    write(tmp_path, ".gitignore", b"*\n")  # a $HOME dotfiles repository ignoring everything
+    git_init(tmp_path, commit=False)
+    write(tmp_path, "proj/.gitignore", b"*.log\n")
+    write(tmp_path, "proj/main.py")
+    write(tmp_path, "proj/debug.log")
+    sel = select_entries(tmp_path / "proj", ["."])
+    assert sel.source == "walk"
+    assert [e.path for e in sel.entries] == [".gitignore", "main.py"]

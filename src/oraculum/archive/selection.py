@@ -415,6 +415,10 @@ class _Selector:
 
     def run(self, resolved: list[ResolvedInput]) -> Selection:
         git_paths = git_candidates(self.root, self._remaining())
+        if not git_paths:
+            # Nothing from git: not a work tree, or the project sits in a directory its
+            # enclosing repository ignores (a dotfiles repo ignoring `*` in $HOME). Walk it.
+            git_paths = None
         source: Literal["git", "walk"] = "walk" if git_paths is None else "git"
         forced_dirs = self._forced_dirs(resolved, git_paths)
         named: set[str] = set()
