@@ -7,8 +7,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from mcp import Client
 from mcp.client.stdio import StdioServerParameters
+
+from mcp import Client
 
 pytestmark = pytest.mark.slow
 

@@ -58,9 +58,7 @@ def test_no_duplicates_no_misdeliveries(project: Path) -> None:
                 assert time.monotonic() < deadline, f"round {first}: a wake-up never came"
                 time.sleep(0.005)
             for job in batch:  # the agent reads it: no retry 15 s later
-                claims.settle(
-                    store, job.id, source="oracle_read", session_id="test", now=utc_now()
-                )
+                claims.settle(store, job.id, source="oracle_read", session_id="test", now=utc_now())
     finally:
         for proc in procs:
             if proc.stdin:

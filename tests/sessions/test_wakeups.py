@@ -79,7 +79,7 @@ def test_own_session_gets_one_wakeup_with_the_seed_text(project: Path, store: Jo
 
 
 def test_failed_job_says_response_unavailable(project: Path, store: JobStore) -> None:  # 73
-    job = finished_job(store, project, "a", outcome=Phase.FAILED, response=None)
+    finished_job(store, project, "a", outcome=Phase.FAILED, response=None)
     sent = poller_for(project, "a")[0].scan()
     assert "Response file: unavailable yet" in sent[0].text
     assert "Error: It failed." in sent[0].text
