@@ -1,0 +1,55 @@
+"""The README's MCP set-up, followed literally: its JSON server entry (Cursor / pi) launches a
+server that answers a dry run."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from mcp.client.stdio import StdioServerParameters
+
+from mcp import Client
+
+pytestmark = pytest.mark.slow
+
+README = Path(__file__).parents[2] / "README.md"
+PLACEHOLDER = "/path/to/oraculum/.venv/bin/oraculum"
+
+
+def readme_server_entries() -> list[dict]:
+    section = README.read_text().split("## Use from an MCP client", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```json\n(.*?)```", section, flags=re.S)
+    assert len(blocks) >= 2, "the README lost its JSON client set-ups"
+    return [json.loads(block)["mcpServers"]["oraculum"] for block in blocks]
+
+
+async def test_readme_json_entry_works(project: Path) -> None:
+    entries = readme_server_entries()
+    assert all(e == entries[0] for e in entries)  # Cursor and pi use the same entry
+    entry = entries[0]
+    assert entry["command"] == PLACEHOLDER
+    real = str(Path(sys.executable).with_name("oraculum"))
+    params = StdioServerParameters(
+        command=real, args=entry["args"], env=dict(os.environ), cwd=str(project)
+    )
+    async with Client(params) as client:
+        ready = await client.call_tool("oracle_preflight", {"provider": "test"})
+        assert not ready.is_error, ready.content[0].text
+        submitted = await client.call_tool(
+            "oracle_submit", {"prompt": "hello", "files": ["."], "provider": "test"}
+        )
+        job = submitted.structured_content["job"]["id"]
+        waited = await client.call_tool("oracle_wait", {"jobId": job, "timeoutSeconds": 30})
+        assert waited.structured_content["done"] is True
+        assert f"Oracle job {job} is complete." in waited.content[0].text
+
+
+def test_readme_names_every_client() -> None:
+    section = README.read_text().split("## Use from an MCP client", 1)[1]
+    for client in ("Claude Code", "Codex", "Cursor", "pi-mcp-adapter"):
+        assert client in section
+    assert "claude mcp add oraculum -- /path/to/oraculum/.venv/bin/oraculum mcp" in section
