@@ -1,0 +1,131 @@
+"""The service operations with real workers (test provider), real locks and files."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from oraculum.core.errors import OracleError
+from oraculum.core.paths import jobs_dir
+from oraculum.jobs import transitions
+from oraculum.jobs.model import utc_now
+from oraculum.jobs.store import JobStore
+from oraculum.service.cancel import cancel
+from oraculum.service.clean import clean
+from oraculum.service.preflight import preflight
+from oraculum.service.read import read
+from oraculum.service.status import status
+from oraculum.service.submit import submit
+from oraculum.service.wait import wait
+
+from .conftest import write_config
+
+pytestmark = pytest.mark.slow
+
+HANG = {"outcome": "hang"}
+
+
+def test_queue_position_and_capacity_line(project: Path) -> None:
+    write_config({"browser": {"maxConcurrentJobs": 1}, "queue": {"maxQueuedPerSlot": 2}})
+    first = submit("one", ["src"], session="s", provider="test", selection_extras=HANG)
+    second = submit("two", ["src"], session="s", provider="test", selection_extras=HANG)
+    third = submit("three", ["src"], session="s", provider="test", selection_extras=HANG)
+    try:
+        assert first["job"]["queue"] == {"queued": False}
+        assert second["job"]["queue"] == {"queued": True, "position": 1, "depth": 1}
+        later = status(second["job"]["id"])["job"]["queue"]
+        assert later == {"queued": True, "position": 1, "depth": 2}
+        assert third["job"]["queue"] == {"queued": True, "position": 2, "depth": 2}
+        assert "Queue position: 2 of 2" in third["message"]
+        assert "start automatically when capacity is available" in third["message"]
+        report = preflight(session="s", provider="test")
+        assert report["capacityLine"] == "Capacity: 1/1 active, 2/2 queued (global)."
+        with pytest.raises(OracleError) as full:
+            submit("four", ["src"], session="s", provider="test")
+        assert full.value.code == "queue_full"
+    finally:
+        for job in (third, second, first):
+            cancel(job["job"]["id"])
+    assert not list((jobs_dir() / ".staging").iterdir())  # refused archive removed too
+
+
+def test_follow_up_rules(project: Path) -> None:
+    store = JobStore()
+    running = submit("q", ["src"], session="s", provider="test", selection_extras=HANG)["job"]
+    with pytest.raises(OracleError) as not_complete:
+        submit("f", ["src"], session="s", follow_up_job=running["id"])
+    assert not_complete.value.code == "follow_up_job_not_complete"
+    cancel(running["id"])
+    with pytest.raises(OracleError) as missing:
+        submit("f", ["src"], session="s", follow_up_job="zzzzzzzzzzzzz")
+    assert missing.value.code == "follow_up_job_not_found"
+
+    done = submit("q", ["src"], session="s", provider="test")["job"]
+    wait(done["id"], session="s")
+    url = "https://chatgpt.com/c/abc-123"
+    store.update(
+        done["id"],
+        lambda job: transitions.update(
+            job, at=utc_now(), source="t", patch={"chat_url": url, "conversation_id": "abc-123"}
+        ),
+    )
+    assert preflight(session="s", follow_up_job=done["id"])["provider"] == "test"
+    with pytest.raises(OracleError) as conflict:
+        submit("f", ["src"], session="s", follow_up_job=done["id"], conversation="other-1")
+    assert conflict.value.code == "oracle_thread_target_conflict"
+    follow = submit("f", ["src"], session="s", follow_up_job=done["id"])["job"]
+    assert follow["followUpToJobId"] == done["id"] and follow["chatUrl"] == url
+    assert follow["conversationId"] == "abc-123"
+    wait(follow["id"], session="s")
+
+
+def test_conversation_targets(project: Path) -> None:
+    with pytest.raises(OracleError) as bad:
+        submit("q", ["src"], session="s", provider="test", conversation="../x")
+    assert bad.value.code == "invalid_chatgpt_conversation_id"
+    job = submit(
+        "q", ["src"], session="s", provider="test", conversation="https://chatgpt.com/c/abc-9"
+    )["job"]
+    assert job["conversationId"] == "abc-9"
+    assert job["chatUrl"] == "https://chatgpt.com/c/abc-9"
+    wait(job["id"], session="s")
+
+
+def test_read_defaults_to_newest_and_clean_all(project: Path) -> None:
+    write_config({"cleanup": {"wakeupGraceMs": 0}})
+    old = submit("old", ["src"], session="s", provider="test")["job"]
+    new = submit("new", ["src"], session="s", provider="test")["job"]
+    wait(old["id"], session="s")
+    wait(new["id"], session="s")
+    assert read(session="s")["job"]["id"] == new["id"]
+    hanging = submit("h", ["src"], session="s", provider="test", selection_extras=HANG)["job"]
+    cleaned = clean("all")
+    assert set(cleaned["removed"]) == {old["id"], new["id"]}
+    assert cleaned["skippedOpen"] == [hanging["id"]]
+    cancel(hanging["id"])
+    with pytest.raises(OracleError) as usage:
+        clean(None)
+    assert usage.value.code == "invalid_argument"
+
+
+def test_prompt_required_and_no_job_on_refusal(project: Path) -> None:
+    for prompt in ("", "   "):
+        with pytest.raises(OracleError) as empty:
+            submit(prompt, ["src"], session="s", provider="test")
+        assert empty.value.code == "invalid_argument"
+    with pytest.raises(OracleError) as blank:
+        submit("q", ["   "], session="s", provider="test")
+    assert blank.value.code == "archive_input_blank"
+    assert JobStore().list_ids() == []
+
+
+def test_wait_for_the_sessions_next_job(project: Path) -> None:
+    job = submit("next", ["src"], session="nx", provider="test")["job"]
+    started = time.monotonic()
+    result = wait(session="nx", timeout_s=30)
+    assert result["done"] and result["wakeup"]["jobId"] == job["id"]
+    assert time.monotonic() - started < 30
+    timed_out = wait(session="nobody-here", timeout_s=0.2)
+    assert timed_out["done"] is False
