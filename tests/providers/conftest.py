@@ -57,13 +57,26 @@ def write_config(sim: SimulatorThread, **chat_knobs: Any) -> Config:
     return load_config().config
 
 
-@pytest.fixture
-def seeded(oraculum_home: Path, sim: SimulatorThread) -> Config:
-    """A seed profile signed in to the simulator through its login form."""
-    config = write_config(sim)
-    seed = seed_profile_dir(config, "chatgpt")
-    asyncio.run(seed_simulator_profile(seed, sim.url, LaunchOptions.from_config(config)))
-    return config
+HOME_VARIABLES = {
+    "ORACULUM_JOBS_DIR": "jobs",
+    "ORACULUM_STATE_DIR": "state",
+    "ORACULUM_CONFIG_DIR": "config",
+    "ORACULUM_DATA_DIR": "data",
+}
+
+
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory: pytest.TempPathFactory, sim: SimulatorThread) -> Iterator[Config]:
+    """One oraculum home per module, its seed profile signed in through the simulator's
+    login form (a real Chromium stores the session cookie)."""
+    home = tmp_path_factory.mktemp("driver-home")
+    with pytest.MonkeyPatch.context() as patch:
+        for name, sub in HOME_VARIABLES.items():
+            patch.setenv(name, str(home / sub))
+        config = write_config(sim)
+        seed = seed_profile_dir(config, "chatgpt")
+        asyncio.run(seed_simulator_profile(seed, sim.url, LaunchOptions.from_config(config)))
+        yield config
 
 
 def make_archive(directory: Path, files: dict[str, bytes]) -> tuple[Path, str]:
@@ -122,3 +135,11 @@ def finished(store: JobStore, job_id: str, timeout: float = 90.0) -> Job:
             return job
         time.sleep(0.2)
     raise AssertionError(f"job {job_id} did not finish: {store.load(job_id).phase}")
+
+
+@pytest.fixture
+def revocable_seed(seeded: Config, sim: SimulatorThread) -> Iterator[Config]:
+    """For tests whose scenario revokes the session: sign the seed in again afterwards."""
+    yield seeded
+    seed = seed_profile_dir(seeded, "chatgpt")
+    asyncio.run(seed_simulator_profile(seed, sim.url, LaunchOptions.from_config(seeded)))

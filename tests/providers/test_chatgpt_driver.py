@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from oraculum.jobs.model import Status
+from oraculum.core.errors import OracleError
+from oraculum.jobs.model import Job, Status
 from oraculum.jobs.store import JobStore
 
 from .conftest import finished, submit_chatgpt, write_config
@@ -21,17 +22,171 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
-def test_happy_path_classic_power(seeded, sim, project: Path) -> None:
-    config = write_config(sim, shell="classic", picker="power")
-    job = submit_chatgpt(project, config, preset="thinking_heavy")
-    store = JobStore()
-    done = finished(store, job.id)
-    log = Path(done.logs_dir, "worker.log").read_text()
-    assert done.status == Status.COMPLETE, f"{done.error}\n{log}"
+def log_of(job: Job) -> str:
+    return Path(job.logs_dir, "worker.log").read_text()
+
+
+def complete(job: Job) -> Job:
+    done = finished(JobStore(), job.id)
+    assert done.status == Status.COMPLETE, f"{done.error}\n{log_of(done)}"
+    return done
+
+
+MATRIX = [
+    ("classic", "power", "thinking_heavy", "Extra High"),
+    ("redesign", "power", "pro_extended", "Pro"),
+    ("classic", "intelligence", "thinking_extended", "High"),
+    ("redesign", "intelligence", "instant", "Instant"),
+    ("classic", "legacy", "instant_auto_switch", None),
+    ("redesign", "legacy", "thinking_light", None),
+    ("classic", "chips", "pro_standard", "Pro"),
+    ("redesign", "chips", "thinking_standard", "Thinking"),
+]
+
+
+def test_happy_path_on_both_shells_and_all_pickers(seeded, sim, project: Path) -> None:
+    jobs = []
+    for shell, picker, preset, shows in MATRIX:
+        config = write_config(sim, shell=shell, picker=picker)
+        jobs.append((submit_chatgpt(project, config, preset=preset), picker, shows))
+    for job, picker, shows in jobs:
+        done = complete(job)
+        answer = Path(done.response_path).read_text()
+        assert f"context-{job.id}.tar.zst" in answer and "src/app.py" in answer
+        assert job.archive_sha256 in answer
+        assert "Summarise the project." in answer  # the prompt is quoted back
+        assert done.prompt_send_state.value == "accepted"
+        assert done.chat_url and done.conversation_id and done.chat_url_verified
+        assert done.chat_url.endswith(f"/c/{done.conversation_id}")
+        assert done.observed_selection["picker"] == picker
+        if shows:
+            assert done.observed_selection["shows"].endswith(shows)
+        assert not Path(done.runtime_profile_dir).exists()
+        assert done.seed_generation
+
+
+@pytest.mark.parametrize(
+    ("knobs", "code", "diagnostics"),
+    [
+        ({"scenario": "challenge", "challenge_loads": 0}, "provider_challenge", "preflight"),
+        ({"scenario": "outage", "outage_loads": 0}, "provider_outage", "preflight"),
+        ({"scenario": "upload_fail"}, "upload_failed", "failure"),
+    ],
+)
+def test_blocked_pages_fail_with_their_code(seeded, sim, project, knobs, code, diagnostics) -> None:
+    job = submit_chatgpt(project, write_config(sim, **knobs))
+    done = finished(JobStore(), job.id)
+    assert done.status == Status.FAILED
+    assert done.error_code == code, done.error
+    assert done.prompt_send_state.value == "not_sent"
+    for suffix in ("url.txt", "aria.txt", "text.txt", "png"):
+        assert Path(done.logs_dir, f"{diagnostics}.{suffix}").exists(), suffix
+
+
+def test_login_required_fails_as_auth_and_says_run_auth(revocable_seed, sim, project) -> None:
+    job = submit_chatgpt(project, write_config(sim, scenario="login_expired"))
+    done = finished(JobStore(), job.id)
+    assert done.status == Status.FAILED
+    assert done.error_code == "auth_login_required"
+    assert "oraculum auth" in done.error
+    assert Path(done.logs_dir, "preflight.url.txt").exists()
+
+
+def test_refused_send_is_attempted_and_warns_of_duplicates(seeded, sim, project) -> None:
+    job = submit_chatgpt(project, write_config(sim, scenario="rate_limit"))
+    done = finished(JobStore(), job.id)
+    assert done.status == Status.FAILED
+    assert done.prompt_send_state.value == "attempted"
+    assert "twice" in done.error or "duplicate" in done.error
+
+
+def test_restored_draft_is_cleared_first(seeded, sim, project) -> None:
+    draft = "an old unsent draft that must not be sent"
+    job = submit_chatgpt(project, write_config(sim, draft=draft), prompt="Fresh question?")
+    answer = Path(complete(job).response_path).read_text()
+    assert "Fresh question?" in answer
+    assert draft not in answer
+
+
+def test_navigation_away_still_saves_the_jobs_own_answer(seeded, sim, project) -> None:
+    job = submit_chatgpt(project, write_config(sim, scenario="navigate_away"))
+    done = complete(job)
     answer = Path(done.response_path).read_text()
-    assert f"context-{job.id}.tar.zst" in answer
-    assert "src/app.py" in answer
-    assert done.prompt_send_state.value == "accepted"
-    assert done.chat_url and "/c/" in done.chat_url and done.chat_url_verified
-    assert done.observed_selection["picker"] == "power"
-    assert done.observed_selection["shows"].endswith("Extra High")
+    assert f"context-{job.id}.tar.zst" in answer, (done.chat_url, log_of(done))
+    assert any("another page" in e.message for e in done.lifecycle_events)
+
+
+def test_stale_stop_control_is_recovered_by_reload(seeded, sim, project) -> None:
+    job = submit_chatgpt(project, write_config(sim, scenario="stale_stop"))
+    done = complete(job)
+    assert "Stop control still present" in log_of(done)
+    assert f"context-{job.id}.tar.zst" in Path(done.response_path).read_text()
+
+
+def test_hidden_tab_freeze_is_reconciled_to_the_full_text(seeded, sim, project) -> None:
+    job = submit_chatgpt(project, write_config(sim, scenario="hidden_tab", hidden_after_chars=30))
+    done = complete(job)
+    assert "reload recovered" in log_of(done)
+    answer = Path(done.response_path).read_text()
+    assert job.archive_sha256 in answer and "src/app.py" in answer
+
+
+def test_generation_error_is_recovered_by_retry(seeded, sim, project) -> None:
+    job = submit_chatgpt(project, write_config(sim, scenario="generation_error"))
+    done = complete(job)
+    assert "pressing Retry once" in log_of(done)
+
+
+def test_follow_up_continues_the_same_conversation(seeded, sim, project) -> None:
+    config = write_config(sim)
+    first = complete(submit_chatgpt(project, config, prompt="First question"))
+    second = complete(
+        submit_chatgpt(
+            project,
+            config,
+            prompt="Second question",
+            chat_url=first.chat_url,
+            conversation_id=first.conversation_id,
+            follow_up_to=first.id,
+        )
+    )
+    assert second.conversation_id == first.conversation_id
+    conversation = sim.state.conversations[first.conversation_id]
+    user_turns = [t for t in conversation.turns if t.role == "user"]
+    assert len(user_turns) == 2
+    assert "Second question" in Path(second.response_path).read_text()
+
+
+def test_two_follow_ups_on_one_thread_never_run_at_once(seeded, sim, project) -> None:
+    config = write_config(sim)
+    first = complete(submit_chatgpt(project, config))
+    running = submit_chatgpt(
+        project, config, chat_url=first.chat_url, conversation_id=first.conversation_id
+    )
+    with pytest.raises(OracleError) as info:
+        submit_chatgpt(
+            project, config, chat_url=first.chat_url, conversation_id=first.conversation_id
+        )
+    assert info.value.code == "oracle_thread_busy"
+    complete(running)
+
+
+def test_earlier_turns_with_alarming_words_do_not_misclassify(seeded, sim, project) -> None:
+    conversation = sim.seed_conversation(
+        [
+            "Why did my deploy fail?",
+            "Cloudflare returned a rate limit page and then Something went wrong; "
+            "try again later. Verify you are human was shown too.",
+        ]
+    )
+    config = write_config(sim)
+    job = submit_chatgpt(
+        project,
+        config,
+        chat_url=sim.conversation_url(conversation),
+        conversation_id=conversation,
+        prompt="And now?",
+    )
+    done = complete(job)
+    assert done.conversation_id == conversation
+    assert "And now?" in Path(done.response_path).read_text()

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from oraculum.core.config import Config
-from oraculum.jobs.model import Job, Phase
+from oraculum.jobs.model import EventKind, Job, Phase
 from oraculum.jobs.store import JobPaths
 
 
@@ -22,7 +22,9 @@ class WorkerContext(Protocol):
         """Move the job to ``phase`` (heartbeat included) and return the stored job."""
         ...
 
-    async def record(self, patch: dict[str, Any], *, message: str | None = None) -> Job:
+    async def record(
+        self, patch: dict[str, Any], *, message: str | None = None, kind: EventKind | None = None
+    ) -> Job:
         """Persist facts about the run (chat URL, send state, …) without changing phase."""
         ...
 

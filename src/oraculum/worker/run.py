@@ -22,7 +22,7 @@ from oraculum.core.errors import OracleError
 from oraculum.jobs import transitions
 from oraculum.jobs.admission import promote_queue
 from oraculum.jobs.ids import JOB_DIR_PREFIX, validate_job_id
-from oraculum.jobs.model import Job, Phase, iso, utc_now
+from oraculum.jobs.model import EventKind, Job, Phase, iso, utc_now
 from oraculum.jobs.process import NONCE_ENV
 from oraculum.jobs.runtime import job_settings_config, record_cleanup, teardown
 from oraculum.jobs.store import JobPaths, JobStore
@@ -102,10 +102,14 @@ class Context:
             )
         )
 
-    async def record(self, patch: dict[str, Any], *, message: str | None = None) -> Job:
+    async def record(
+        self, patch: dict[str, Any], *, message: str | None = None, kind: EventKind | None = None
+    ) -> Job:
         now = utc_now()
         return await self._write(
-            lambda job: transitions.update(job, at=now, source=SOURCE, patch=patch, message=message)
+            lambda job: transitions.update(
+                job, at=now, source=SOURCE, patch=patch, message=message, kind=kind
+            )
         )
 
 

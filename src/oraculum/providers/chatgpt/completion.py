@@ -43,12 +43,21 @@ def url_candidate(reading: TurnsReading, archive_name: str) -> str | None:
 
 
 async def adopt_conversation_url(
-    chat: ChatGPTPage, archive_name: str, *, timeout_s: float, log: Callable[[str], None]
+    chat: ChatGPTPage,
+    archive_name: str,
+    *,
+    timeout_s: float,
+    log: Callable[[str], None],
+    on_navigation: Callable[[str], Awaitable[None]],
 ) -> AdoptedUrl | None:
-    """The job's conversation URL, seen twice in a row with the job's archive in view; after
-    ``timeout_s`` a conversation URL without that evidence, marked unverified; never a URL that
-    is not a conversation."""
+    """The job's conversation URL: a conversation path whose user turn shows the job's
+    archive, read in the same evaluation as the location, seen twice in a row.
+
+    If the tab wanders to another conversation after the evidence was seen once, it is sent
+    back there. After ``timeout_s`` without any evidence a conversation URL is adopted
+    unverified (and logged); a URL that is not a conversation is never adopted."""
     previous: str | None = None
+    evidenced: str | None = None
     deadline = time.monotonic() + timeout_s
     reading = await chat.turns()
     while time.monotonic() < deadline:
@@ -56,8 +65,18 @@ async def adopt_conversation_url(
         candidate = url_candidate(reading, archive_name)
         if candidate and candidate == previous:
             return AdoptedUrl(candidate, conversation_id_from_url(candidate) or "", True)
+        if candidate:
+            evidenced = candidate
+        elif evidenced and conversation_id_from_url(reading.url) not in (
+            None,
+            conversation_id_from_url(evidenced),
+        ):
+            await on_navigation(strip_url(reading.url))
+            await chat.page.goto(evidenced)
         previous = candidate
         await asyncio.sleep(URL_POLL_S)
+    if evidenced:
+        return AdoptedUrl(evidenced, conversation_id_from_url(evidenced) or "", True)
     conversation = conversation_id_from_url(reading.url)
     if conversation is None:
         log(f"no conversation URL after {timeout_s:.0f}s (page at {strip_url(reading.url)})")

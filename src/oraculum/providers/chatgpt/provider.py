@@ -18,7 +18,7 @@ from oraculum.core.config import seed_profile_dir
 from oraculum.core.errors import OracleError
 from oraculum.core.fsio import atomic_write_text
 from oraculum.jobs.locks import named_lock
-from oraculum.jobs.model import Phase, PromptSendState
+from oraculum.jobs.model import EventKind, Phase, PromptSendState
 from oraculum.providers.base import ProviderOutcome, WorkerContext
 from oraculum.providers.chatgpt import composer
 from oraculum.providers.chatgpt.completion import (
@@ -130,8 +130,19 @@ class ChatGPTProvider:
             {"prompt_send_state": PromptSendState.ACCEPTED}, message="ChatGPT accepted the prompt."
         )
 
+        async def navigated(away: str) -> None:
+            await ctx.record(
+                {},
+                message=f"The tab showed another page ({away}); reopening the job's conversation.",
+                kind=EventKind.NAVIGATION,
+            )
+
         adopted = await adopt_conversation_url(
-            chat, archive.name, timeout_s=config.worker.url_verify_timeout_ms / 1000, log=ctx.log
+            chat,
+            archive.name,
+            timeout_s=config.worker.url_verify_timeout_ms / 1000,
+            log=ctx.log,
+            on_navigation=navigated,
         )
         patch: dict[str, Any] = {}
         if adopted is not None:
@@ -150,13 +161,6 @@ class ChatGPTProvider:
             )
         job = await ctx.enter_phase(Phase.AWAITING_RESPONSE, patch=patch)
         chat_url = job.chat_url or ""
-
-        async def navigated(away: str) -> None:
-            await ctx.record(
-                {},
-                message=f"The tab showed another page ({away}); reopening the job's conversation.",
-            )
-
         answer = await wait_for_answer(
             chat,
             CompletionContext(

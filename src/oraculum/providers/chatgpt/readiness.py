@@ -93,7 +93,7 @@ async def _fail(
     evidence = f" ({state.evidence})" if state.evidence else ""
     raise OracleError(
         code,
-        f"{state.reason}{evidence}",
+        f"{state.reason}{evidence} {step}",
         suggested_next_step=step,
         retryable=state.state == PageState.TRANSIENT_OUTAGE,
     )
