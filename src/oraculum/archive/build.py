@@ -167,7 +167,7 @@ def build_archive(
     worker.start()
     # A little grace over the deadline: the worker checks it itself between entries and chunks
     # and cleans up after itself; the join timeout only catches a worker stuck in a syscall.
-    worker.join(timeout_s + 1.0)
+    worker.join(timeout_s + 0.25)
     if worker.is_alive():
         job.abandon()
         raise _timeout_error(timeout_s)

@@ -22,7 +22,7 @@ import time
 import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import BinaryIO, Protocol
+from typing import Any, BinaryIO, Protocol
 
 import zstandard
 
@@ -106,7 +106,7 @@ class _HashingFile:
     """The archive file: counts and hashes every byte on its way to disk."""
 
     def __init__(self, raw: BinaryIO) -> None:
-        self.raw = raw
+        self.raw: Any = raw  # swapped for a discarding sink on abort
         self.count = 0
         self.digest = hashlib.sha256()
 
@@ -125,6 +125,7 @@ class Sink(Protocol):
     def write(self, data: bytes | memoryview) -> None: ...
     def mark(self) -> int: ...
     def close(self) -> int: ...
+    def abort(self) -> None: ...
 
 
 class ZstdSink:
@@ -149,6 +150,34 @@ class ZstdSink:
         self.writer.close()
         return self.out.count
 
+    def abort(self) -> None:
+        """Give up without blocking the caller.
+
+        Freeing a multi-threaded zstd context waits for the jobs in flight, and
+        python-zstandard does that while holding the GIL, which would stall every thread
+        (including one waiting to report a timeout) for as long as those jobs take at high
+        levels. So a daemon thread finishes the frame into a discarding sink, with the GIL
+        released, and drops the context once it is idle.
+        """
+        self.out.raw = _Discard()
+        writer, self.writer = self.writer, None
+        threading.Thread(target=_finish_quietly, args=(writer,), daemon=True).start()
+
+
+class _Discard:
+    def write(self, data: bytes | memoryview) -> int:
+        return len(data)
+
+    def flush(self) -> None:
+        return None
+
+
+def _finish_quietly(writer: Any) -> None:
+    try:
+        writer.flush(zstandard.FLUSH_FRAME)
+    except Exception:  # the frame is thrown away; nothing to report
+        return
+
 
 class GzipSink:
     """gzip via zlib (header with mtime 0 and no file name, so output is deterministic)."""
@@ -169,6 +198,9 @@ class GzipSink:
     def close(self) -> int:
         self.out.write(self.z.flush(zlib.Z_FINISH))
         return self.out.count
+
+    def abort(self) -> None:
+        return None  # zlib holds no threads
 
 
 class WriteTimeout(Exception):
@@ -299,9 +331,13 @@ def write_archive(
     """Write one complete compressed archive of ``entries`` to the open file ``raw``."""
     out = _HashingFile(raw)
     sink: Sink = ZstdSink(out, level, threads) if compression == "zstd" else GzipSink(out, level)
-    offsets, points, written, skipped = write_tar(
-        root, entries, sink, measure_at=measure_at, deadline=deadline, cancel=cancel
-    )
+    try:
+        offsets, points, written, skipped = write_tar(
+            root, entries, sink, measure_at=measure_at, deadline=deadline, cancel=cancel
+        )
+    except BaseException:
+        sink.abort()
+        raise
     measured_end = sink.mark() if len(points) > 1 else None
     size = sink.close()
     tar_bytes = offsets[-1] + len(END_OF_ARCHIVE)
