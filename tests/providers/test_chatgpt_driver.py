@@ -63,6 +63,12 @@ def test_happy_path_on_both_shells_and_all_pickers(seeded, sim, project: Path) -
             assert done.observed_selection["shows"].endswith(shows)
         assert not Path(done.runtime_profile_dir).exists()
         assert done.seed_generation
+        # Bound to exactly this turn: its message id and a hash of its text.
+        assert done.collection_binding["conversationId"] == done.conversation_id
+        assert done.collection_binding["messageId"]
+        assert done.response_fidelity == "derived_markdown"
+        assert done.collection_status in ("complete", "partial")
+        assert "?sig=" not in answer  # signed transport URLs never reach the saved answer
 
 
 @pytest.mark.parametrize(

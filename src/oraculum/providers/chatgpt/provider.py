@@ -14,11 +14,11 @@ from typing import Any
 from oraculum.browser.diagnostics import capture_diagnostics
 from oraculum.browser.profile import clone_profile
 from oraculum.browser.session import LaunchOptions, browser_on_profile
+from oraculum.capture.collect import collect
 from oraculum.core.config import seed_profile_dir
 from oraculum.core.errors import OracleError
-from oraculum.core.fsio import atomic_write_text
 from oraculum.jobs.locks import named_lock
-from oraculum.jobs.model import EventKind, Phase, PromptSendState
+from oraculum.jobs.model import EventKind, Job, Phase, PromptSendState
 from oraculum.providers.base import ProviderOutcome, WorkerContext
 from oraculum.providers.chatgpt import composer
 from oraculum.providers.chatgpt.completion import (
@@ -178,11 +178,39 @@ class ChatGPTProvider:
         return await self._collect(ctx, chat, answer, before.assistant_count)
 
     async def _collect(
-        self, ctx: WorkerContext, chat: ChatGPTPage, answer: str, index: int
+        self, ctx: WorkerContext, chat: ChatGPTPage, streamed: str, index: int
     ) -> ProviderOutcome:
-        # Interim collection: the streamed-and-reconciled text of the bound turn.
-        atomic_write_text(ctx.paths.response, answer.rstrip("\n") + "\n")
+        """Bind to exactly this turn and save it (the streamed text is evidence only: for
+        ChatGPT nothing but the bound capture is ever saved as the response)."""
+        chat_url = ctx.job.chat_url or ""
+
+        async def reopen() -> None:
+            await chat.page.goto(chat_url)
+
+        async def persist(patch: dict[str, Any]) -> Job:
+            return await ctx.record(patch)
+
+        result = await collect(
+            chat.page,
+            ctx.job,
+            ctx.paths,
+            ctx.config,
+            response_index=index,
+            reopen=reopen,
+            persist=persist,
+        )
+        ctx.log(
+            f"collected: {result.status} ({len(streamed)} characters streamed)"
+            + (f"; gaps: {', '.join(result.gaps.all())}" if result.gaps.all() else "")
+        )
+        message = "Job completed successfully."
+        if result.response_text is None:
+            message = (
+                "Job completed, but its answer could not be collected: "
+                f"{result.error}. Recollect it with `oraculum read {ctx.job.id} --recollect`."
+            )
         return ProviderOutcome(
-            patch={"generation_status": "completed", "collection_status": "partial"},
-            message="Job completed successfully.",
+            phase=result.phase_hint,
+            patch={"generation_status": "completed", **result.patch},
+            message=message,
         )
