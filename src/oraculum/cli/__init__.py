@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "cancel_cmd",
     "preflight_cmd",
     "mcp_cmd",
+    "demo_cmd",
 )
 for _module in COMMAND_MODULES:
     importlib.import_module(f"oraculum.cli.{_module}")

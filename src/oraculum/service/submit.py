@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from oraculum.archive import archive_filename, build_archive
-from oraculum.core.config import Config
+from oraculum.core.config import Config, load_config
 from oraculum.core.errors import OracleError
 from oraculum.core.fsio import ensure_private_dir
 from oraculum.core.paths import jobs_dir
@@ -28,7 +28,6 @@ from oraculum.service.common import (
     TEST_PROVIDER,
     check_prerequisites,
     choose_provider,
-    project_config,
     project_root,
 )
 from oraculum.service.summary import job_summary
@@ -130,9 +129,12 @@ def submit(
     conversation: str | None = None,
     request_source: str = "cli",
     selection_extras: dict[str, Any] | None = None,
+    config_overrides: dict[str, Any] | None = None,
     store: JobStore | None = None,
 ) -> dict[str, Any]:
-    """Create one job and hand it to a worker (or the queue); returns ``{"job", "message"}``."""
+    """Create one job and hand it to a worker (or the queue); returns ``{"job", "message"}``.
+
+    ``config_overrides`` is the explicit-arguments config layer (it wins over every file)."""
     if not isinstance(prompt, str) or not prompt.strip():
         raise OracleError(
             "invalid_argument",
@@ -141,7 +143,7 @@ def submit(
         )
     session_id = resolve_session_id(session, action="submit oracle jobs")
     root = project_root(cwd)
-    config = project_config(root)
+    config = load_config(root, config_overrides).config
     store = store or JobStore()
     prior = check_follow_up(store, follow_up_job, root) if follow_up_job else None
     choice = choose_provider(

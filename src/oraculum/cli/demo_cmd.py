@@ -1,0 +1,61 @@
+"""`oraculum demo`: a real job against the built-in simulator, shown live."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.status import Status as Spinner
+
+from oraculum.cli.app import MODE, app, console, emit
+from oraculum.core.errors import OracleError
+from oraculum.jobs.model import Job
+from oraculum.service.demo import run_demo
+
+
+@app.command("demo")
+def demo_command(
+    shell: str = typer.Option("classic", help="Simulator shell: classic or redesign."),
+    picker: str = typer.Option("power", help="Model picker: legacy, chips, intelligence, power."),
+    raw: bool = typer.Option(False, "--raw", help="Print the answer as plain text."),
+) -> None:
+    """Run one real job end to end against the built-in ChatGPT simulator (no network)."""
+    spinner: Spinner | None = None if MODE.json else console.status("starting…")
+
+    def on_step(text: str) -> None:
+        if not MODE.json:
+            console.print(f"[dim]·[/] {text}", markup=True, highlight=False)
+
+    def on_phase(job: Job, elapsed: float) -> None:
+        if spinner is not None:
+            spinner.update(f"{job.phase.value}  [dim]{elapsed:5.1f}s[/]")
+
+    if spinner is not None:
+        spinner.start()
+    try:
+        result = run_demo(
+            cwd=Path.cwd(), shell=shell, picker=picker, on_phase=on_phase, on_step=on_step
+        )
+    finally:
+        if spinner is not None:
+            spinner.stop()
+    job = result["job"]
+    if job["status"] != "complete":
+        raise OracleError(
+            "demo_failed",
+            f"The demo job {job['id']} ended {job['status']}: {job.get('error')}",
+            suggested_next_step=f"See `oraculum status {job['id']}` and its logs directory.",
+        )
+
+    def render(out: Console) -> None:
+        out.print(f"[green]✓[/] job {job['id']} complete — answer saved to {job['responsePath']}")
+        out.rule("answer")
+        text = result["response"] or ""
+        if raw:
+            out.print(text, markup=False, highlight=False)
+        else:
+            out.print(Markdown(text))
+
+    emit(result, render)

@@ -1,0 +1,129 @@
+"""`demo`: one real job, end to end, against the built-in ChatGPT simulator.
+
+It starts the simulator, signs a demo seed profile into it (kept apart from your real seed),
+submits the current project (or a small sample project when run outside one) through the
+normal submit path, and follows the job to its saved answer. Nothing reaches the internet.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from oraculum.auth.simulator import seed_simulator_profile
+from oraculum.browser.session import LaunchOptions
+from oraculum.core.config import load_config
+from oraculum.core.errors import OracleError
+from oraculum.core.paths import data_dir
+from oraculum.core.project import find_project_root, has_marker
+from oraculum.jobs.model import Job
+from oraculum.jobs.store import JobStore
+from oraculum.service.submit import submit
+from oraculum.simulator import SimulatorThread
+
+DEMO_PROMPT = (
+    "You are reviewing the attached project archive. Describe what the project does, "
+    "list its main files, and suggest one improvement."
+)
+SAMPLE_PROJECT = {
+    "README.md": "# tiny-calc\n\nA tiny calculator used by `oraculum demo`.\n",
+    "pyproject.toml": '[project]\nname = "tiny-calc"\nversion = "0.1.0"\n',
+    "tiny_calc/__init__.py": "",
+    "tiny_calc/ops.py": (
+        "def add(a: float, b: float) -> float:\n    return a + b\n\n\n"
+        "def divide(a: float, b: float) -> float:\n    return a / b\n"
+    ),
+    "tests/test_ops.py": (
+        "from tiny_calc.ops import add\n\n\ndef test_add() -> None:\n    assert add(1, 2) == 3\n"
+    ),
+}
+FINISH_TIMEOUT_S = 300.0
+
+
+def demo_project(cwd: Path) -> tuple[Path, bool]:
+    """The project to send: the current one, or a fresh sample when ``cwd`` is not in one."""
+    root = find_project_root(cwd)
+    if (root / ".git").exists() or has_marker(root):
+        return root, False
+    sample = Path(tempfile.mkdtemp(prefix="oraculum-demo-project-"))
+    for name, text in SAMPLE_PROJECT.items():
+        path = sample / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return sample, True
+
+
+def demo_overrides(sim: SimulatorThread, *, shell: str, picker: str) -> dict[str, Any]:
+    """Point the browser at the simulator and at a demo seed, never at the real ones."""
+    home = data_dir() / "demo"
+    return {
+        "browser": {
+            "chatUrl": sim.chat_url(shell=shell, picker=picker),
+            "authUrl": sim.sign_in_url,
+            "authSeedProfileDir": str(home / "seed-profile"),
+            "runtimeProfilesDir": str(home / "runtime-profiles"),
+        },
+        "worker": {"pollMs": 300, "urlVerifyTimeoutMs": 10_000},
+    }
+
+
+def follow(
+    job_id: str, on_phase: Callable[[Job, float], None], *, timeout_s: float = FINISH_TIMEOUT_S
+) -> Job:
+    store = JobStore()
+    started = time.monotonic()
+    while time.monotonic() - started < timeout_s:
+        job = store.load(job_id)
+        on_phase(job, time.monotonic() - started)
+        if job.is_terminal and not job.cleanup_pending:
+            return job
+        time.sleep(0.2)
+    raise OracleError(
+        "demo_timeout",
+        f"The demo job {job_id} did not finish within {timeout_s:.0f} s.",
+        suggested_next_step=f"Inspect it with `oraculum status {job_id}`.",
+    )
+
+
+def run_demo(
+    *,
+    cwd: Path | None = None,
+    shell: str = "classic",
+    picker: str = "power",
+    on_phase: Callable[[Job, float], None] = lambda _job, _t: None,
+    on_step: Callable[[str], None] = lambda _text: None,
+) -> dict[str, Any]:
+    project, sample = demo_project(cwd or Path.cwd())
+    on_step(f"project: {project}" + (" (a bundled sample project)" if sample else ""))
+    with SimulatorThread(think_ms=600, token_ms=6) as sim:
+        on_step(f"simulator: {sim.url}")
+        overrides = demo_overrides(sim, shell=shell, picker=picker)
+        config = load_config(project, overrides).config
+        seed = Path(overrides["browser"]["authSeedProfileDir"])
+        asyncio.run(seed_simulator_profile(seed, sim.url, LaunchOptions.from_config(config)))
+        on_step(f"signed a demo seed profile in: {seed}")
+        submitted = submit(
+            DEMO_PROMPT,
+            ["."],
+            cwd=project,
+            session=f"demo-{os.getpid()}",
+            preset="thinking_standard",
+            provider="chatgpt",
+            request_source="demo",
+            config_overrides=overrides,
+        )
+        job_id = submitted["job"]["id"]
+        on_step(f"submitted job {job_id}")
+        job = follow(job_id, on_phase)
+    response = Path(job.response_path)
+    return {
+        "job": job.to_json_dict(),
+        "project": str(project),
+        "sampleProject": sample,
+        "response": response.read_text() if response.exists() else None,
+    }
