@@ -30,7 +30,7 @@ from oraculum.archive.selection import (
     select_entries,
 )
 from oraculum.archive.writer import WriteStats, WriteTimeout, write_archive
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import OracleError, failed
 
 Provider = Literal["chatgpt", "grok"]
 
@@ -177,6 +177,14 @@ def build_archive(
     return job.result
 
 
+def _fsync_dir(directory: Path) -> None:
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 def _timeout_error(timeout_s: float) -> OracleError:
     return OracleError(
         "archive_timeout",
@@ -231,6 +239,8 @@ class _Build:
                 f"Oracle archive failed: {exc}",
                 suggested_next_step="Check that the project is readable and the jobs dir writable.",
             )
+        except Exception as exc:  # e.g. a zstd error: the stable fallback code, never lost
+            self.error = failed("archive", exc)
         except BaseException as exc:  # surfaced to the caller, never lost on the thread
             self.error = exc
         finally:
@@ -307,6 +317,8 @@ class _Build:
                 raise WriteTimeout
             os.replace(self.tmp, self.final)
             self._published = True
+        if self.fsync:
+            _fsync_dir(self.final.parent)  # the rename itself survives a crash
         skipped = selection.skipped_dicts() + [
             {"path": display(p), "reason": r} for p, r in stats.skipped
         ]
