@@ -250,6 +250,29 @@ def write_tar(
     points: list[tuple[int, int]] = [(0, 0)]
     written = [False] * len(entries)
     skipped: list[tuple[str, str]] = []
+    # Members are opened relative to the root's descriptor: no path string to build and no
+    # root prefix for the kernel to walk again for every file.
+    root_fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        return _write_members(
+            entries, sink, root_fd, measure, offsets, points, written, skipped, deadline, cancel
+        )
+    finally:
+        os.close(root_fd)
+
+
+def _write_members(
+    entries: Sequence[Entry],
+    sink: Sink,
+    root_fd: int,
+    measure: set[int],
+    offsets: list[int],
+    points: list[tuple[int, int]],
+    written: list[bool],
+    skipped: list[tuple[str, str]],
+    deadline: float | None,
+    cancel: threading.Event | None,
+) -> tuple[list[int], list[tuple[int, int]], list[bool], list[tuple[str, str]]]:
     # Hot loop, once per file: locals instead of attribute lookups, and small members appended
     # to one reusable buffer (the compressor copies its input before write() returns).
     buf = bytearray()
@@ -275,7 +298,7 @@ def write_tar(
             written[i] = True
             continue
         try:
-            fd = os.open(f"{root}/{path}", _OPEN_FLAGS)
+            fd = os.open(name, _OPEN_FLAGS, dir_fd=root_fd)
         except OSError as exc:
             skipped.append((path, f"could not open while archiving: {exc.strerror}"))
             continue
