@@ -77,6 +77,12 @@ OUTAGE_PATTERNS = (
     re.compile(r"a network error occurred", re.I),
     re.compile(r"an error occurred while connecting to the websocket", re.I),
 )
+# Seen while signing a seed profile in: the server refused the request headers, because the
+# imported cookie set is too large or stale. It means "sign in again", not an outage.
+COOKIE_REJECTED_PATTERNS = (
+    re.compile(r"http error 431", re.I),
+    re.compile(r"request header or cookie too large", re.I),
+)
 RATE_LIMIT_PATTERNS = (re.compile(r"too many requests", re.I), re.compile(r"rate limit", re.I))
 LOGIN_CTA_PREFIXES = ("log in", "login", "sign in", "signin", "continue with", "sign up")
 UPLOAD_ERROR_PATTERNS = (
