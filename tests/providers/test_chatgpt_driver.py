@@ -119,7 +119,8 @@ def test_navigation_away_still_saves_the_jobs_own_answer(seeded, sim, project) -
     done = complete(job)
     answer = Path(done.response_path).read_text()
     assert f"context-{job.id}.tar.zst" in answer, (done.chat_url, log_of(done))
-    assert any("another page" in e.message for e in done.lifecycle_events)
+    navigations = [e for e in done.lifecycle_events if e.kind.value == "navigation"]
+    assert navigations and all("another page" in e.message for e in navigations)
 
 
 def test_stale_stop_control_is_recovered_by_reload(seeded, sim, project) -> None:

@@ -7,6 +7,7 @@ we judge always comes from one page at one moment.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import time
 from collections.abc import Awaitable, Callable
@@ -22,6 +23,7 @@ from oraculum.providers.chatgpt.page_state import (
 )
 
 URL_POLL_S = 1.0
+BACK_AFTER_S = 2.5
 RECONCILE_TIMEOUT_S = 45.0
 
 
@@ -49,6 +51,7 @@ async def adopt_conversation_url(
     timeout_s: float,
     log: Callable[[str], None],
     on_navigation: Callable[[str], Awaitable[None]],
+    first: TurnsReading | None = None,
 ) -> AdoptedUrl | None:
     """The job's conversation URL: a conversation path whose user turn shows the job's
     archive, read in the same evaluation as the location, seen twice in a row.
@@ -58,22 +61,46 @@ async def adopt_conversation_url(
     unverified (and logged); a URL that is not a conversation is never adopted."""
     previous: str | None = None
     evidenced: str | None = None
-    deadline = time.monotonic() + timeout_s
-    reading = await chat.turns()
+    # Conversations the tab has shown since the send, in order, without the archive in view
+    # yet. The first is almost surely ours (the send's own URL change), so when the tab is
+    # somewhere else later, we go back there and look again after a fresh load.
+    unproven: list[str] = []
+    revisited: set[str] = set()
+    went_back = False
+    readings = [first] if first else []
+    started = time.monotonic()
+    deadline = started + timeout_s
+    reading = first or await chat.turns()
     while time.monotonic() < deadline:
-        reading = await chat.turns()
+        reading = readings.pop() if readings else await chat.turns()
         candidate = url_candidate(reading, archive_name)
+        here = strip_url(reading.url) if conversation_id_from_url(reading.url) else None
         if candidate and candidate == previous:
             return AdoptedUrl(candidate, conversation_id_from_url(candidate) or "", True)
         if candidate:
             evidenced = candidate
-        elif evidenced and conversation_id_from_url(reading.url) not in (
-            None,
-            conversation_id_from_url(evidenced),
-        ):
-            await on_navigation(strip_url(reading.url))
-            await chat.page.goto(evidenced)
+        elif here and here not in unproven:
+            unproven.append(here)
         previous = candidate
+        target = evidenced or next((u for u in unproven if u not in revisited), None)
+        if here and target and here != target and (evidenced or here != unproven[0]):
+            await on_navigation(here)
+            revisited.add(target)
+            await chat.page.goto(target)
+            continue
+        if (
+            not evidenced
+            and not went_back
+            and here
+            and time.monotonic() - started > BACK_AFTER_S
+        ):
+            # We never saw our own conversation's URL: the tab may have been moved on at once.
+            # One step back in its history is where the send left it.
+            went_back = True
+            await on_navigation(here)
+            with contextlib.suppress(Exception):
+                await chat.page.go_back()
+            continue
         await asyncio.sleep(URL_POLL_S)
     if evidenced:
         return AdoptedUrl(evidenced, conversation_id_from_url(evidenced) or "", True)

@@ -123,7 +123,7 @@ class ChatGPTProvider:
             {"prompt_send_state": PromptSendState.ATTEMPTED}, message="Sending the prompt."
         )
         await composer.click_send(chat)
-        await composer.wait_accepted(
+        accepted = await composer.wait_accepted(
             chat, before, timeout_s=config.worker.send_accept_timeout_ms / 1000
         )
         await ctx.record(
@@ -143,6 +143,7 @@ class ChatGPTProvider:
             timeout_s=config.worker.url_verify_timeout_ms / 1000,
             log=ctx.log,
             on_navigation=navigated,
+            first=accepted,
         )
         patch: dict[str, Any] = {}
         if adopted is not None:
