@@ -102,6 +102,9 @@ def main() -> int:
 
         from oraculum.jobs.reconcile import reconcile
         from oraculum.jobs.store import JobStore
+        from oraculum.core.project import project_id
+        from oraculum.service.read import read
+        from oraculum.sessions.poller import Poller
         from oraculum.service.status import status
 
         store = JobStore()
@@ -110,14 +113,10 @@ def main() -> int:
             timed("status <id>", lambda: status(ids[len(ids) // 2], cwd=projects[0])),
             timed("reconcile pass", lambda: reconcile(store)),
         ]
-        try:
-            from oraculum.service.read import read  # arrives with the agent-surfaces issue
-
-            medians.append(
-                timed("read <id>", lambda: read(ids[len(ids) // 2], cwd=projects[0]))
-            )
-        except ImportError:
-            print("  (read: the service operation is not available yet)")
+        medians.append(timed("read <id>", lambda: read(ids[len(ids) // 2], cwd=projects[0])))
+        medians.append(timed("read (newest of the project)", lambda: read(cwd=projects[0])))
+        poller = Poller(project_id(projects[0]), "bench", lambda _wakeup: None, store=store)
+        medians.append(timed("one poll (reconcile + wake-up scan)", poller.scan))
         return 0 if all(m < 50 for m in medians) else 1
 
 
