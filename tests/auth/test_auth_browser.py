@@ -124,10 +124,8 @@ def test_manual_sign_in_that_never_happens_times_out_and_keeps_nothing(
     assert failed.value.code == "auth_timeout"
     assert "login_required" in failed.value.message
     diagnostics = Path(failed.value.details["diagnosticsDir"])
-    assert (
-        "Log in" in (diagnostics / "auth.url.txt").read_text()
-        or "/auth/login" in (diagnostics / "auth.url.txt").read_text()
-    )
+    assert "/auth/login" in (diagnostics / "auth.url.txt").read_text()
+    assert "Email address" in (diagnostics / "auth.aria.txt").read_text()
     seed = seed_profile_dir(config, "chatgpt")
     assert not seed.exists() and not list(seed.parent.glob("*.staging-*"))
 
