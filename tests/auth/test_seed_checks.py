@@ -1,0 +1,84 @@
+"""`preflight` names the seed's problem precisely, without starting a browser."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from oraculum.core.config import load_config, seed_profile_dir
+from oraculum.core.paths import global_config_path
+from oraculum.service.preflight import preflight
+
+CHROME_EPOCH_S = 11_644_473_600
+
+
+@pytest.fixture
+def seed(home: Path) -> Path:
+    path = global_config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"browser": {"chatUrl": "http://127.0.0.1:9/"}}))
+    return seed_profile_dir(load_config().config, "chatgpt")
+
+
+def store(seed: Path, *cookies: tuple[str, str, float]) -> None:
+    """A Chromium-shaped cookie store: (name, host, unix expiry; 0 = session)."""
+    (seed / "Default").mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(seed / "Default" / "Cookies")
+    db.execute("CREATE TABLE cookies (name TEXT, host_key TEXT, expires_utc INTEGER)")
+    db.executemany(
+        "INSERT INTO cookies VALUES (?, ?, ?)",
+        [(n, h, int((e + CHROME_EPOCH_S) * 1e6) if e else 0) for n, h, e in cookies],
+    )
+    db.commit()
+    db.close()
+
+
+def problem(result: dict) -> str | None:
+    return result.get("error", {}).get("code")
+
+
+def test_each_seed_problem_is_named(seed: Path) -> None:
+    check = lambda: preflight(provider="chatgpt", session="s1")  # noqa: E731
+    assert problem(check()) == "auth_seed_profile_missing"
+    seed.parent.mkdir(parents=True, exist_ok=True)
+    seed.write_text("not a directory")
+    assert problem(check()) == "auth_seed_profile_invalid_type"
+    seed.unlink()
+    seed.mkdir()
+    result = check()
+    assert problem(result) == "auth_seed_profile_unauthenticated"  # the recovery drill's seed
+    assert result["auth"]["problem"] == "auth_seed_profile_unauthenticated"
+    assert "oraculum auth chatgpt" in result["error"]["suggestedNextStep"]
+    (seed / "Default").mkdir()
+    (seed / "Default" / "Cookies").write_bytes(b"this is not sqlite" * 100)
+    assert problem(check()) == "auth_seed_profile_unreadable"
+    (seed / "Default" / "Cookies").unlink()
+    store(seed, ("oraculum-sim-session", "127.0.0.1", 1.0))  # expired long ago
+    assert problem(check()) == "auth_seed_profile_unauthenticated"
+    (seed / "Default" / "Cookies").unlink()
+    store(seed, ("oraculum-sim-session", "evil.example", 4e9), ("_ga", "127.0.0.1", 4e9))
+    assert problem(check()) == "auth_seed_profile_unauthenticated"  # wrong host, wrong name
+    (seed / "Default" / "Cookies").unlink()
+    store(seed, ("oraculum-sim-session", "127.0.0.1", 4e9))
+    result = check()
+    assert result["ready"] is True and result["auth"] == {
+        "ready": True,
+        "seedProfileDir": str(seed),
+    }
+
+
+def test_the_real_session_token_counts_on_the_real_origin(home: Path) -> None:
+    seed = seed_profile_dir(load_config().config, "chatgpt")
+    seed.mkdir(parents=True)
+    store(seed, ("__Secure-next-auth.session-token.0", ".chatgpt.com", 4e9))
+    assert preflight(provider="chatgpt", session="s1")["ready"] is True
+    grok = seed_profile_dir(load_config().config, "grok")
+    grok.mkdir()
+    assert problem(preflight(provider="grok", session="s1")) == (
+        "auth_seed_profile_unauthenticated"
+    )
+    store(grok, ("sso", ".grok.com", 0))
+    assert preflight(provider="grok", session="s1")["ready"] is True
