@@ -22,9 +22,10 @@ from oraculum.providers.chatgpt.page_state import (
     strip_url,
 )
 
-URL_POLL_S = 1.0
+URL_POLL_S = 0.25
 BACK_AFTER_S = 2.5
 RECONCILE_TIMEOUT_S = 45.0
+RECONCILE_POLL_S = 0.25
 
 
 @dataclass(frozen=True)
@@ -88,12 +89,7 @@ async def adopt_conversation_url(
             revisited.add(target)
             await chat.page.goto(target)
             continue
-        if (
-            not evidenced
-            and not went_back
-            and here
-            and time.monotonic() - started > BACK_AFTER_S
-        ):
+        if not evidenced and not went_back and here and time.monotonic() - started > BACK_AFTER_S:
             # We never saw our own conversation's URL: the tab may have been moved on at once.
             # One step back in its history is where the send left it.
             went_back = True
@@ -249,6 +245,6 @@ async def reconcile_after_reload(chat: ChatGPTPage, ctx: CompletionContext, stre
                 ctx.log(f"reload recovered {len(reloaded) - len(streamed)} more characters")
                 return reloaded
             return streamed
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(RECONCILE_POLL_S)
     ctx.log("reload reconciliation found no stable turn; keeping the streamed text")
     return streamed

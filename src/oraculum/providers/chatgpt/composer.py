@@ -18,9 +18,10 @@ from oraculum.providers.chatgpt.page_state import (
     upload_error,
 )
 
-UPLOAD_POLL_S = 0.5
+UPLOAD_POLL_S = 0.25
 EDITOR_WAIT_S = 15.0
 SEND_READY_TIMEOUT_S = 300.0
+SEND_READY_POLL_S = 0.25
 ACCEPT_POLL_S = 0.25
 
 
@@ -155,7 +156,7 @@ async def wait_send_ready(
             raise _rate_limit_error("waiting to send", limited)
         if heartbeat:
             await heartbeat()
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(SEND_READY_POLL_S)
     raise OracleError(
         "send_not_ready", "Timed out waiting for Send to become enabled", retryable=True
     )

@@ -10,7 +10,7 @@ from oraculum.core.errors import OracleError
 from oraculum.providers.chatgpt.page import ChatGPTPage
 from oraculum.providers.chatgpt.page_state import Classification, PageState, classify
 
-POLL_S = 1.0
+POLL_S = 0.25
 RELOAD_AFTER_S = 5.0
 GIVE_UP_AFTER_S = 15.0
 
