@@ -100,12 +100,12 @@ def main() -> int:
         ids = populate(args.jobs, projects)
         print(f"{len(ids)} finished jobs written in {time.perf_counter() - began:.1f} s")
 
+        from oraculum.core.project import project_id
         from oraculum.jobs.reconcile import reconcile
         from oraculum.jobs.store import JobStore
-        from oraculum.core.project import project_id
         from oraculum.service.read import read
-        from oraculum.sessions.poller import Poller
         from oraculum.service.status import status
+        from oraculum.sessions.poller import Poller
 
         store = JobStore()
         medians = [
