@@ -103,7 +103,9 @@ def test_refused_send_is_attempted_and_warns_of_duplicates(seeded, sim, project)
     done = finished(JobStore(), job.id)
     assert done.status == Status.FAILED
     assert done.prompt_send_state.value == "attempted"
+    assert done.error_code == "provider_rate_limited"
     assert "twice" in done.error or "duplicate" in done.error
+    assert Path(done.logs_dir, "failure.png").exists()
 
 
 def test_restored_draft_is_cleared_first(seeded, sim, project) -> None:
