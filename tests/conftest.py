@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from homes import write_fast_config
+
 
 @pytest.fixture
 def oraculum_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
@@ -21,3 +23,15 @@ def oraculum_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
         monkeypatch.setenv(name, str(home / sub))
     monkeypatch.delenv("ORACULUM_SESSION", raising=False)
     yield home
+
+
+@pytest.fixture
+def project(tmp_path: Path, oraculum_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A small project (the current directory) in a fresh home with fast engine timings."""
+    root = tmp_path / "project"
+    (root / "src").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
+    (root / "src" / "app.py").write_text("print('hello')\n")
+    write_fast_config()
+    monkeypatch.chdir(root)
+    return root

@@ -3,38 +3,21 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from oraculum.core.config import Config, load_config
-from oraculum.core.paths import global_config_path
+from homes import write_fast_config
+from oraculum.core.config import Config
 from oraculum.jobs.admission import JobRequest
 from oraculum.jobs.model import Job
 from oraculum.jobs.store import JobStore
 
-FAST = {
-    "worker": {
-        "heartbeatIntervalMs": 200,
-        "staleHeartbeatMs": 3000,
-        "noWorkerGraceMs": 1000,
-        "terminateGraceMs": 1000,
-    },
-}
-
 
 def write_global_config(extra: dict[str, Any] | None = None, *, capacity: int = 1) -> Config:
-    data = json.loads(json.dumps(FAST))
-    data["browser"] = {"maxConcurrentJobs": capacity}
-    for section, values in (extra or {}).items():
-        data.setdefault(section, {}).update(values)
-    path = global_config_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data))
-    return load_config().config
+    return write_fast_config(extra, capacity=capacity)
 
 
 def make_request(

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from homes import write_fast_config
 from oraculum.core.errors import OracleError
 from oraculum.core.paths import jobs_dir
 from oraculum.jobs import transitions
@@ -20,15 +21,13 @@ from oraculum.service.status import status
 from oraculum.service.submit import submit
 from oraculum.service.wait import wait
 
-from .conftest import write_config
-
 pytestmark = pytest.mark.slow
 
 HANG = {"outcome": "hang"}
 
 
 def test_queue_position_and_capacity_line(project: Path) -> None:
-    write_config({"browser": {"maxConcurrentJobs": 1}, "queue": {"maxQueuedPerSlot": 2}})
+    write_fast_config({"browser": {"maxConcurrentJobs": 1}, "queue": {"maxQueuedPerSlot": 2}})
     first = submit("one", ["src"], session="s", provider="test", selection_extras=HANG)
     second = submit("two", ["src"], session="s", provider="test", selection_extras=HANG)
     third = submit("three", ["src"], session="s", provider="test", selection_extras=HANG)
@@ -94,7 +93,7 @@ def test_conversation_targets(project: Path) -> None:
 
 
 def test_read_defaults_to_newest_and_clean_all(project: Path) -> None:
-    write_config({"cleanup": {"wakeupGraceMs": 0}})
+    write_fast_config({"cleanup": {"wakeupGraceMs": 0}})
     old = submit("old", ["src"], session="s", provider="test")["job"]
     new = submit("new", ["src"], session="s", provider="test")["job"]
     wait(old["id"], session="s")
