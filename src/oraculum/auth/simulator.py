@@ -6,7 +6,6 @@ login form like a person would, so the seed is built exactly as `oraculum auth` 
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from playwright.async_api import BrowserContext
@@ -17,25 +16,12 @@ from oraculum.browser.session import LaunchOptions
 ME_PATH = "/backend-api/me"
 
 
-SESSION_DAYS = 30
-
-
 async def sign_in_with_form(context: BrowserContext, sign_in_url: str, email: str) -> None:
     page = context.pages[0] if context.pages else await context.new_page()
     await page.goto(sign_in_url)
     await page.get_by_label("Email address").fill(email)
-    await page.get_by_role("button", name="Continue", exact=True).click()
-    await page.wait_for_load_state("load")
-    # ChatGPT's session cookie outlives the browser; a simulator may hand out a session-only
-    # one, which Chromium would drop at its next start. Keep it for a month, like the real one.
-    expires = time.time() + SESSION_DAYS * 86400
-    kept = [
-        {**cookie, "expires": expires}
-        for cookie in await context.cookies()
-        if cookie.get("expires", -1) in (-1, None)
-    ]
-    if kept:
-        await context.add_cookies(kept)  # type: ignore[arg-type]
+    async with page.expect_navigation():
+        await page.get_by_role("button", name="Continue", exact=True).click()
 
 
 async def signed_in(context: BrowserContext, base_url: str) -> bool:

@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "wait_cmd",
     "cancel_cmd",
     "preflight_cmd",
+    "auth_cmd",
     "mcp_cmd",
     "demo_cmd",
 )

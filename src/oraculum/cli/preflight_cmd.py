@@ -1,4 +1,4 @@
-"""`oraculum preflight` and `oraculum auth`."""
+"""`oraculum preflight`."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from rich.console import Console
 
 from oraculum.cli.app import MODE, app, console, emit
 from oraculum.cli.wait_cmd import SESSION_OPTION
-from oraculum.service.auth import auth
 from oraculum.service.preflight import preflight, preflight_error
 
 
@@ -44,11 +43,3 @@ def preflight_command(
     if not MODE.json:
         render_preflight(result, console)
     raise error
-
-
-@app.command("auth")
-def auth_command(
-    provider: str | None = typer.Argument(None, help="chatgpt (default) or grok."),
-) -> None:
-    """Sign the isolated browser profile in to the provider."""
-    emit(auth(provider))

@@ -1,20 +1,68 @@
-"""`auth`: refresh the signed-in seed profile. The auth flow lands with its own issue; until
-then this refuses with a clear, stable code."""
+"""`auth`: create or repair the signed-in seed profile of a provider (`oraculum auth`,
+`oracle_auth`), or put the previous one back (`--rollback`)."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from oraculum.auth.bootstrap import AuthRequest, Watch, run_auth
+from oraculum.auth.seed import previous_dir, rollback_seed
+from oraculum.core.config import seed_profile_dir
 from oraculum.core.errors import OracleError
-from oraculum.core.presets import normalize_provider
+from oraculum.core.presets import CHATGPT, normalize_provider
+from oraculum.jobs.locks import named_lock
+from oraculum.service.common import project_config, project_root
 
 
-def auth(provider: str | None = None) -> dict[str, Any]:
-    name = normalize_provider(provider) if provider is not None else "chatgpt"
-    raise OracleError(
-        "auth_unavailable",
-        f"Signing in to {name} is not available in this version of oraculum yet.",
-        rejected_value=name,
-        suggested_next_step="Use --provider test for a dry run; the auth command arrives with "
-        "the browser flow.",
+def auth(
+    provider: str | None = None,
+    *,
+    manual: bool = False,
+    from_browser: str | None = None,
+    rollback: bool = False,
+    cwd: Path | None = None,
+    headed: bool | None = None,
+    watch: Watch | None = None,
+    progress: Callable[[str], None] | None = None,
+    home: Path | None = None,
+) -> dict[str, Any]:
+    """Sign ``provider``'s seed profile in. By default the cookies of a local Chrome, Chromium
+    or Brave profile are imported (read-only); with ``manual`` (or when no profile is found) a
+    browser opens on the login page for the user. ``watch`` and ``home`` are for tests."""
+    name = normalize_provider(provider) if provider is not None else CHATGPT
+    if manual and from_browser:
+        raise OracleError(
+            "invalid_argument",
+            "--manual and --from-browser exclude each other.",
+            suggested_next_step="Pass one of them.",
+        )
+    config = project_config(project_root(cwd))
+    if rollback:
+        return _rollback(name, seed_profile_dir(config, name))
+    request = AuthRequest(
+        provider=name,
+        manual=manual,
+        from_browser=from_browser,
+        headed=headed,
+        watch=watch,
+        progress=progress,
+        home=home,
     )
+    return asyncio.run(run_auth(config, request))
+
+
+def _rollback(provider: str, seed: Path) -> dict[str, Any]:
+    with named_lock("auth", timeout=60):
+        generation = rollback_seed(seed)
+    return {
+        "provider": provider,
+        "mode": "rollback",
+        "seedProfileDir": str(seed),
+        "previousSeedDir": str(previous_dir(seed)) if previous_dir(seed).exists() else None,
+        "generation": generation,
+        "message": f"Restored the previous {provider} seed profile into {seed}"
+        + (f" (generation {generation})." if generation else "."),
+    }

@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from oraculum.auth.seed_check import seed_session_problem
+from oraculum.core.config import provider_urls
 from oraculum.core.errors import OracleError
 from oraculum.core.session import resolve_session_id
 from oraculum.jobs.admission import capacity
@@ -21,7 +23,12 @@ from oraculum.service.common import (
 from oraculum.service.submit import check_follow_up
 
 _SEED_CODES = frozenset(
-    {"auth_seed_profile_missing", "auth_seed_profile_unreadable", "auth_seed_profile_invalid_type"}
+    {
+        "auth_seed_profile_missing",
+        "auth_seed_profile_unreadable",
+        "auth_seed_profile_invalid_type",
+        "auth_seed_profile_unauthenticated",
+    }
 )
 _BROWSER_CODES = frozenset({"browser_executable_missing", "browser_executable_not_executable"})
 
@@ -69,10 +76,21 @@ def preflight(
         if choice.provider != TEST_PROVIDER:
             result["auth"]["seedProfileDir"] = found["seedProfileDir"]
             result["browser"]["executable"] = found["browserExecutable"]
+            # Exists and is a readable directory; does it hold a session? (no browser needed)
+            chat_url, _ = provider_urls(config, choice.provider)
+            unsigned = seed_session_problem(
+                Path(found["seedProfileDir"]), choice.provider, chat_url
+            )
+            if unsigned is not None:
+                raise unsigned
         result["jobsDir"] = found["jobsDir"]
     except OracleError as error:
         if error.code in _SEED_CODES:
-            result["auth"] = {"ready": False, "seedProfileDir": error.rejected_value}
+            result["auth"] = {
+                "ready": False,
+                "seedProfileDir": error.rejected_value,
+                "problem": error.code,
+            }
         if error.code in _BROWSER_CODES:
             result["browser"] = {"ready": False}
         result["error"] = error.to_dict()

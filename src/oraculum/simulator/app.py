@@ -20,6 +20,7 @@ from oraculum.simulator.uploads import make_upload
 STATIC_DIR = Path(__file__).parent / "static"
 SESSION_COOKIE = "oraculum-sim-session"
 DEFAULT_EMAIL = "tester@example.com"
+SESSION_MAX_AGE_S = 30 * 24 * 3600
 # ChatGPT accepts archives up to 250 MiB; leave room for multipart framing.
 MAX_UPLOAD = 300 * 1024 * 1024
 
@@ -179,7 +180,16 @@ async def login_submit(request: web.Request) -> web.Response:
     token = state.new_session(email)
     state.record("login", email=email)
     response = web.HTTPFound(_safe_next(str(form.get("next") or "/")))
-    response.set_cookie(SESSION_COOKIE, token, path="/", httponly=True, samesite="Lax")
+    # Persistent, like ChatGPT's session cookie: a session-only cookie would vanish when the
+    # browser restarts, so a seed profile signed in here would never survive its own close.
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        path="/",
+        httponly=True,
+        samesite="Lax",
+        max_age=SESSION_MAX_AGE_S,
+    )
     raise response
 
 

@@ -1,0 +1,50 @@
+"""`oraculum auth`: sign the isolated seed profile in (or roll it back)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+from rich.console import Console
+
+from oraculum.cli.app import app, emit, err_console
+from oraculum.service.auth import auth
+
+
+def render_auth(result: dict[str, Any], out: Console) -> None:
+    out.print(result["message"], markup=False)
+    if result.get("previousSeedDir"):
+        out.print(f"  previous seed kept at {result['previousSeedDir']}", markup=False)
+
+
+def _progress(message: str) -> None:
+    # Progress goes to stderr, so `--json` keeps stdout to the one result document.
+    err_console.print(message, markup=False)
+
+
+@app.command("auth")
+def auth_command(
+    provider: str | None = typer.Argument(None, help="chatgpt (default) or grok."),
+    manual: bool = typer.Option(
+        False, "--manual", help="Sign in by hand in a browser window instead of importing."
+    ),
+    from_browser: str | None = typer.Option(
+        None,
+        "--from-browser",
+        metavar="NAME|PATH",
+        help="Import from chrome, chromium or brave, or from a profile path or Cookies file.",
+    ),
+    rollback: bool = typer.Option(
+        False, "--rollback", help="Put the previous seed profile (.prev) back."
+    ),
+) -> None:
+    """Sign the isolated browser profile in to the provider (imports your browser's cookies
+    read-only, or opens a sign-in window); the previous profile is kept as .prev."""
+    result = auth(
+        provider,
+        manual=manual,
+        from_browser=from_browser,
+        rollback=rollback,
+        progress=_progress,
+    )
+    emit(result, lambda out: render_auth(result, out))
