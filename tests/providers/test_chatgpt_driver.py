@@ -199,3 +199,30 @@ def test_earlier_turns_with_alarming_words_do_not_misclassify(seeded, sim, proje
     done = complete(job)
     assert done.conversation_id == conversation
     assert "And now?" in Path(done.response_path).read_text()
+
+
+def test_read_recollect_reacquires_the_turn_without_sending(seeded, sim, project) -> None:
+    import time
+
+    from oraculum.jobs.locks import RECOLLECT_LOCK, is_locked
+    from oraculum.service.read import read
+
+    done = complete(submit_chatgpt(project, write_config(sim), prompt="Recollect me"))
+    sent_before = len(sim.state.user_messages())
+    started = read(done.id, cwd=project, action="recollect")
+    assert started["recollection"]["started"] is True
+    deadline = time.monotonic() + 60
+    job = done
+    while time.monotonic() < deadline:
+        job = JobStore().load(done.id)
+        if any("Recollection finished" in e.message for e in job.lifecycle_events):
+            break
+        time.sleep(0.3)
+    assert any("Recollection finished" in e.message for e in job.lifecycle_events), log_of(job)
+    assert job.collection_binding["messageId"] == done.collection_binding["messageId"]
+    assert "Recollect me" in Path(job.response_path).read_text()
+    assert len(sim.state.user_messages()) == sent_before  # nothing was sent
+    deadline = time.monotonic() + 10
+    while is_locked(RECOLLECT_LOCK, done.id) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not is_locked(RECOLLECT_LOCK, done.id)

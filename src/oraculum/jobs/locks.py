@@ -19,6 +19,9 @@ from oraculum.core.errors import OracleError
 from oraculum.core.fsio import FILE_MODE, ensure_private_dir
 from oraculum.core.paths import state_dir
 
+# Held by a `recollect` worker for its whole run: one recollection per job, and clean/prune wait.
+RECOLLECT_LOCK = "recollect"
+
 _POLL_START_S = 0.002
 _POLL_MAX_S = 0.02
 

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 
 from oraculum.core.errors import OracleError
 from oraculum.jobs import indexes
-from oraculum.jobs.locks import named_lock
+from oraculum.jobs.locks import RECOLLECT_LOCK, is_locked, named_lock
 from oraculum.jobs.model import Job, iso, utc_now
-from oraculum.jobs.rules import EngineSettings, removal_blocker, retention_expired
+from oraculum.jobs.rules import EngineSettings, PruneBlocker, removal_blocker, retention_expired
 from oraculum.jobs.runtime import job_settings_config, teardown, with_cleanup, worker_liveness
 from oraculum.jobs.store import JobStore
 
@@ -36,6 +36,8 @@ def _remove_locked(store: JobStore, job: Job) -> None:
     now = utc_now()
     settings = EngineSettings.from_config(job_settings_config(job))
     blocker = removal_blocker(job, now, worker_liveness(job), settings)
+    if blocker is None and is_locked(RECOLLECT_LOCK, job.id):
+        blocker = PruneBlocker("a recollection of its answer is running")
     if blocker is not None:
         retry = ""
         if blocker.retry_at is not None:

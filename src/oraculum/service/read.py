@@ -14,6 +14,7 @@ from typing import Any
 from oraculum.core.errors import OracleError
 from oraculum.core.project import project_id
 from oraculum.core.session import resolve_session_id
+from oraculum.jobs.locks import RECOLLECT_LOCK, is_locked
 from oraculum.jobs.model import Job, Status, utc_now
 from oraculum.jobs.process import spawn_worker
 from oraculum.jobs.store import JobStore
@@ -153,6 +154,8 @@ def recollect(job: Job, store: JobStore) -> dict[str, Any]:
             f"Oracle job {job.id} has no saved conversation URL to recollect from.",
             rejected_value=job.id,
         )
+    if is_locked(RECOLLECT_LOCK, job.id):
+        return {"started": False, "message": f"A recollection of oracle job {job.id} is running."}
     paths = store.paths(job.id)
     identity = spawn_worker(["recollect", str(paths.dir)], log_path=paths.worker_log)
     return {

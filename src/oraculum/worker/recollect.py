@@ -22,7 +22,7 @@ from oraculum.core.config import Config, seed_profile_dir
 from oraculum.core.errors import OracleError
 from oraculum.jobs import transitions
 from oraculum.jobs.ids import JOB_DIR_PREFIX, validate_job_id
-from oraculum.jobs.locks import named_lock
+from oraculum.jobs.locks import RECOLLECT_LOCK, named_lock
 from oraculum.jobs.model import Job, Status, utc_now
 from oraculum.jobs.runtime import job_settings_config
 from oraculum.jobs.store import JobStore
@@ -88,6 +88,16 @@ def recollect_job(job_dir: Path) -> int:
     job_id = validate_job_id(job_dir.name.removeprefix(JOB_DIR_PREFIX))
     store = JobStore(root=job_dir.parent)
     log = WorkerLog(store.paths(job_id).worker_log)
+    try:
+        # One recollection per job at a time; while it runs, clean and prune leave the job be.
+        with named_lock(RECOLLECT_LOCK, job_id, timeout=0.1):
+            return _recollect_locked(store, job_id, log)
+    except OracleError as error:
+        log(f"recollect refused: [{error.code}] {error.message}")
+        return EXIT_REFUSED
+
+
+def _recollect_locked(store: JobStore, job_id: str, log: WorkerLog) -> int:
     try:
         job = store.load(job_id)
         _check_recollectable(job)
