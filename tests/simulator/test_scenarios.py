@@ -170,6 +170,9 @@ async def test_stale_stop_control(page: Page, sim: Simulator) -> None:
 async def test_hidden_tab_freezes_stream_reload_shows_full(page: Page, sim: Simulator) -> None:
     await page.goto(sim.chat_url(scenario="hidden_tab", hidden_after_chars=30))
     await send(page, "classic", "a long enough answer")
+    # The page turns hidden once it has shown the trigger point; under load that frame can come
+    # late, so wait for it rather than sampling once.
+    await page.wait_for_function("document.hidden === true")
     await expect(page.locator('[data-testid="stop-button"]')).to_have_count(0)
     assert await page.evaluate("document.hidden") is True
     streamed = await assistant_turns(page).inner_text()
