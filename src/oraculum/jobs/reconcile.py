@@ -144,8 +144,14 @@ def recover_stale(store: JobStore, job: Job, reason: str, settings: EngineSettin
         )
 
     updated = store.update(job.id, change)
-    if not updated.is_terminal or updated.phase_at == job.phase_at:
-        return False
+    recovered = (
+        updated.is_terminal
+        and bool(updated.lifecycle_events)
+        and updated.lifecycle_events[-1].source == SOURCE
+        and updated.lifecycle_events[-1].at == at
+    )
+    if not recovered:
+        return False  # it finished on its own meanwhile: what it wrote stands
     if terminated:
         record_cleanup(store, job.id, teardown(updated), source=SOURCE)
     return True

@@ -58,8 +58,13 @@ class TestProvider:
     async def _answer(self, ctx: WorkerContext) -> ProviderOutcome:
         knobs = ctx.job.selection
         await ctx.enter_phase(Phase.EXTRACTING_RESPONSE)
+        if knobs.get("pauseAt") == Phase.EXTRACTING_RESPONSE.value:
+            await asyncio.sleep(3600)
         text = knobs.get("response") or f"Test answer to: {ctx.prompt.strip()}"
         atomic_write_text(ctx.paths.response, text.rstrip("\n") + "\n")
+        await ctx.enter_phase(Phase.DOWNLOADING_ARTIFACTS)
+        if knobs.get("pauseAt") == Phase.DOWNLOADING_ARTIFACTS.value:
+            await asyncio.sleep(3600)
         return ProviderOutcome(
             patch={"generation_status": "completed", "collection_status": "complete"}
         )
