@@ -189,3 +189,67 @@ def test_s46_a_jobs_own_conversation_lease_is_idempotent(store) -> None:
     # A lease whose owner does not exist any more is dropped for the next taker.
     assert conversation_holder(store, "c46", "0000000000xyz") is None
     assert leases.read_lease(leases.CONVERSATION, "c46") is None
+
+
+def chattr(flag: str, path: Path) -> bool:
+    """Make a file undeletable even for root (ext4's immutable bit); False when unsupported."""
+    done = subprocess.run(["chattr", flag, str(path)], capture_output=True, check=False)
+    return done.returncode == 0
+
+
+def test_s38_s39_s40_an_archive_that_cannot_be_deleted_is_retried_and_counted(
+    project, store
+) -> None:
+    from oraculum.core.errors import OracleError
+    from oraculum.jobs import indexes
+
+    config = write_global_config(
+        capacity=1, extra={"queue": {"maxQueuedPerSlot": 5, "maxQueuedArchiveBytes": 100}}
+    )
+    running = submit_job(make_request(project, config, knobs={"outcome": "hang"}), store=store)
+    stuck = submit_job(make_request(project, config), store=store)
+    archive = Path(stuck.archive_path)
+    if not chattr("+i", archive):
+        pytest.skip("this filesystem has no immutable bit")
+    try:
+        outcome = cancel_job(stuck.id, store=store)  # S38: cancelled, with a warning
+        assert outcome.outcome == "cancelled"
+        kept = store.load(stuck.id)
+        assert kept.status == Status.CANCELLED
+        assert "Failed to remove queued archive" in kept.cleanup_warnings[0]
+        assert kept.error == "Cancelled by user"  # warnings never become the error
+        assert archive.exists() and stuck.id in indexes.members(indexes.STRANDED)
+        # S40: the stranded archive still counts against the queued-bytes cap.
+        submit_job(make_request(project, config), store=store)  # 40 queued + 40 stranded
+        with pytest.raises(OracleError) as info:  # 80 + 40 > 100; without the stranded 40 it fits
+            submit_job(make_request(project, config), store=store)
+        assert info.value.code == "queue_full"
+        assert "retained pre-submit archives" in info.value.message
+        # S39: reconcile retries while it fails, keeping the warning...
+        store.update(stuck.id, lambda j: j.model_copy(update={"cleanup_retry_at": utc_now()}))
+        reconcile(store)
+        assert store.load(stuck.id).cleanup_warnings
+    finally:
+        chattr("-i", archive)
+    # ...and clears it once the archive can go.
+    store.update(stuck.id, lambda j: j.model_copy(update={"cleanup_retry_at": utc_now()}))
+    assert stuck.id in reconcile(store).cleaned
+    cleared = store.load(stuck.id)
+    assert cleared.cleanup_warnings is None and not archive.exists()
+    assert stuck.id not in indexes.members(indexes.STRANDED)
+    cancel_job(running.id, store=store)
+
+
+def test_s6_a_clone_past_its_deadline_stops_and_leaves_nothing(tmp_path: Path) -> None:
+    from oraculum.browser.profile import clone_profile
+    from oraculum.core.errors import OracleError
+
+    seed = tmp_path / "seed"
+    (seed / "Default").mkdir(parents=True)
+    for n in range(50):
+        (seed / "Default" / f"f{n}").write_bytes(b"x" * 1024)
+    target = tmp_path / "runtime"
+    with pytest.raises(OracleError) as info:
+        clone_profile(seed, target, timeout_s=0)
+    assert info.value.code == "profile_clone_timeout" and info.value.retryable
+    assert not target.exists()
