@@ -173,3 +173,14 @@ def test_ids_can_be_forced_after_another() -> None:
     later = new_job_id(after=future)
     assert later > future
     assert later[:9] > future[:9]
+
+
+def test_unreadable_job_file_is_corrupt_not_a_crash(store: JobStore) -> None:
+    job = build_job()
+    paths = store.create(job, "p")
+    paths.job_file.unlink()
+    paths.job_file.mkdir()
+    with pytest.raises(OracleError) as info:
+        store.load(job.id)
+    assert info.value.code == "job_corrupt"
+    assert [r.code for r in store.iter_jobs() if isinstance(r, OracleError)] == ["job_corrupt"]

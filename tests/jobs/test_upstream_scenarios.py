@@ -253,3 +253,42 @@ def test_s6_a_clone_past_its_deadline_stops_and_leaves_nothing(tmp_path: Path) -
         clone_profile(seed, target, timeout_s=0)
     assert info.value.code == "profile_clone_timeout" and info.value.retryable
     assert not target.exists()
+
+
+def test_s44_a_handoff_whose_identity_cannot_be_saved_kills_the_worker(project, store) -> None:
+    import psutil
+
+    from oraculum.core.errors import OracleError
+    from oraculum.jobs.admission import _hand_off, _job_fields
+    from oraculum.jobs.ids import new_job_id
+
+    config = write_global_config()
+    request = make_request(project, config)
+    request.job_id = new_job_id()
+    job = transitions.create(
+        job_id=request.job_id,
+        at=utc_now(),
+        queued=False,
+        source="t",
+        fields=_job_fields(request, store),
+    )
+    paths = store.create(job, "p")
+    paths.job_file.unlink()
+    paths.job_file.mkdir()  # job.json can no longer be written or read
+    with pytest.raises(OracleError) as info:
+        _hand_off(
+            store, job, source="t", failure_prefix="Submission failed before durable worker handoff"
+        )
+    assert info.value.code == "oracle_submit_failed"
+    assert "before durable worker handoff" in info.value.message
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        orphans = [
+            p
+            for p in psutil.process_iter(["cmdline"])
+            if p.info["cmdline"] and str(paths.dir) in " ".join(p.info["cmdline"])
+        ]
+        if not orphans:
+            break
+        time.sleep(0.1)
+    assert not orphans  # the worker spawned for it was stopped, not left running

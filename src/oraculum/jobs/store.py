@@ -127,6 +127,14 @@ class JobStore:
                 rejected_value=job_id,
                 suggested_next_step="Run `oraculum status` to list job ids.",
             ) from None
+        except OSError as exc:
+            raise OracleError(
+                "job_corrupt",
+                f"Job file {path} cannot be read: {exc.strerror}",
+                rejected_value=str(path),
+                suggested_next_step="Inspect or remove that job directory; other jobs are "
+                "unaffected.",
+            ) from None
         try:
             job = Job.model_validate(json.loads(raw))
             if job.id != job_id:
