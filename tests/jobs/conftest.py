@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from oraculum.jobs import transitions
 from oraculum.jobs.ids import new_job_id
 from oraculum.jobs.model import Job
+from oraculum.jobs.store import JobStore
 
 T0 = datetime(2026, 11, 30, 12, 0, 0, tzinfo=UTC)
 
@@ -40,3 +42,8 @@ def build_job(queued: bool = False, job_id: str | None = None, at: datetime = T0
 @pytest.fixture
 def make_job() -> Callable[..., Job]:
     return build_job
+
+
+@pytest.fixture
+def store(oraculum_home: Path) -> JobStore:
+    return JobStore()

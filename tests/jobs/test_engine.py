@@ -27,19 +27,6 @@ from .engine_support import make_request, wait_for, write_global_config
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    (root / "pyproject.toml").write_text("")
-    return root
-
-
-@pytest.fixture
-def store(oraculum_home: Path) -> JobStore:
-    return JobStore()
-
-
 def finished(job) -> bool:
     return job.is_terminal and not job.cleanup_pending
 

@@ -21,18 +21,6 @@ from .engine_support import make_request, wait_for, write_global_config
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    return root
-
-
-@pytest.fixture
-def store(oraculum_home: Path) -> JobStore:
-    return JobStore()
-
-
 def done(store: JobStore, project: Path, config, **knobs):
     job = submit_job(make_request(project, config, knobs=knobs), store=store)
     return wait_for(

@@ -21,11 +21,6 @@ from oraculum.jobs.store import JobStore
 from .conftest import T0, build_job, job_fields
 
 
-@pytest.fixture
-def store(oraculum_home: Path) -> JobStore:
-    return JobStore()
-
-
 def test_create_is_private_and_round_trips(store: JobStore) -> None:
     job = build_job()
     paths = store.create(job, "What is 2+2?")

@@ -21,23 +21,10 @@ from oraculum.jobs.process import Liveness, liveness, process_start_time
 from oraculum.jobs.reconcile import reconcile, recover_stale
 from oraculum.jobs.rules import EngineSettings
 from oraculum.jobs.runtime import job_settings_config
-from oraculum.jobs.store import JobStore
 
 from .engine_support import make_request, wait_for, write_global_config
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    return root
-
-
-@pytest.fixture
-def store(oraculum_home: Path) -> JobStore:
-    return JobStore()
 
 
 def finished(job) -> bool:
