@@ -194,3 +194,21 @@ def test_no_event_sequence_breaks_an_invariant(queued: bool, sequence) -> None:
         assert job.status == PHASE_STATUS[job.phase]
         if job.status == Status.QUEUED:
             assert job.submitted_at is None
+
+
+def test_end_fails_or_cancels_only(make_job) -> None:
+    job = job_in(Phase.AWAITING_RESPONSE, make_job)
+    failed = transitions.end(
+        job,
+        Phase.FAILED,
+        at=T0,
+        source="t",
+        message="m",
+        error="boom",
+        error_code="x",
+        cleanup_pending=True,
+    )
+    assert (failed.error, failed.error_code, failed.cleanup_pending) == ("boom", "x", True)
+    assert failed.heartbeat_at == T0
+    with pytest.raises(TransitionError):
+        transitions.end(job, Phase.COMPLETE, at=T0, source="t", message="m", error="e")

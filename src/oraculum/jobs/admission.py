@@ -289,13 +289,13 @@ def _fail(store: JobStore, job_id: str, message: str, *, source: str) -> Job | N
     def change(job: Job) -> Job | None:
         if job.is_terminal:
             return None
-        return transitions.transition(
+        return transitions.end(
             job,
             Phase.FAILED,
             at=utc_now(),
             source=source,
             message=f"Job failed: {message}",
-            patch={"error": message, "heartbeat_at": utc_now()},
+            error=message,
         )
 
     try:

@@ -56,13 +56,13 @@ def _cancel_queued(store: JobStore, job: Job, reason: str) -> CancelOutcome:
         lambda current: (
             None
             if current.status != Status.QUEUED
-            else transitions.transition(
+            else transitions.end(
                 current,
                 Phase.CANCELLED,
                 at=at,
                 source=SOURCE,
                 message=f"Job cancelled: {reason}",
-                patch={"error": reason, "heartbeat_at": at},
+                error=reason,
             )
         ),
     )
@@ -103,25 +103,23 @@ def _cancel_active(store: JobStore, job: Job, reason: str) -> CancelOutcome:
         if current.is_terminal:
             return None
         if stopped:
-            return transitions.transition(
+            return transitions.end(
                 current,
                 Phase.CANCELLED,
                 at=end,
                 source=SOURCE,
                 message=f"Job cancelled: {reason}",
-                patch={"error": reason, "heartbeat_at": end, "cleanup_pending": True},
+                error=reason,
+                cleanup_pending=True,
             )
-        return transitions.transition(
+        return transitions.end(
             current,
             Phase.FAILED,
             at=end,
             source=SOURCE,
             message=f"Job cancellation failed because worker PID {pid} did not exit.",
-            patch={
-                "error": f"{reason}; worker PID {pid} did not exit",
-                "error_code": "cancel_failed",
-                "heartbeat_at": end,
-            },
+            error=f"{reason}; worker PID {pid} did not exit",
+            error_code="cancel_failed",
         )
 
     final = store.update(job.id, decide)

@@ -110,37 +110,30 @@ def recover_stale(store: JobStore, job: Job, reason: str, settings: EngineSettin
             return None  # it finished (or was handed on) while we looked: keep what it wrote
         if not terminated and stale_reason(current, at, worker_liveness(current), settings) is None:
             return None
-        now_reason = reason
         suffix = (
             f" Terminated stale worker PID {current.worker.pid}."
             if current.worker and terminated
             else ""
         )
         if current.cancel_requested_at is not None and terminated:
-            return transitions.transition(
+            return transitions.end(
                 current,
                 Phase.CANCELLED,
                 at=at,
                 source=SOURCE,
-                message=f"Recovered requested cancellation: {now_reason}.{suffix}",
-                patch={
-                    "error": current.cancel_reason or "Cancelled by user",
-                    "heartbeat_at": at,
-                    "cleanup_pending": True,
-                },
+                message=f"Recovered requested cancellation: {reason}.{suffix}",
+                error=current.cancel_reason or "Cancelled by user",
+                cleanup_pending=True,
             )
-        return transitions.transition(
+        return transitions.end(
             current,
             Phase.FAILED,
             at=at,
             source=SOURCE,
-            message=f"Recovered stale job: {now_reason}.{suffix}",
-            patch={
-                "error": f"Recovered stale job: {now_reason}.",
-                "error_code": "worker_lost",
-                "heartbeat_at": at,
-                "cleanup_pending": terminated,
-            },
+            message=f"Recovered stale job: {reason}.{suffix}",
+            error=f"Recovered stale job: {reason}.",
+            error_code="worker_lost",
+            cleanup_pending=terminated,
         )
 
     updated = store.update(job.id, change)

@@ -160,6 +160,27 @@ def transition(
     return check_invariants(job.model_copy(update=fields))
 
 
+def end(
+    job: Job,
+    phase: Phase,
+    *,
+    at: datetime,
+    source: str,
+    message: str,
+    error: str,
+    error_code: str | None = None,
+    cleanup_pending: bool = False,
+) -> Job:
+    """End an open job failed or cancelled: the one shape every actor (worker, cancel,
+    reconcile, admission) gives such an ending."""
+    if phase not in (Phase.FAILED, Phase.CANCELLED):
+        raise TransitionError(f"end() only fails or cancels a job, not {phase}.")
+    patch: dict[str, Any] = {"error": error, "heartbeat_at": at, "cleanup_pending": cleanup_pending}
+    if error_code is not None:
+        patch["error_code"] = error_code
+    return transition(job, phase, at=at, source=source, message=message, patch=patch)
+
+
 def update(
     job: Job,
     *,

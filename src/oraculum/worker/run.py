@@ -154,18 +154,15 @@ def _fail(store: JobStore, job_id: str, error: OracleError) -> Job:
         lambda job: (
             None
             if job.is_terminal
-            else transitions.transition(
+            else transitions.end(
                 job,
                 Phase.FAILED,
                 at=at,
                 source=SOURCE,
                 message=f"Job failed: {error.message}",
-                patch={
-                    "heartbeat_at": at,
-                    "cleanup_pending": True,
-                    "error": error.message,
-                    "error_code": error.code,
-                },
+                error=error.message,
+                error_code=error.code,
+                cleanup_pending=True,
             )
         ),
     )
