@@ -112,7 +112,8 @@ async def test_me_login_upload_and_server_side_commit() -> None:
 @pytest.mark.asyncio
 async def test_stream_endpoint_paces_tokens() -> None:
     async with (
-        run_simulator(require_login=False, think_ms=100, token_ms=5, answer="echo") as sim,
+        # A long answer at 5 ms a token streams for a while even on a loaded machine.
+        run_simulator(require_login=False, think_ms=100, token_ms=5, answer="default") as sim,
         aiohttp.ClientSession() as http,
     ):
         async with http.post(
