@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import tempfile
 import time
 from pathlib import Path
 
@@ -91,7 +92,13 @@ def test_json_of_every_command(project: Path, capsys: pytest.CaptureFixture[str]
     code, expired = run(capsys, "clean", "--expired")
     assert code == 0 and expired["removed"] == []
 
-    code, auth = run(capsys, "auth")
+    # No browser profile to import from (an empty HOME) and no display for a manual sign-in.
+    empty_home = Path(tempfile.mkdtemp(prefix="oraculum-empty-home-"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("HOME", str(empty_home))
+        patch.delenv("DISPLAY", raising=False)
+        patch.delenv("WAYLAND_DISPLAY", raising=False)
+        code, auth = run(capsys, "auth")
     assert code == 4 and auth["error"]["code"] == "auth_unavailable"
 
 
