@@ -22,13 +22,9 @@ CAPACITY = 2
 
 
 def setup_home(home: Path) -> None:
-    for name, sub in (
-        ("ORACULUM_JOBS_DIR", "jobs"),
-        ("ORACULUM_STATE_DIR", "state"),
-        ("ORACULUM_CONFIG_DIR", "config"),
-        ("ORACULUM_DATA_DIR", "data"),
-    ):
-        os.environ[name] = str(home / sub)
+    from oraculum.core.paths import private_home_environment
+
+    os.environ.update(private_home_environment(home))
     config_dir = home / "config"
     config_dir.mkdir(parents=True, exist_ok=True)
     (config_dir / "config.json").write_text(

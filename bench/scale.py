@@ -17,13 +17,9 @@ from pathlib import Path
 
 
 def setup_home(home: Path) -> None:
-    for name, sub in (
-        ("ORACULUM_JOBS_DIR", "jobs"),
-        ("ORACULUM_STATE_DIR", "state"),
-        ("ORACULUM_CONFIG_DIR", "config"),
-        ("ORACULUM_DATA_DIR", "data"),
-    ):
-        os.environ[name] = str(home / sub)
+    from oraculum.core.paths import private_home_environment
+
+    os.environ.update(private_home_environment(home))
 
 
 def populate(count: int, projects: list[Path]) -> list[str]:

@@ -8,19 +8,15 @@ from pathlib import Path
 import pytest
 
 from homes import write_fast_config
+from oraculum.core.paths import private_home_environment
 
 
 @pytest.fixture
 def oraculum_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """Point every oraculum location (jobs, state, config, data) into a fresh temp tree."""
     home = tmp_path / "oraculum-home"
-    for name, sub in (
-        ("ORACULUM_JOBS_DIR", "jobs"),
-        ("ORACULUM_STATE_DIR", "state"),
-        ("ORACULUM_CONFIG_DIR", "config"),
-        ("ORACULUM_DATA_DIR", "data"),
-    ):
-        monkeypatch.setenv(name, str(home / sub))
+    for name, value in private_home_environment(home).items():
+        monkeypatch.setenv(name, value)
     monkeypatch.delenv("ORACULUM_SESSION", raising=False)
     yield home
 

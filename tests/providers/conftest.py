@@ -17,7 +17,7 @@ import zstandard
 from oraculum.auth.simulator import seed_simulator_profile
 from oraculum.browser.session import LaunchOptions
 from oraculum.core.config import Config, load_config, seed_profile_dir
-from oraculum.core.paths import global_config_path
+from oraculum.core.paths import global_config_path, private_home_environment
 from oraculum.core.presets import resolve_selection
 from oraculum.jobs.admission import JobRequest, submit_job
 from oraculum.jobs.model import Job
@@ -57,22 +57,14 @@ def write_config(sim: SimulatorThread, **chat_knobs: Any) -> Config:
     return load_config().config
 
 
-HOME_VARIABLES = {
-    "ORACULUM_JOBS_DIR": "jobs",
-    "ORACULUM_STATE_DIR": "state",
-    "ORACULUM_CONFIG_DIR": "config",
-    "ORACULUM_DATA_DIR": "data",
-}
-
-
 @pytest.fixture(scope="module")
 def seeded(tmp_path_factory: pytest.TempPathFactory, sim: SimulatorThread) -> Iterator[Config]:
     """One oraculum home per module, its seed profile signed in through the simulator's
     login form (a real Chromium stores the session cookie)."""
     home = tmp_path_factory.mktemp("driver-home")
     with pytest.MonkeyPatch.context() as patch:
-        for name, sub in HOME_VARIABLES.items():
-            patch.setenv(name, str(home / sub))
+        for name, value in private_home_environment(home).items():
+            patch.setenv(name, value)
         config = write_config(sim)
         seed = seed_profile_dir(config, "chatgpt")
         asyncio.run(seed_simulator_profile(seed, sim.url, LaunchOptions.from_config(config)))

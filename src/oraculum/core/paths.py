@@ -17,6 +17,20 @@ def _env_path(name: str) -> Path | None:
     return None
 
 
+# Every location's environment variable, with the sub-directory it gets in a private home.
+HOME_VARIABLES: dict[str, str] = {
+    "ORACULUM_JOBS_DIR": "jobs",
+    "ORACULUM_STATE_DIR": "state",
+    "ORACULUM_CONFIG_DIR": "config",
+    "ORACULUM_DATA_DIR": "data",
+}
+
+
+def private_home_environment(home: Path) -> dict[str, str]:
+    """The variables that put every oraculum location under ``home`` (tests, benchmarks)."""
+    return {name: str(home / sub) for name, sub in HOME_VARIABLES.items()}
+
+
 def jobs_dir() -> Path:
     """Job directories, one `oracle-<id>/` each."""
     return _env_path("ORACULUM_JOBS_DIR") or platformdirs.user_state_path(APP) / "jobs"
