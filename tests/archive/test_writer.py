@@ -3,13 +3,26 @@
 from __future__ import annotations
 
 import io
+import os
+import random
 import subprocess
 import tarfile
 from pathlib import Path
 
 import pytest
 
-from oraculum.archive.writer import ARCHIVE_MTIME, END_OF_ARCHIVE, tar_header
+from oraculum.archive import Entry, select_entries
+from oraculum.archive.writer import (
+    ARCHIVE_MTIME,
+    CHUNK,
+    END_OF_ARCHIVE,
+    WriteStats,
+    tar_header,
+    write_archive,
+    write_tar,
+)
+
+from .support import extract, tree_listing, write
 
 
 def _member(header: bytes, data: bytes = b"") -> tarfile.TarInfo:
@@ -68,3 +81,117 @@ def test_gnu_tar_keeps_exact_name_bytes(tmp_path: Path) -> None:
         ["tar", "--quoting-style=literal", "-tf", str(archive)], capture_output=True, check=True
     )
     assert listing.stdout == name + b"\n"
+
+
+# -- whole streams through write_archive, unpacked by the system tar ---------------------------
+
+
+def _archive(root: Path, entries: list[Entry], dest: Path) -> WriteStats:
+    with open(dest, "wb") as raw:
+        return write_archive(str(root), entries, raw, compression="zstd", level=3, threads=-1)
+
+
+@pytest.mark.parametrize(
+    "size", [0, 1, 511, 512, 513, CHUNK - 1, CHUNK, CHUNK + 1, 2 * CHUNK - 300, 3 * CHUNK + 5]
+)
+def test_sizes_around_block_and_chunk_boundaries(tmp_path: Path, size: int) -> None:
+    root = tmp_path / "tree"
+    # Neighbours on both sides: a member's padding or a chunk boundary must not bleed into them.
+    names = ["a.txt", "b.bin", "c.txt"]
+    data = [b"first\n", random.Random(size).randbytes(size), b"last\n" * 300]
+    for name, content in zip(names, data, strict=True):
+        write(root, name, content)
+    entries = select_entries(root, ["."]).entries
+    stats = _archive(root, entries, tmp_path / "a.tar.zst")
+    assert stats.written == [True, True, True]
+    assert stats.offsets == [0, 1024, 1024 + 512 + -(-size // 512) * 512, stats.offsets[3]]
+    got = tree_listing(extract(tmp_path / "a.tar.zst", tmp_path / "x"))
+    assert got == {n.encode(): ("file", d) for n, d in zip(names, data, strict=True)}
+
+
+def test_files_changed_after_selection_still_give_a_valid_archive(tmp_path: Path) -> None:
+    root = tmp_path / "tree"
+    for name in ("grown", "shrunk", "to-dir", "to-fifo", "to-link", "deleted", "same"):
+        write(root, name, b"0123456789" * 100)
+    write(root, "big", random.Random(5).randbytes(CHUNK + 4096))
+    entries = select_entries(root, ["."]).entries
+    write(root, "grown", b"0123456789" * 300)
+    write(root, "shrunk", b"short")
+    write(root, "big", b"now small")
+    (root / "to-dir").unlink()
+    (root / "to-dir").mkdir()
+    (root / "to-fifo").unlink()
+    os.mkfifo(root / "to-fifo")
+    (root / "to-link").unlink()
+    (root / "to-link").symlink_to("same")
+    (root / "deleted").unlink()
+
+    stats = _archive(root, entries, tmp_path / "a.tar.zst")
+
+    skipped = dict(stats.skipped)
+    assert set(skipped) == {"to-dir", "to-fifo", "to-link", "deleted"}
+    assert skipped["to-dir"] == skipped["to-fifo"] == "changed type while archiving"
+    assert skipped["to-link"].startswith("could not open while archiving")
+    assert skipped["deleted"].startswith("could not open while archiving")
+    got = tree_listing(extract(tmp_path / "a.tar.zst", tmp_path / "x"))
+    # Each member holds the file as it was when it was opened.
+    assert got == {
+        b"big": ("file", b"now small"),
+        b"grown": ("file", b"0123456789" * 300),
+        b"same": ("file", b"0123456789" * 100),
+        b"shrunk": ("file", b"short"),
+    }
+    assert [e.path for e, ok in zip(entries, stats.written, strict=True) if ok] == [
+        "big",
+        "grown",
+        "same",
+        "shrunk",
+    ]
+
+
+def test_a_file_that_shrinks_while_it_is_read_is_padded_to_its_header_size(
+    tmp_path: Path,
+) -> None:
+    """The header is written before the content is read, so a file truncated mid-read must
+    still fill exactly the size its header announced (zeros), or every later member would be
+    misread."""
+    root = tmp_path / "tree"
+    write(root, "a.bin", bytes(range(256)) * (3 * CHUNK // 256))
+    write(root, "z.txt", b"after")
+    entries = select_entries(root, ["."]).entries
+    sink = _TruncatingSink(root / "a.bin", after_bytes=CHUNK + 700)
+    write_tar(str(root), entries, sink)
+    with tarfile.open(fileobj=io.BytesIO(bytes(sink.data))) as tf:
+        a = tf.extractfile("a.bin")
+        z = tf.extractfile("z.txt")
+        assert a is not None and z is not None
+        content = a.read()
+        assert len(content) == 3 * CHUNK
+        assert content[:CHUNK] == (bytes(range(256)) * (3 * CHUNK // 256))[:CHUNK]
+        assert content[-CHUNK:] == bytes(CHUNK)
+        assert z.read() == b"after"
+
+
+class _TruncatingSink:
+    """Collects the tar stream; truncates a file once that many bytes have arrived."""
+
+    def __init__(self, victim: Path, after_bytes: int) -> None:
+        self.data = bytearray()
+        self.victim = victim
+        self.after = after_bytes
+        self.done = False
+
+    def write(self, data: bytes | memoryview) -> None:
+        self.data += data
+        if not self.done and len(self.data) >= self.after:
+            os.truncate(self.victim, 100)
+            self.done = True
+
+    def mark(self) -> int:
+        return len(self.data)
+
+    def close(self) -> int:
+        return len(self.data)
+
+    def abort(self) -> None:
+        return None
