@@ -364,3 +364,54 @@ def test_project_ignored_by_enclosing_repo_is_walked(tmp_path: Path) -> None:
     sel = select_entries(tmp_path / "proj", ["."])
     assert sel.source == "walk"
     assert [e.path for e in sel.entries] == [".gitignore", "main.py"]
+
+
+def _order_tree(root: Path) -> list[str]:
+    """Names whose byte order differs from a per-directory walk: '-' and '.' sort before '/'."""
+    names = [
+        "a-b.txt",
+        "a.txt",
+        "a/z.txt",
+        "a/b/c.txt",
+        "a0.txt",
+        "B.txt",
+        "b/x.txt",
+        "sub-x.txt",
+        "sub/inner.txt",  # becomes a submodule (gitlink) in git mode
+        "nest.d/f.txt",
+        "nest/code.py",  # an untracked nested repository in git mode
+        "zz/caf\xe9.txt",
+    ]
+    for rel in names:
+        write(root, rel, rel.encode())
+    write(root, b"zz/\xff.bin", b"not utf-8")
+    return [*names, os.fsdecode(b"zz/\xff.bin")]
+
+
+def test_entries_come_in_path_byte_order(tmp_path: Path, mode: str) -> None:
+    names = _order_tree(tmp_path)
+    if mode == "git":
+        sub = tmp_path / "sub"
+        subprocess.run([*GIT, "init", "-q"], cwd=sub, check=True)
+        subprocess.run([*GIT, "add", "-A"], cwd=sub, check=True)
+        subprocess.run([*GIT, "commit", "-q", "-m", "sub"], cwd=sub, check=True)
+        head = subprocess.run(
+            [*GIT, "rev-parse", "HEAD"], cwd=sub, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        names_outside = [n for n in names if not n.startswith(("sub/", "nest/"))]
+        subprocess.run([*GIT, "init", "-q"], cwd=tmp_path, check=True)
+        subprocess.run([*GIT, "add", "--", *names_outside], cwd=tmp_path, check=True)
+        subprocess.run(
+            [*GIT, "update-index", "--add", "--cacheinfo", f"160000,{head},sub"],
+            cwd=tmp_path,
+            check=True,
+        )
+        subprocess.run([*GIT, "commit", "-q", "-m", "init"], cwd=tmp_path, check=True)
+        write(tmp_path, "nest/.git/HEAD", b"ref: refs/heads/main\n")
+        names.append("sub/.git")  # the submodule's own repository stays out
+    expected = sorted((n for n in names if not n.endswith("/.git")), key=os.fsencode)
+    assert _paths(tmp_path, ["."]) == expected
+    # Several overlapping inputs give one run in the same order, each path once.
+    assert _paths(tmp_path, ["zz", "a", "a/b/c.txt", "b", "a-b.txt"]) == [
+        n for n in expected if n.startswith(("a/", "a-b", "b/", "zz/"))
+    ]
