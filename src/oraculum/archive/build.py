@@ -15,6 +15,7 @@ import re
 import secrets
 import threading
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -27,7 +28,7 @@ from oraculum.archive.selection import (
     Selection,
     SelectionTimeout,
     empty_selection_error,
-    select_entries,
+    stream_entries,
 )
 from oraculum.archive.writer import WriteStats, WriteTimeout, write_archive
 from oraculum.core.errors import OracleError, failed
@@ -248,16 +249,7 @@ class _Build:
                 with contextlib.suppress(FileNotFoundError):
                     self.tmp.unlink()
 
-    def _write(self, entries: list[Entry], whole_repo: bool) -> WriteStats:
-        measure: set[int] = set()
-        # Flush points cost a little ratio and parallelism, so only place them when the archive
-        # could possibly reach the ceiling (compressed output never meaningfully exceeds the
-        # tar stream).
-        if prune.estimated_tar_bytes(entries) >= self.limit * 0.98:
-            groups = prune.group_entries(entries, prune.top_level_key)
-            if whole_repo:
-                groups += prune.candidate_groups(entries)
-            measure = prune.measure_points(groups)
+    def _write(self, entries: Iterable[Entry], measure: set[int]) -> WriteStats:
         fd = os.open(self.tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
         with os.fdopen(fd, "wb", buffering=1 << 20) as raw:
             stats = write_archive(
@@ -277,13 +269,19 @@ class _Build:
         return stats
 
     def _run(self, started: float) -> ArchiveResult:
-        selection = select_entries(self.project_root, self.inputs, deadline=self.deadline)
+        stream = stream_entries(self.project_root, self.inputs, deadline=self.deadline)
+        # One pass finds the files and compresses them as they are found.
+        stats = self._write(stream, set())
+        selection = stream.selection()
         if not selection.entries:
             raise empty_selection_error(selection)
-        entries = list(selection.entries)
-        stats = self._write(entries, selection.whole_repo)
+        entries = selection.entries
         initial_size = stats.size
         pruned: list[prune.Sized] = []
+        if stats.size >= self.limit:
+            # Over the ceiling: the sizes of the biggest groups are needed, so build again with
+            # the compressor flushed around them.
+            stats = self._write(entries, _measure_points(entries, selection.whole_repo))
         while stats.size >= self.limit:
             candidates = (
                 prune.sized(prune.candidate_groups(entries), stats.offsets, stats.points)
@@ -299,7 +297,7 @@ class _Build:
             drop = {c.path for c in plan}
             entries = [e for e in entries if prune_key(e) not in drop]
             pruned += plan
-            stats = self._write(entries, selection.whole_repo)
+            stats = self._write(entries, _measure_points(entries, selection.whole_repo))
         return self._publish(selection, entries, stats, pruned, initial_size, started)
 
     def _publish(
@@ -381,6 +379,15 @@ class _Build:
                 "recommendedRetryOrder": list(prune.RETRY_ORDER),
             },
         )
+
+
+def _measure_points(entries: list[Entry], whole_repo: bool) -> set[int]:
+    """Where to flush so the top-level entries' (and prune candidates') compressed sizes can be
+    read off one pass."""
+    groups = prune.group_entries(entries, prune.top_level_key)
+    if whole_repo:
+        groups += prune.candidate_groups(entries)
+    return prune.measure_points(groups)
 
 
 def prune_key(entry: Entry) -> str | None:

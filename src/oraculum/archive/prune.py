@@ -71,11 +71,6 @@ def candidate_groups(entries: Sequence[Entry]) -> list[Group]:
     return group_entries(entries, rules.prune_candidate)
 
 
-def estimated_tar_bytes(entries: Sequence[Entry]) -> int:
-    """Tar stream size before compression (headers plus padded contents), ignoring long names."""
-    return sum(512 + -(-e.size // 512) * 512 for e in entries) + 1024
-
-
 def measure_points(groups: Sequence[Group], limit: int = MAX_MEASURED_GROUPS) -> set[int]:
     """Entry indices to flush at: both ends of the ``limit`` largest groups."""
     biggest = sorted(groups, key=lambda g: (-g.bytes, g.path))[:limit]

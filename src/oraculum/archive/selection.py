@@ -13,13 +13,14 @@ target leaves the root is skipped and reported; FIFOs, sockets and devices are s
 
 from __future__ import annotations
 
+import heapq
 import os
 import posixpath
 import stat
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -31,6 +32,9 @@ from oraculum.archive.inputs import ResolvedInput, display, is_inside, resolve_i
 from oraculum.core.errors import OracleError
 
 EntryKind = Literal["file", "symlink"]
+
+# Paths are str with surrogate escapes; these give back their exact bytes.
+_FS_ENCODING, _FS_ERRORS = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,8 +122,18 @@ def select_entries(
     project_root: Path, inputs: Sequence[str], *, deadline: float | None = None
 ) -> Selection:
     """Resolve ``inputs`` and list exactly the entries an archive of them would hold, sorted."""
+    stream = stream_entries(project_root, inputs, deadline=deadline)
+    for _entry in stream:
+        pass
+    return stream.selection()
+
+
+def stream_entries(
+    project_root: Path, inputs: Sequence[str], *, deadline: float | None = None
+) -> SelectionStream:
+    """Like :func:`select_entries`, but the entries are found as the returned stream is read."""
     resolved = resolve_inputs(project_root, inputs)
-    return _Selector(project_root, deadline).run(resolved)
+    return _Selector(project_root, deadline).start(resolved)
 
 
 class _GitIgnores:
@@ -182,7 +196,8 @@ class _GitIgnores:
 
 
 def git_candidates(root: str, timeout: float | None) -> list[str] | None:
-    """Tracked plus untracked-not-ignored paths under ``root``, or None outside a work tree.
+    """Tracked plus untracked-not-ignored paths under ``root`` in byte order, or None outside a
+    work tree.
 
     Paths come back relative to ``root`` even when it is a subdirectory of the work tree.
     Untracked nested repositories come back as one `dir/` entry.
@@ -200,8 +215,14 @@ def git_candidates(root: str, timeout: float | None) -> list[str] | None:
         raise SelectionTimeout from None
     if proc.returncode != 0:
         return None
-    # Unmerged paths are listed once per stage; keep each path once.
-    return list(dict.fromkeys(os.fsdecode(p) for p in proc.stdout.split(b"\0") if p))
+    # git lists untracked paths and tracked ones as two sorted runs, and unmerged paths once per
+    # stage: one sorted run of distinct paths, in archive (byte) order.
+    raw = set(proc.stdout.split(b"\0"))
+    raw.discard(b"")
+    if not raw:
+        return []
+    # One decode for all paths; NUL never occurs inside a path.
+    return b"\0".join(sorted(raw)).decode(_FS_ENCODING, _FS_ERRORS).split("\0")
 
 
 def git_ignored(root: str, paths: list[str], timeout: float | None) -> set[str]:
@@ -218,12 +239,24 @@ def git_ignored(root: str, paths: list[str], timeout: float | None) -> set[str]:
     return {os.fsdecode(p) for p in proc.stdout.split(b"\0") if p}
 
 
+def _order(path: str) -> bytes:
+    """Archive order: the path's bytes, so every directory's members form one run."""
+    return path.encode(_FS_ENCODING, _FS_ERRORS)
+
+
 class _Selector:
+    """Finds the entries of one selection, lazily and in archive order.
+
+    Every source yields in byte order of the path: git's listing is sorted up front, a walk
+    visits each directory's children sorted by name (a directory's name with its "/"), and a
+    submodule or nested repository found inside git's listing is walked and spliced in where
+    its paths belong. What was excluded or skipped is recorded on the way.
+    """
+
     def __init__(self, project_root: Path, deadline: float | None) -> None:
         self.root = os.path.abspath(project_root)
         self.root_real = os.path.realpath(project_root)
         self.deadline = deadline
-        self.entries: dict[str, Entry] = {}
         self.excluded: dict[tuple[str, str], list[Any]] = {}
         self.skipped: dict[str, str] = {}
         self.ignores: _GitIgnores | None = None
@@ -266,16 +299,16 @@ class _Selector:
                 return posixpath.relpath(inner, posixpath.dirname(rel) or ".")
         return target
 
-    def _add_symlink(self, rel: str, st: os.stat_result, *, rules_on: bool, forced: bool) -> None:
+    def _symlink(self, rel: str, *, rules_on: bool, forced: bool) -> Entry | None:
         path = self._abs(rel)
         try:
             target = os.readlink(path)
         except OSError as exc:
             self.skipped[rel] = f"unreadable symlink: {exc.strerror}"
-            return
+            return None
         if not is_inside(os.path.realpath(path), self.root_real):
             self.skipped[rel] = f"symlink escapes the project root (-> {display(target)})"
-            return
+            return None
         if rules_on or forced:
             dir_like = os.path.isdir(path)
             parts = rel.split("/")
@@ -283,44 +316,65 @@ class _Selector:
                 hit = rules.path_exclusion(parts, dir_like=dir_like)
                 if hit is not None:
                     self._exclude(hit[0], hit[1], hit[0] != rel or dir_like, True)
-                    return
+                    return None
             elif not dir_like and rules.is_credential_file(parts[-1]):
                 self._exclude(rel, "credential file", False, True)
-                return
-        self.entries[rel] = Entry(rel, "symlink", 0, 0o777, self._link_target(rel, target))
+                return None
+        return Entry(rel, "symlink", 0, 0o777, self._link_target(rel, target))
 
-    def _add(self, rel: str, st: os.stat_result | None, *, rules_on: bool, forced: bool) -> None:
-        """Add one non-directory path found by listing (``rules_on``) or forced walking."""
+    def _entry(
+        self, rel: str, st: os.stat_result | None, *, rules_on: bool, forced: bool
+    ) -> Entry | None:
+        """The entry for one non-directory path found by listing (``rules_on``) or forced
+        walking, or None when it is excluded or skipped."""
         if st is None:
             try:
                 st = os.lstat(self._abs(rel))
-            except FileNotFoundError:
+            except (FileNotFoundError, NotADirectoryError):
                 self.skipped[rel] = "missing on disk (deleted but still tracked by git)"
-                return
-            except NotADirectoryError:
-                self.skipped[rel] = "missing on disk (deleted but still tracked by git)"
-                return
+                return None
         mode = st.st_mode
         if stat.S_ISLNK(mode):
-            self._add_symlink(rel, st, rules_on=rules_on, forced=forced)
-            return
+            return self._symlink(rel, rules_on=rules_on, forced=forced)
         if not stat.S_ISREG(mode):
             self.skipped[rel] = f"special file ({_kind_name(mode)})"
-            return
+            return None
         name = rel.rsplit("/", 1)[-1]
         if rules_on:
             reason = rules.file_exclusion_reason(name)
             if reason is not None:
                 self._exclude(rel, reason, False, True)
-                return
+                return None
         elif forced and rules.is_credential_file(name):
             self._exclude(rel, "credential file", False, True)
-            return
-        self.entries[rel] = Entry(rel, "file", st.st_size, normalised_mode(mode))
+            return None
+        return Entry(rel, "file", st.st_size, normalised_mode(mode))
 
     # -- walking -----------------------------------------------------------------------------
 
-    def _walk(self, start: str, *, forced: bool) -> None:
+    def _children(self, d: str) -> Iterator[tuple[str, str, os.stat_result]]:
+        """(name, path, lstat) of a directory's children, in archive order."""
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise SelectionTimeout
+        try:
+            it = os.scandir(self._abs(d))
+        except OSError as exc:
+            self.skipped[d] = f"unreadable directory: {exc.strerror}"
+            return iter(())
+        found = []
+        with it:
+            for de in it:
+                self._tick()
+                try:
+                    st = de.stat(follow_symlinks=False)
+                except OSError:
+                    continue  # vanished while walking
+                key = _order(de.name + "/" if stat.S_ISDIR(st.st_mode) else de.name)
+                found.append((key, de.name, f"{d}/{de.name}" if d else de.name, st))
+        found.sort(key=lambda item: item[0])
+        return ((name, rel, st) for _key, name, rel, st in found)
+
+    def _walk(self, start: str, *, forced: bool) -> Iterator[Entry]:
         """Walk ``start`` without following links. Normal walks apply the default rules and
         gitignores; forced walks (explicitly named excluded directories) skip only credentials
         and `.git` metadata."""
@@ -329,60 +383,57 @@ class _Selector:
             if self.ignores is None:
                 self.ignores = _GitIgnores(self.root)
             ignores = self.ignores
-        stack = [start]
+        stack = [self._children(start)]  # depth-first: one sorted iterator per open directory
         while stack:
-            d = stack.pop()
-            self._tick()
-            if self.deadline is not None and time.monotonic() > self.deadline:
-                raise SelectionTimeout
-            try:
-                it = os.scandir(self._abs(d))
-            except OSError as exc:
-                self.skipped[d] = f"unreadable directory: {exc.strerror}"
+            item = next(stack[-1], None)
+            if item is None:
+                stack.pop()
                 continue
-            with it:
-                for de in it:
-                    self._tick()
-                    rel = f"{d}/{de.name}" if d else de.name
-                    try:
-                        st = de.stat(follow_symlinks=False)
-                    except OSError:
-                        continue  # vanished while walking
-                    if stat.S_ISDIR(st.st_mode):
-                        if de.name == ".git":
-                            # Never archive repository internals from a walk: `.git/config`
-                            # can carry credentials in remote URLs.
-                            self._exclude(rel, "excluded directory .git", True, False)
-                            continue
-                        if not forced:
-                            reason = rules.dir_exclusion_reason(rel.split("/"))
-                            if reason is not None:
-                                self._exclude(rel, reason, True, False)
-                                continue
-                            if ignores is not None and ignores.ignored(rel, True):
-                                self._exclude(rel, "gitignored", True, False)
-                                continue
-                        stack.append(rel)
+            name, rel, st = item
+            if stat.S_ISDIR(st.st_mode):
+                if name == ".git":
+                    # Never archive repository internals from a walk: `.git/config` can carry
+                    # credentials in remote URLs.
+                    self._exclude(rel, "excluded directory .git", True, False)
+                    continue
+                if not forced:
+                    reason = rules.dir_exclusion_reason(rel.split("/"))
+                    if reason is not None:
+                        self._exclude(rel, reason, True, False)
                         continue
-                    if not forced and ignores is not None:
-                        name = de.name
-                        reason = None
-                        if not stat.S_ISLNK(st.st_mode):
-                            reason = rules.file_exclusion_reason(name)
-                        if reason is None and ignores.ignored(rel, False):
-                            self._exclude(rel, "gitignored", False, True)
-                            continue
-                    self._add(rel, st, rules_on=not forced, forced=forced)
+                    if ignores is not None and ignores.ignored(rel, True):
+                        self._exclude(rel, "gitignored", True, False)
+                        continue
+                stack.append(self._children(rel))
+                continue
+            if not forced and ignores is not None:
+                reason = None
+                if not stat.S_ISLNK(st.st_mode):
+                    reason = rules.file_exclusion_reason(name)
+                if reason is None and ignores.ignored(rel, False):
+                    self._exclude(rel, "gitignored", False, True)
+                    continue
+            entry = self._entry(rel, st, rules_on=not forced, forced=forced)
+            if entry is not None:
+                yield entry
 
-    def _from_git(self, paths: list[str], prefix: str) -> None:
+    def _from_git(self, paths: list[str], prefix: str) -> Iterator[Entry]:
         """Take git's candidates under ``prefix`` ("" for all) through the default rules."""
+        # Submodules come back from git as one path "sub", but their files ("sub/...") sort
+        # after siblings such as "sub-x": each waits here, keyed by "sub/", for its turn.
+        waiting: list[tuple[bytes, Iterator[Entry]]] = []
         for p in paths:
             if prefix and not p.startswith(prefix):
                 continue
             self._tick()
+            if waiting:
+                key = _order(p)
+                while waiting and waiting[0][0] < key:
+                    yield from heapq.heappop(waiting)[1]
             if p.endswith("/"):
-                # An untracked nested repository: git lists it as one entry; walk it.
-                self._git_dir(p[:-1])
+                # An untracked nested repository: git lists it as one entry, "dir/", which
+                # sorts exactly where the walk's paths belong.
+                yield from self._git_dir(p[:-1])
                 continue
             parts = p.split("/")
             hit = rules.excluded_ancestor(parts)
@@ -395,76 +446,101 @@ class _Selector:
                 self.skipped[p] = "missing on disk (deleted but still tracked by git)"
                 continue
             if stat.S_ISDIR(st.st_mode):
-                self._git_dir(p)  # a submodule (gitlink): git does not list its files
+                # A submodule (gitlink): git does not list its files.
+                heapq.heappush(waiting, (_order(p + "/"), self._git_dir(p)))
                 continue
-            self._add(p, st, rules_on=True, forced=False)
+            entry = self._entry(p, st, rules_on=True, forced=False)
+            if entry is not None:
+                yield entry
+        while waiting:
+            yield from heapq.heappop(waiting)[1]
 
     def _git_set(self, paths: list[str]) -> set[str]:
         if self._git_paths_set is None:
             self._git_paths_set = set(paths)
         return self._git_paths_set
 
-    def _git_dir(self, rel: str) -> None:
+    def _git_dir(self, rel: str) -> Iterator[Entry]:
         reason = rules.dir_exclusion_reason(rel.split("/"))
         if reason is not None:
             self._exclude(rel, reason, True, False)
-            return
-        self._walk(rel, forced=False)
+            return iter(())
+        return self._walk(rel, forced=False)
+
+    def _named(self, rel: str) -> Iterator[Entry]:
+        entry = self._entry(rel, None, rules_on=False, forced=False)
+        if entry is not None:
+            yield entry
+
+    def _special(self, rel: str) -> Iterator[Entry]:
+        st = os.lstat(self._abs(rel))
+        self.skipped[rel] = f"special file ({_kind_name(st.st_mode)})"
+        return iter(())
 
     # -- inputs ------------------------------------------------------------------------------
 
-    def run(self, resolved: list[ResolvedInput]) -> Selection:
+    def start(self, resolved: list[ResolvedInput]) -> SelectionStream:
+        """List candidates and plan the walks; the entries are found as the stream is read."""
         git_paths = git_candidates(self.root, self._remaining())
         if not git_paths:
             # Nothing from git: not a work tree, or the project sits in a directory its
             # enclosing repository ignores (a dotfiles repo ignoring `*` in $HOME). Walk it.
             git_paths = None
-        source: Literal["git", "walk"] = "walk" if git_paths is None else "git"
         forced_dirs = self._forced_dirs(resolved, git_paths)
-        named: set[str] = set()
-        for item in resolved:
-            if item.kind == "root":
-                if git_paths is not None:
-                    self._from_git(git_paths, "")
-                else:
-                    self._walk("", forced=False)
-            elif item.kind == "dir":
-                if item.rel in forced_dirs:
-                    self._walk(item.rel, forced=True)
-                elif git_paths is not None:
-                    if item.rel in self._git_set(git_paths):
-                        self._git_dir(item.rel)  # a named submodule
-                    else:
-                        self._from_git(git_paths, item.rel + "/")
-                else:
-                    self._walk(item.rel, forced=False)
-            elif item.kind == "special":
-                st = os.lstat(self._abs(item.rel))
-                self.skipped[item.rel] = f"special file ({_kind_name(st.st_mode)})"
-            else:
-                named.add(item.rel)
-                self._add(item.rel, None, rules_on=False, forced=False)
+        named = {item.rel for item in resolved if item.kind == "file"}
+        runs = [self._input(item, git_paths, forced_dirs) for item in resolved]
+        return SelectionStream(
+            selector=self,
+            project_root=Path(self.root),
+            inputs=[r.raw for r in resolved],
+            whole_repo=[r.kind for r in resolved] == ["root"],
+            source="walk" if git_paths is None else "git",
+            runs=runs,
+            named=named,
+            forced_dirs=forced_dirs,
+        )
+
+    def _input(
+        self, item: ResolvedInput, git_paths: list[str] | None, forced_dirs: set[str]
+    ) -> Iterator[Entry]:
+        if item.kind == "root":
+            return self._from_git(git_paths, "") if git_paths else self._walk("", forced=False)
+        if item.kind == "dir":
+            if item.rel in forced_dirs:
+                return self._walk(item.rel, forced=True)
+            if git_paths is None:
+                return self._walk(item.rel, forced=False)
+            if item.rel in self._git_set(git_paths):
+                return self._git_dir(item.rel)  # a named submodule
+            return self._from_git(git_paths, item.rel + "/")
+        if item.kind == "special":
+            return self._special(item.rel)
+        return self._named(item.rel)
+
+    def finish(self, stream: SelectionStream) -> Selection:
         # What an explicit input brought back is not "excluded", whatever "." said about it.
         excluded = [
             Exclusion(path, reason, directory, files)
             for (path, reason), (directory, files) in self.excluded.items()
-            if path not in named
-            and (reason in _FORCED_WALK_REASONS or not any(is_inside(path, d) for d in forced_dirs))
+            if path not in stream.named
+            and (
+                reason in _FORCED_WALK_REASONS
+                or not any(is_inside(path, d) for d in stream.forced_dirs)
+            )
         ]
-        excluded.sort(key=lambda x: (os.fsencode(x.path), x.reason))
-        enc, errors = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
-        entries = sorted(self.entries.values(), key=lambda e: e.path.encode(enc, errors))
+        excluded.sort(key=lambda x: (_order(x.path), x.reason))
+        included = {e.path for e in stream.entries}
         skipped = [
             Skipped(p, r)
-            for p, r in sorted(self.skipped.items(), key=lambda kv: os.fsencode(kv[0]))
-            if p not in self.entries
+            for p, r in sorted(self.skipped.items(), key=lambda kv: _order(kv[0]))
+            if p not in included
         ]
         return Selection(
-            project_root=Path(self.root),
-            inputs=[r.raw for r in resolved],
-            whole_repo=[r.kind for r in resolved] == ["root"],
-            source=source,
-            entries=entries,
+            project_root=stream.project_root,
+            inputs=stream.inputs,
+            whole_repo=stream.whole_repo,
+            source=stream.source,
+            entries=stream.entries,
             excluded=excluded,
             skipped=skipped,
         )
@@ -480,6 +556,67 @@ class _Selector:
             ignores = self.ignores = self.ignores or _GitIgnores(self.root)
             forced |= {d for d in rest if ignores.path_ignored(d, True)}
         return forced
+
+
+class SelectionStream:
+    """A selection's entries in archive order, found while they are read.
+
+    Iterate it once (the archive writer does, so finding files and compressing them overlap);
+    then :meth:`selection` gives the whole :class:`Selection`, with what was excluded and
+    skipped. Errors of the inputs themselves are raised before any entry is found.
+    """
+
+    def __init__(
+        self,
+        *,
+        selector: _Selector,
+        project_root: Path,
+        inputs: list[str],
+        whole_repo: bool,
+        source: Literal["git", "walk"],
+        runs: list[Iterator[Entry]],
+        named: set[str],
+        forced_dirs: set[str],
+    ) -> None:
+        self._selector = selector
+        self.project_root = project_root
+        self.inputs = inputs
+        self.whole_repo = whole_repo
+        self.source = source
+        self.named = named
+        self.forced_dirs = forced_dirs
+        self.entries: list[Entry] = []
+        self._runs = runs
+        self._consumed = False
+
+    def __iter__(self) -> Iterator[Entry]:
+        if self._consumed or self.entries:
+            raise RuntimeError("a selection stream is read once")
+        runs = self._runs
+        found = runs[0] if len(runs) == 1 else _distinct(heapq.merge(*runs, key=_entry_order))
+        append = self.entries.append
+        for entry in found:
+            append(entry)
+            yield entry
+        self._consumed = True
+
+    def selection(self) -> Selection:
+        if not self._consumed:
+            raise RuntimeError("selection() before the stream was read to its end")
+        return self._selector.finish(self)
+
+
+def _entry_order(entry: Entry) -> bytes:
+    return _order(entry.path)
+
+
+def _distinct(entries: Iterable[Entry]) -> Iterator[Entry]:
+    """Drop repeats of a path (overlapping inputs) from a sorted run."""
+    last = None
+    for entry in entries:
+        if entry.path != last:
+            last = entry.path
+            yield entry
 
 
 def _kind_name(mode: int) -> str:

@@ -16,11 +16,12 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import struct
 import sys
 import threading
 import time
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, Protocol
 
@@ -33,14 +34,13 @@ CHUNK = 1 << 20
 # A fixed member mtime (2000-01-01T00:00:00Z): real mtimes would make every build differ, and 0
 # (1970) reads like a bug to whoever unpacks the archive.
 ARCHIVE_MTIME = 946_684_800
-_ZEROS = bytes(CHUNK)
+_ZEROS_VIEW = memoryview(bytes(CHUNK))
 _OPEN_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 # Header fields that never change, with their contribution to the checksum precomputed.
 _UID_GID = b"0000000\x00" * 2
 _MTIME = b"%011o\x00" % ARCHIVE_MTIME
 _MAGIC = b"ustar  \x00"
-_TAIL = bytes(32 + 32 + 8 + 8 + 155 + 12)  # uname, gname, devmajor, devminor, prefix, pad
 _CONST_SUM = sum(_UID_GID) + sum(_MTIME) + sum(_MAGIC) + 8 * ord(" ")
 
 
@@ -51,25 +51,25 @@ def _number(value: int, width: int) -> bytes:
     return bytes([0x80]) + value.to_bytes(width - 1, "big")
 
 
+_OCTAL_SIZE_LIMIT = 8**11
+_MODE_FIELDS = {mode: b"%07o\x00" % mode for mode in (0o644, 0o755, 0o777)}
+
+
+# name, mode, uid+gid, size, mtime, checksum, typeflag, linkname, magic+version, and the
+# zero-filled rest (uname, gname, devmajor, devminor, prefix, pad): 512 bytes. ``s`` fields
+# are zero-padded and cut to their width by struct itself.
+_HEADER = struct.Struct("100s8s16s12s12s8sc100s8s247s")
+
+
 def _block(name: bytes, mode: int, size: int, typeflag: bytes, linkname: bytes) -> bytes:
-    name_f = name[:100].ljust(100, b"\x00")
-    mode_f = b"%07o\x00" % mode
-    size_f = _number(size, 12)
-    link_f = linkname[:100].ljust(100, b"\x00")
+    name_f = name[:100]
+    mode_f = _MODE_FIELDS.get(mode) or b"%07o\x00" % mode
+    size_f = b"%011o\x00" % size if size < _OCTAL_SIZE_LIMIT else _number(size, 12)
+    link_f = linkname[:100]
     chksum = _CONST_SUM + sum(name_f) + sum(mode_f) + sum(size_f) + typeflag[0] + sum(link_f)
-    return b"".join(
-        (
-            name_f,
-            mode_f,
-            _UID_GID,
-            size_f,
-            _MTIME,
-            b"%06o\x00 " % chksum,
-            typeflag,
-            link_f,
-            _MAGIC,
-            _TAIL,
-        )
+    checksum_f = b"%06o\x00 " % chksum
+    return _HEADER.pack(
+        name_f, mode_f, _UID_GID, size_f, _MTIME, checksum_f, typeflag, link_f, _MAGIC, b""
     )
 
 
@@ -77,7 +77,6 @@ def _padding(size: int) -> bytes:
     return bytes(-size % BLOCK)
 
 
-_PADDING = [bytes(-n % BLOCK) for n in range(BLOCK)]  # indexed by size % 512
 _FS_ENCODING = sys.getfilesystemencoding()
 _FS_ERRORS = sys.getfilesystemencodeerrors()  # surrogateescape: exact bytes of odd names
 
@@ -231,14 +230,15 @@ def _check(deadline: float | None, cancel: threading.Event | None) -> None:
 
 def write_tar(
     root: str,
-    entries: Sequence[Entry],
+    entries: Iterable[Entry],
     sink: Sink,
     *,
     measure_at: Iterable[int] = (),
     deadline: float | None = None,
     cancel: threading.Event | None = None,
 ) -> tuple[list[int], list[tuple[int, int]], list[bool], list[tuple[str, str]]]:
-    """Stream ``entries`` (already sorted) from ``root`` into ``sink`` as one tar.
+    """Stream ``entries`` (already sorted; any iterable, read once) from ``root`` into ``sink``
+    as one tar.
 
     Before each entry index in ``measure_at`` (and at the end, index ``len(entries)``) the
     compressor is flushed and the (tar offset, compressed offset) pair recorded, so a range of
@@ -248,7 +248,7 @@ def write_tar(
     measure.discard(0)  # (0, 0) is known without flushing
     offsets: list[int] = []
     points: list[tuple[int, int]] = [(0, 0)]
-    written = [False] * len(entries)
+    written: list[bool] = []
     skipped: list[tuple[str, str]] = []
     # Members are opened relative to the root's descriptor: no path string to build and no
     # root prefix for the kernel to walk again for every file.
@@ -262,7 +262,7 @@ def write_tar(
 
 
 def _write_members(
-    entries: Sequence[Entry],
+    entries: Iterable[Entry],
     sink: Sink,
     root_fd: int,
     measure: set[int],
@@ -273,75 +273,91 @@ def _write_members(
     deadline: float | None,
     cancel: threading.Event | None,
 ) -> tuple[list[int], list[tuple[int, int]], list[bool], list[tuple[str, str]]]:
-    # Hot loop, once per file: locals instead of attribute lookups, and small members appended
-    # to one reusable buffer (the compressor copies its input before write() returns).
-    buf = bytearray()
+    # The hot loop, once per member. Headers and file contents are placed straight into one
+    # reusable buffer (contents with readv, so no bytes object per file and no extra copy),
+    # and the buffer goes to the sink whenever it is full: the compressor copies its input
+    # before write() returns. Every member starts at a multiple of BLOCK and the buffer's size
+    # is one too, so a member's padding always fits behind it.
+    buf = bytearray(CHUNK)
+    view = memoryview(buf)
+    pos = 0  # bytes of the buffer in use
     flushed = 0  # tar bytes already handed to the sink
     sink_write = sink.write
-    read = os.read
+    readv, fstat, os_open, os_close = os.readv, os.fstat, os.open, os.close
     enc, errors = _FS_ENCODING, _FS_ERRORS
     for i, entry in enumerate(entries):
         if not i & 63:
             _check(deadline, cancel)
-        if i in measure:
-            sink_write(buf)
-            flushed += len(buf)
-            buf.clear()
+        if measure and i in measure:
+            sink_write(view[:pos])
+            flushed += pos
+            pos = 0
             points.append((flushed, sink.mark()))
-        offsets.append(flushed + len(buf))
+        offsets.append(flushed + pos)
         path = entry.path
         name = path.encode(enc, errors)
         if entry.kind == "symlink":
-            buf += tar_header(
+            header = tar_header(
                 name, mode=0o777, size=0, typeflag=b"2", linkname=entry.target.encode(enc, errors)
             )
-            written[i] = True
-            continue
-        try:
-            fd = os.open(name, _OPEN_FLAGS, dir_fd=root_fd)
-        except OSError as exc:
-            skipped.append((path, f"could not open while archiving: {exc.strerror}"))
-            continue
-        try:
-            st = os.fstat(fd)
+            size = 0
+            fd = -1
+        else:
+            try:
+                fd = os_open(name, _OPEN_FLAGS, dir_fd=root_fd)
+            except OSError as exc:
+                skipped.append((path, f"could not open while archiving: {exc.strerror}"))
+                written.append(False)
+                continue
+            st = fstat(fd)
             if not stat.S_ISREG(st.st_mode):
+                os_close(fd)
                 skipped.append((path, "changed type while archiving"))
+                written.append(False)
                 continue
             size = st.st_size
-            buf += tar_header(name, mode=entry.mode, size=size, typeflag=b"0")
+            if len(name) <= 100:  # the common case: no long-name record
+                header = _block(name, entry.mode, size, b"0", b"")
+            else:
+                header = tar_header(name, mode=entry.mode, size=size, typeflag=b"0")
+        try:
+            if CHUNK - pos < len(header):
+                sink_write(view[:pos])
+                flushed += pos
+                pos = 0
+            end = pos + len(header)
+            view[pos:end] = header
+            pos = end
             left = size
             while left:
-                if left >= CHUNK:
-                    # Large members go straight to the compressor, chunk by chunk.
+                if pos == CHUNK:
                     _check(deadline, cancel)
-                    if buf:
-                        sink_write(buf)
-                        flushed += len(buf)
-                        buf.clear()
-                    chunk = read(fd, CHUNK) or _ZEROS  # a shrunk file is padded with zeros
-                    sink_write(chunk)
-                    flushed += len(chunk)
-                else:
-                    chunk = read(fd, left) or _ZEROS[:left]
-                    buf += chunk
-                left -= len(chunk)
-            buf += _PADDING[size & 511]
-            if len(buf) >= CHUNK:
-                sink_write(buf)
-                flushed += len(buf)
-                buf.clear()
-            written[i] = True
+                    sink_write(view)
+                    flushed += pos
+                    pos = 0
+                want = min(left, CHUNK - pos)
+                got = readv(fd, [view[pos : pos + want]])
+                if not got:  # the file shrank after fstat: pad to the size in its header
+                    view[pos : pos + want] = _ZEROS_VIEW[:want]
+                    got = want
+                pos += got
+                left -= got
         finally:
-            os.close(fd)
-    offsets.append(flushed + len(buf))
-    buf += END_OF_ARCHIVE
-    sink_write(buf)
+            if fd >= 0:
+                os_close(fd)
+        pad = -size & 511
+        view[pos : pos + pad] = _ZEROS_VIEW[:pad]
+        pos += pad
+        written.append(True)
+    offsets.append(flushed + pos)
+    sink_write(view[:pos])
+    sink_write(END_OF_ARCHIVE)
     return offsets, points, written, skipped
 
 
 def write_archive(
     root: str,
-    entries: Sequence[Entry],
+    entries: Iterable[Entry],
     raw: BinaryIO,
     *,
     compression: str,
