@@ -270,8 +270,11 @@ class _Build:
 
     def _run(self, started: float) -> ArchiveResult:
         stream = stream_entries(self.project_root, self.inputs, deadline=self.deadline)
-        # One pass finds the files and compresses them as they are found.
-        stats = self._write(stream, set())
+        try:
+            # One pass finds the files and compresses them as they are found.
+            stats = self._write(stream, set())
+        finally:
+            stream.close()
         selection = stream.selection()
         if not selection.entries:
             raise empty_selection_error(selection)

@@ -14,20 +14,21 @@ target leaves the root is skipped and reported; FIFOs, sockets and devices are s
 from __future__ import annotations
 
 import heapq
+import itertools
 import os
 import posixpath
 import stat
-import subprocess
 import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import pathspec
 
 from oraculum.archive import exclusions as rules
+from oraculum.archive.git import GitListing, SelectionTimeout, git_ignored
 from oraculum.archive.inputs import ResolvedInput, display, is_inside, resolve_inputs
 from oraculum.core.errors import OracleError
 
@@ -37,9 +38,11 @@ EntryKind = Literal["file", "symlink"]
 _FS_ENCODING, _FS_ERRORS = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One archive member. ``size`` is the content length (0 for links)."""
+class Entry(NamedTuple):
+    """One archive member. ``size`` is the content length (0 for links).
+
+    A named tuple rather than a dataclass: one is made per file, and this is the cheapest
+    immutable record to build."""
 
     path: str
     kind: EntryKind
@@ -107,10 +110,6 @@ class Selection:
 
 # Reasons a forced walk itself produces: these stay reported even under a named directory.
 _FORCED_WALK_REASONS = frozenset({"credential file", "excluded directory .git"})
-
-
-class SelectionTimeout(Exception):
-    """Raised from inside the selection when the caller's deadline passes."""
 
 
 def normalised_mode(st_mode: int) -> int:
@@ -195,50 +194,6 @@ class _GitIgnores:
         return self.ignored(rel, is_dir)
 
 
-def git_candidates(root: str, timeout: float | None) -> list[str] | None:
-    """Tracked plus untracked-not-ignored paths under ``root`` in byte order, or None outside a
-    work tree.
-
-    Paths come back relative to ``root`` even when it is a subdirectory of the work tree.
-    Untracked nested repositories come back as one `dir/` entry.
-    """
-    try:
-        proc = subprocess.run(
-            ["git", "-C", root, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-            capture_output=True,
-            timeout=timeout,
-            check=False,
-        )
-    except FileNotFoundError:
-        return None
-    except subprocess.TimeoutExpired:
-        raise SelectionTimeout from None
-    if proc.returncode != 0:
-        return None
-    # git lists untracked paths and tracked ones as two sorted runs, and unmerged paths once per
-    # stage: one sorted run of distinct paths, in archive (byte) order.
-    raw = set(proc.stdout.split(b"\0"))
-    raw.discard(b"")
-    if not raw:
-        return []
-    # One decode for all paths; NUL never occurs inside a path.
-    return b"\0".join(sorted(raw)).decode(_FS_ENCODING, _FS_ERRORS).split("\0")
-
-
-def git_ignored(root: str, paths: list[str], timeout: float | None) -> set[str]:
-    """Which of ``paths`` (or an ancestor) git ignores."""
-    if not paths:
-        return set()
-    proc = subprocess.run(
-        ["git", "-C", root, "check-ignore", "-z", "--stdin"],
-        input=b"\0".join(os.fsencode(p) for p in paths) + b"\0",
-        capture_output=True,
-        timeout=timeout,
-        check=False,
-    )
-    return {os.fsdecode(p) for p in proc.stdout.split(b"\0") if p}
-
-
 def _order(path: str) -> bytes:
     """Archive order: the path's bytes, so every directory's members form one run."""
     return path.encode(_FS_ENCODING, _FS_ERRORS)
@@ -261,7 +216,7 @@ class _Selector:
         self.skipped: dict[str, str] = {}
         self.ignores: _GitIgnores | None = None
         self._ticks = 0
-        self._git_paths_set: set[str] | None = None
+        self._tracked_set: set[str] | None = None
 
     # -- bookkeeping -------------------------------------------------------------------------
 
@@ -323,7 +278,7 @@ class _Selector:
         return Entry(rel, "symlink", 0, 0o777, self._link_target(rel, target))
 
     def _entry(
-        self, rel: str, st: os.stat_result | None, *, rules_on: bool, forced: bool
+        self, rel: str, st: os.stat_result | None, rules_on: bool, forced: bool
     ) -> Entry | None:
         """The entry for one non-directory path found by listing (``rules_on``) or forced
         walking, or None when it is excluded or skipped."""
@@ -413,7 +368,7 @@ class _Selector:
                 if reason is None and ignores.ignored(rel, False):
                     self._exclude(rel, "gitignored", False, True)
                     continue
-            entry = self._entry(rel, st, rules_on=not forced, forced=forced)
+            entry = self._entry(rel, st, not forced, forced)
             if entry is not None:
                 yield entry
 
@@ -422,6 +377,9 @@ class _Selector:
         # Submodules come back from git as one path "sub", but their files ("sub/...") sort
         # after siblings such as "sub-x": each waits here, keyed by "sub/", for its turn.
         waiting: list[tuple[bytes, Iterator[Entry]]] = []
+        # Paths come sorted, so a directory's files are consecutive: judge its ancestors once.
+        last_dir: str | None = None
+        hit: tuple[int, str] | None = None
         for p in paths:
             if prefix and not p.startswith(prefix):
                 continue
@@ -435,10 +393,12 @@ class _Selector:
                 # sorts exactly where the walk's paths belong.
                 yield from self._git_dir(p[:-1])
                 continue
-            parts = p.split("/")
-            hit = rules.excluded_ancestor(parts)
+            directory = p[: p.rfind("/") + 1]
+            if directory != last_dir:
+                last_dir = directory
+                hit = rules.excluded_ancestor(p.split("/"))
             if hit is not None:
-                self._exclude("/".join(parts[: hit[0]]), hit[1], True, True)
+                self._exclude("/".join(p.split("/")[: hit[0]]), hit[1], True, True)
                 continue
             try:
                 st = os.lstat(self._abs(p))
@@ -449,16 +409,38 @@ class _Selector:
                 # A submodule (gitlink): git does not list its files.
                 heapq.heappush(waiting, (_order(p + "/"), self._git_dir(p)))
                 continue
-            entry = self._entry(p, st, rules_on=True, forced=False)
+            entry = self._entry(p, st, True, False)
             if entry is not None:
                 yield entry
         while waiting:
             yield from heapq.heappop(waiting)[1]
 
-    def _git_set(self, paths: list[str]) -> set[str]:
-        if self._git_paths_set is None:
-            self._git_paths_set = set(paths)
-        return self._git_paths_set
+    def _is_tracked(self, listing: GitListing, rel: str) -> bool:
+        if self._tracked_set is None:
+            self._tracked_set = set(listing.tracked)
+        return rel in self._tracked_set
+
+    def _from_listing(self, listing: GitListing, prefix: str) -> Iterator[Entry]:
+        """Tracked and untracked candidates under ``prefix`` as one run.
+
+        The tracked paths are taken through the rules ahead, while git is still walking the
+        tree for untracked ones; the two runs merge once that walk is over.
+        """
+        tracked = self._from_git(listing.tracked, prefix)
+        found = []
+        for entry in tracked:
+            found.append(entry)
+            if not len(found) & 31 and listing.walk_done():
+                break
+        untracked = [p for p in listing.untracked(self.deadline) if p.startswith(prefix)]
+        if not untracked:  # a clean work tree: nothing to merge
+            yield from found
+            yield from tracked
+            return
+        merged = heapq.merge(
+            itertools.chain(found, tracked), self._from_git(untracked, prefix), key=_entry_order
+        )
+        yield from _distinct(merged)
 
     def _git_dir(self, rel: str) -> Iterator[Entry]:
         reason = rules.dir_exclusion_reason(rel.split("/"))
@@ -468,7 +450,7 @@ class _Selector:
         return self._walk(rel, forced=False)
 
     def _named(self, rel: str) -> Iterator[Entry]:
-        entry = self._entry(rel, None, rules_on=False, forced=False)
+        entry = self._entry(rel, None, False, False)
         if entry is not None:
             yield entry
 
@@ -481,38 +463,41 @@ class _Selector:
 
     def start(self, resolved: list[ResolvedInput]) -> SelectionStream:
         """List candidates and plan the walks; the entries are found as the stream is read."""
-        git_paths = git_candidates(self.root, self._remaining())
-        if not git_paths:
-            # Nothing from git: not a work tree, or the project sits in a directory its
-            # enclosing repository ignores (a dotfiles repo ignoring `*` in $HOME). Walk it.
-            git_paths = None
-        forced_dirs = self._forced_dirs(resolved, git_paths)
-        named = {item.rel for item in resolved if item.kind == "file"}
-        runs = [self._input(item, git_paths, forced_dirs) for item in resolved]
+        listing = GitListing.start(self.root, self.deadline)
+        try:
+            forced_dirs = self._forced_dirs(resolved, listing)
+            runs = [self._input(item, listing, forced_dirs) for item in resolved]
+        except BaseException:
+            if listing is not None:
+                listing.close()
+            raise
         return SelectionStream(
             selector=self,
             project_root=Path(self.root),
             inputs=[r.raw for r in resolved],
             whole_repo=[r.kind for r in resolved] == ["root"],
-            source="walk" if git_paths is None else "git",
+            source="walk" if listing is None else "git",
             runs=runs,
-            named=named,
+            named={item.rel for item in resolved if item.kind == "file"},
             forced_dirs=forced_dirs,
+            listing=listing,
         )
 
     def _input(
-        self, item: ResolvedInput, git_paths: list[str] | None, forced_dirs: set[str]
+        self, item: ResolvedInput, listing: GitListing | None, forced_dirs: set[str]
     ) -> Iterator[Entry]:
         if item.kind == "root":
-            return self._from_git(git_paths, "") if git_paths else self._walk("", forced=False)
+            return (
+                self._walk("", forced=False) if listing is None else self._from_listing(listing, "")
+            )
         if item.kind == "dir":
             if item.rel in forced_dirs:
                 return self._walk(item.rel, forced=True)
-            if git_paths is None:
+            if listing is None:
                 return self._walk(item.rel, forced=False)
-            if item.rel in self._git_set(git_paths):
+            if self._is_tracked(listing, item.rel):
                 return self._git_dir(item.rel)  # a named submodule
-            return self._from_git(git_paths, item.rel + "/")
+            return self._from_listing(listing, item.rel + "/")
         if item.kind == "special":
             return self._special(item.rel)
         return self._named(item.rel)
@@ -545,12 +530,12 @@ class _Selector:
             skipped=skipped,
         )
 
-    def _forced_dirs(self, resolved: list[ResolvedInput], git_paths: list[str] | None) -> set[str]:
+    def _forced_dirs(self, resolved: list[ResolvedInput], listing: GitListing | None) -> set[str]:
         """Named directories that the normal rules would drop: walked without exclusions."""
         dirs = [r.rel for r in resolved if r.kind == "dir"]
         forced = {d for d in dirs if rules.excluded_ancestor([*d.split("/"), ""]) is not None}
         rest = [d for d in dirs if d not in forced]
-        if git_paths is not None:
+        if listing is not None:
             forced |= git_ignored(self.root, rest, self._remaining())
         else:
             ignores = self.ignores = self.ignores or _GitIgnores(self.root)
@@ -577,8 +562,10 @@ class SelectionStream:
         runs: list[Iterator[Entry]],
         named: set[str],
         forced_dirs: set[str],
+        listing: GitListing | None,
     ) -> None:
         self._selector = selector
+        self._listing = listing
         self.project_root = project_root
         self.inputs = inputs
         self.whole_repo = whole_repo
@@ -595,10 +582,18 @@ class SelectionStream:
         runs = self._runs
         found = runs[0] if len(runs) == 1 else _distinct(heapq.merge(*runs, key=_entry_order))
         append = self.entries.append
-        for entry in found:
-            append(entry)
-            yield entry
+        try:
+            for entry in found:
+                append(entry)
+                yield entry
+        finally:
+            self.close()
         self._consumed = True
+
+    def close(self) -> None:
+        """Stop whatever is still listing (safe to call more than once)."""
+        if self._listing is not None:
+            self._listing.close()
 
     def selection(self) -> Selection:
         if not self._consumed:

@@ -1,0 +1,158 @@
+"""What git says about a project: its candidate paths and its ignore rules.
+
+Candidates are the tracked paths plus the untracked, not-ignored ones, so every `.gitignore`,
+`.git/info/exclude` and `core.excludesFile` is honoured exactly as git does. The two come from
+two ``git ls-files`` runs started together: tracked paths come from the index at once, while
+untracked ones need a walk of the whole tree, which goes on in git while the caller starts on
+the tracked paths.
+
+All paths are relative to the project root (even when it is a subdirectory of the work tree),
+``/``-separated ``str`` with surrogate escapes, in byte order.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+from oraculum.core.errors import OracleError
+
+_FS_ENCODING, _FS_ERRORS = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
+
+
+class SelectionTimeout(Exception):
+    """The caller's deadline passed while the files to archive were being found."""
+
+
+def _remaining(deadline: float | None) -> float | None:
+    if deadline is None:
+        return None
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise SelectionTimeout
+    return left
+
+
+def _paths(output: bytes) -> list[str]:
+    """NUL-separated output as distinct paths in byte order (unmerged paths are listed once per
+    stage)."""
+    raw = set(output.split(b"\0"))
+    raw.discard(b"")
+    if not raw:
+        return []
+    # One decode for all paths; NUL never occurs inside a path.
+    return b"\0".join(sorted(raw)).decode(_FS_ENCODING, _FS_ERRORS).split("\0")
+
+
+class GitListing:
+    """The candidates of one project inside a git work tree.
+
+    ``tracked`` is ready at once; :meth:`untracked` waits for git's walk, and :meth:`walk_done`
+    says without waiting whether it has finished. Untracked nested repositories come back as
+    one ``dir/`` path. Call :meth:`close` when done: it stops a walk nobody waited for.
+    """
+
+    def __init__(self, root: str, tracked: list[str], walk: subprocess.Popen[bytes]) -> None:
+        self.root = root
+        self.tracked = tracked
+        self._walk = walk
+        self._output = bytearray()
+        self._untracked: list[str] | None = None
+        assert walk.stdout is not None
+        self._fd = walk.stdout.fileno()
+        os.set_blocking(self._fd, False)
+
+    @classmethod
+    def start(cls, root: str, deadline: float | None) -> GitListing | None:
+        """List ``root``; None outside a work tree, or when git lists nothing at all (the
+        project sits in a directory its enclosing repository ignores, like a dotfiles repo
+        ignoring `*` in $HOME)."""
+        base = ["git", "-C", root, "ls-files", "-z"]
+        try:
+            walk = subprocess.Popen(
+                [*base, "--others", "--exclude-standard"],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )
+        except FileNotFoundError:
+            return None
+        try:
+            index = subprocess.run(
+                [*base, "--cached"],
+                capture_output=True,
+                timeout=_remaining(deadline),
+                check=False,
+            )
+        except BaseException as exc:
+            _stop(walk)
+            if isinstance(exc, subprocess.TimeoutExpired):
+                raise SelectionTimeout from None
+            raise
+        if index.returncode != 0:
+            _stop(walk)
+            return None
+        listing = cls(root, _paths(index.stdout), walk)
+        if not listing.tracked and not listing.untracked(deadline):
+            return None
+        return listing
+
+    def walk_done(self) -> bool:
+        """Whether git's walk for untracked paths has finished; reads what it wrote so far."""
+        if self._untracked is not None or self._walk.poll() is not None:
+            return True
+        try:
+            while chunk := os.read(self._fd, 1 << 16):
+                self._output += chunk
+        except BlockingIOError:
+            return False
+        return True  # end of output: the walk is over
+
+    def untracked(self, deadline: float | None) -> list[str]:
+        """The untracked, not-ignored paths (waits for git's walk)."""
+        if self._untracked is None:
+            os.set_blocking(self._fd, True)
+            try:
+                rest, _ = self._walk.communicate(timeout=_remaining(deadline))
+            except subprocess.TimeoutExpired:
+                self.close()
+                raise SelectionTimeout from None
+            if self._walk.returncode != 0:
+                raise OracleError(
+                    "archive_failed",
+                    f"git could not list the untracked files of {self.root} "
+                    f"(git ls-files exited with {self._walk.returncode})",
+                    suggested_next_step="Run `git status` in the project to see what git says.",
+                )
+            self._untracked = _paths(bytes(self._output) + rest)
+            self._output.clear()
+        return self._untracked
+
+    def close(self) -> None:
+        _stop(self._walk)
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        proc.kill()
+    proc.wait()
+    if proc.stdout is not None:
+        proc.stdout.close()
+
+
+def git_ignored(root: str, paths: list[str], timeout: float | None) -> set[str]:
+    """Which of ``paths`` (or an ancestor) git ignores."""
+    if not paths:
+        return set()
+    try:
+        proc = subprocess.run(
+            ["git", "-C", root, "check-ignore", "-z", "--stdin"],
+            input=b"\0".join(os.fsencode(p) for p in paths) + b"\0",
+            capture_output=True,
+            timeout=timeout,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise SelectionTimeout from None
+    return {os.fsdecode(p) for p in proc.stdout.split(b"\0") if p}
