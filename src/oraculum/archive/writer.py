@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import stat
 import struct
 import sys
 import threading
@@ -23,6 +22,7 @@ import time
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from stat import S_ISREG
 from typing import Any, BinaryIO, Protocol
 
 import zstandard
@@ -52,7 +52,8 @@ def _number(value: int, width: int) -> bytes:
 
 
 _OCTAL_SIZE_LIMIT = 8**11
-_MODE_FIELDS = {mode: b"%07o\x00" % mode for mode in (0o644, 0o755, 0o777)}
+# The usual modes' fields, with their checksum contribution.
+_MODE_FIELDS = {m: (b"%07o\x00" % m, sum(b"%07o\x00" % m)) for m in (0o644, 0o755, 0o777)}
 
 
 # name, mode, uid+gid, size, mtime, checksum, typeflag, linkname, magic+version, and the
@@ -63,10 +64,10 @@ _HEADER = struct.Struct("100s8s16s12s12s8sc100s8s247s")
 
 def _block(name: bytes, mode: int, size: int, typeflag: bytes, linkname: bytes) -> bytes:
     name_f = name[:100]
-    mode_f = _MODE_FIELDS.get(mode) or b"%07o\x00" % mode
+    mode_f, mode_sum = _MODE_FIELDS.get(mode) or (b"%07o\x00" % mode, sum(b"%07o\x00" % mode))
     size_f = b"%011o\x00" % size if size < _OCTAL_SIZE_LIMIT else _number(size, 12)
     link_f = linkname[:100]
-    chksum = _CONST_SUM + sum(name_f) + sum(mode_f) + sum(size_f) + typeflag[0] + sum(link_f)
+    chksum = _CONST_SUM + sum(name_f) + mode_sum + sum(size_f) + typeflag[0] + sum(link_f)
     checksum_f = b"%06o\x00 " % chksum
     return _HEADER.pack(
         name_f, mode_f, _UID_GID, size_f, _MTIME, checksum_f, typeflag, link_f, _MAGIC, b""
@@ -283,7 +284,7 @@ def _write_members(
     pos = 0  # bytes of the buffer in use
     flushed = 0  # tar bytes already handed to the sink
     sink_write = sink.write
-    readv, fstat, os_open, os_close = os.readv, os.fstat, os.open, os.close
+    readv, fstat, os_open, os_close, is_regular = os.readv, os.fstat, os.open, os.close, S_ISREG
     enc, errors = _FS_ENCODING, _FS_ERRORS
     for i, entry in enumerate(entries):
         if not i & 63:
@@ -294,11 +295,11 @@ def _write_members(
             pos = 0
             points.append((flushed, sink.mark()))
         offsets.append(flushed + pos)
-        path = entry.path
+        path, kind, _size, mode, target = entry
         name = path.encode(enc, errors)
-        if entry.kind == "symlink":
+        if kind == "symlink":
             header = tar_header(
-                name, mode=0o777, size=0, typeflag=b"2", linkname=entry.target.encode(enc, errors)
+                name, mode=0o777, size=0, typeflag=b"2", linkname=target.encode(enc, errors)
             )
             size = 0
             fd = -1
@@ -310,16 +311,16 @@ def _write_members(
                 written.append(False)
                 continue
             st = fstat(fd)
-            if not stat.S_ISREG(st.st_mode):
+            if not is_regular(st.st_mode):
                 os_close(fd)
                 skipped.append((path, "changed type while archiving"))
                 written.append(False)
                 continue
             size = st.st_size
             if len(name) <= 100:  # the common case: no long-name record
-                header = _block(name, entry.mode, size, b"0", b"")
+                header = _block(name, mode, size, b"0", b"")
             else:
-                header = tar_header(name, mode=entry.mode, size=size, typeflag=b"0")
+                header = tar_header(name, mode=mode, size=size, typeflag=b"0")
         try:
             if CHUNK - pos < len(header):
                 sink_write(view[:pos])
