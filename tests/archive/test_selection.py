@@ -314,8 +314,8 @@ def test_git_tracked_but_deleted_and_untracked(tmp_path: Path) -> None:
     git_init(tmp_path)
     (tmp_path / "gone.txt").unlink()
     write(tmp_path, "untracked.txt")
-    write(tmp_path, "nested/.git/HEAD", b"ref: refs/heads/main\n")  # an untracked nested repo
     write(tmp_path, "nested/code.py")
+    subprocess.run([*GIT, "init", "-q"], cwd=tmp_path / "nested", check=True)  # untracked repo
     sel = select_entries(tmp_path, ["."])
     assert [e.path for e in sel.entries] == ["nested/code.py", "tracked.txt", "untracked.txt"]
     assert [(s.path, s.reason.split(" (")[0]) for s in sel.skipped] == [
@@ -407,7 +407,7 @@ def test_entries_come_in_path_byte_order(tmp_path: Path, mode: str) -> None:
             check=True,
         )
         subprocess.run([*GIT, "commit", "-q", "-m", "init"], cwd=tmp_path, check=True)
-        write(tmp_path, "nest/.git/HEAD", b"ref: refs/heads/main\n")
+        subprocess.run([*GIT, "init", "-q"], cwd=tmp_path / "nest", check=True)
         names.append("sub/.git")  # the submodule's own repository stays out
     expected = sorted((n for n in names if not n.endswith("/.git")), key=os.fsencode)
     assert _paths(tmp_path, ["."]) == expected

@@ -1,0 +1,111 @@
+"""git's listing of a project, on real repositories and real git processes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from oraculum.archive import select_entries
+from oraculum.archive.git import GitListing, SelectionTimeout
+from oraculum.archive.selection import stream_entries
+
+from .support import GIT, git_init, write
+
+
+def _git_children() -> list[int]:
+    """Pids of this process's children that are git."""
+    me = os.getpid()
+    found = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            continue
+        comm = stat[stat.index("(") + 1 : stat.rindex(")")]
+        ppid = int(stat[stat.rindex(")") + 2 :].split()[1])
+        state = stat[stat.rindex(")") + 2]
+        if ppid == me and comm == "git" and state != "Z":
+            found.append(int(pid))
+    return found
+
+
+def test_outside_a_work_tree_there_is_no_listing(tmp_path: Path) -> None:
+    write(tmp_path, "a.txt")
+    assert GitListing.start(str(tmp_path), None) is None
+    assert _git_children() == []
+
+
+def test_tracked_and_untracked_paths_in_byte_order(tmp_path: Path) -> None:
+    for rel in ("b.txt", "a/z.txt", "a-b.txt"):
+        write(tmp_path, rel)
+    git_init(tmp_path)
+    for rel in ("a/new.txt", "c.txt", "ignored.log", "nested/code.py"):
+        write(tmp_path, rel)
+    write(tmp_path, ".gitignore", b"*.log\n")
+    subprocess.run([*GIT, "init", "-q"], cwd=tmp_path / "nested", check=True)
+    listing = GitListing.start(str(tmp_path), None)
+    assert listing is not None
+    try:
+        assert listing.tracked == ["a-b.txt", "a/z.txt", "b.txt"]
+        assert listing.untracked(None) == [".gitignore", "a/new.txt", "c.txt", "nested/"]
+        assert listing.walk_done()
+    finally:
+        listing.close()
+    listing.close()  # twice is fine
+    assert _git_children() == []
+
+
+def test_untracked_output_larger_than_a_pipe_buffer(tmp_path: Path) -> None:
+    """git's walk writes more than a pipe holds: reading ahead must drain it, or git would
+    block forever on a full pipe while the selection waits for it to finish."""
+    write(tmp_path, "tracked.txt")
+    git_init(tmp_path)
+    names = [f"untracked/{'n' * 60}-{i:05d}.txt" for i in range(3000)]  # ~200 KB of paths
+    for name in names:
+        write(tmp_path, name)
+    listing = GitListing.start(str(tmp_path), None)
+    assert listing is not None
+    try:
+        deadline = time.monotonic() + 30
+        while not listing.walk_done():
+            assert time.monotonic() < deadline, "git's walk never finished"
+            time.sleep(0.01)
+        assert listing.untracked(None) == names
+    finally:
+        listing.close()
+    assert [e.path for e in select_entries(tmp_path, ["."]).entries] == ["tracked.txt", *names]
+
+
+def test_close_stops_a_walk_nobody_waited_for(tmp_path: Path) -> None:
+    write(tmp_path, "tracked.txt")
+    git_init(tmp_path)
+    for i in range(2000):
+        write(tmp_path, f"u/{i}.txt")
+    stream = stream_entries(tmp_path, ["."])  # lists, but nothing is read
+    stream.close()
+    assert _git_children() == []
+
+
+def test_a_passed_deadline_stops_the_listing(tmp_path: Path) -> None:
+    write(tmp_path, "a.txt")
+    git_init(tmp_path)
+    with pytest.raises(SelectionTimeout):
+        GitListing.start(str(tmp_path), time.monotonic() - 1)
+    assert _git_children() == []
+
+
+def test_a_stream_is_read_once(tmp_path: Path) -> None:
+    write(tmp_path, "a.txt")
+    stream = stream_entries(tmp_path, ["."])
+    with pytest.raises(RuntimeError):
+        stream.selection()
+    assert [e.path for e in stream] == ["a.txt"]
+    assert [e.path for e in stream.selection().entries] == ["a.txt"]
+    with pytest.raises(RuntimeError):
+        list(stream)
