@@ -12,8 +12,9 @@ each tree it prints wall time and archive size of:
 * ``git ls-files -z | tar --null -T - -cf - | zstd -T0 -3``;
 * the same with ``zstd -19 -T0``;
 
-and the ratios oraculum / pipeline. Timings are the median of ``--runs`` warm-cache runs
-(``-19`` runs once: it takes minutes).
+and the ratios oraculum / pipeline. Timings are the median of ``--runs`` warm-cache runs, with
+the contenders alternating and each starting clean (no dirty pages, no earlier output); ``-19``
+runs once, at the end: it takes minutes.
 """
 
 from __future__ import annotations
@@ -162,9 +163,10 @@ def ours(root: Path, out_dir: Path, fsync: bool) -> tuple[float, int, int]:
     return elapsed, result.size, result.file_count
 
 
-def _contenders(
-    root: Path, work: Path, with_19: bool
-) -> list[tuple[str, Callable[[], tuple[float, int]]]]:
+Measure = Callable[[], tuple[float, int]]  # () -> (seconds, archive bytes)
+
+
+def _contenders(root: Path, work: Path) -> dict[str, Measure]:
     def run_ours(fsync: bool) -> tuple[float, int]:
         elapsed, size, _count = ours(root, work, fsync)
         return elapsed, size
@@ -174,14 +176,12 @@ def _contenders(
         elapsed = pipeline(root, out, level)
         return elapsed, out.stat().st_size
 
-    out: list[tuple[str, Callable[[], tuple[float, int]]]] = [
-        ("oraculum", lambda: run_ours(False)),
-        ("oraculum (fsync)", lambda: run_ours(True)),
-        ("tar|zstd -T0 -3", lambda: run_pipeline(3)),
-    ]
-    if with_19:  # -19 takes minutes: once
-        out.append(("tar|zstd -T0 -19", lambda: run_pipeline(19)))
-    return out
+    return {
+        "oraculum": lambda: run_ours(False),
+        "oraculum (fsync)": lambda: run_ours(True),
+        "tar|zstd -T0 -3": lambda: run_pipeline(3),
+        "tar|zstd -T0 -19": lambda: run_pipeline(19),
+    }
 
 
 def bench_tree(label: str, root: Path, runs: int, with_19: bool = True) -> None:
@@ -200,18 +200,24 @@ def bench_tree(label: str, root: Path, runs: int, with_19: bool = True) -> None:
         pipeline(root, work / "warm.tar.zst", 1)
         timings: dict[str, list[float]] = {}
         sizes: dict[str, int] = {}
+
+        def timed(key: str, measure: Measure) -> None:
+            # Every contender writes a new file (freeing the last run's output is not timed)
+            # and starts with no dirty pages from the set-up or the contender before it.
+            for old in work.iterdir():
+                old.unlink()
+            os.sync()
+            elapsed, size = measure()
+            timings.setdefault(key, []).append(elapsed)
+            sizes[key] = size
+
+        contenders = _contenders(root, work)
+        fast = [k for k in contenders if not k.endswith("-19")]
         for run in range(runs):
-            contenders = _contenders(root, work, with_19=run == 0 and with_19)
-            # Alternate who goes first, and start each contender with no dirty pages from the
-            # set-up or the previous contender, so that neither pays for the other's writeback.
-            for key, measure in contenders if run % 2 == 0 else contenders[::-1]:
-                # Every contender writes a new file: freeing the last run's output is not timed.
-                for old in work.iterdir():
-                    old.unlink()
-                os.sync()
-                elapsed, size = measure()
-                timings.setdefault(key, []).append(elapsed)
-                sizes[key] = size
+            for key in fast if run % 2 == 0 else fast[::-1]:  # alternate who goes first
+                timed(key, contenders[key])
+        if with_19:  # -19 takes minutes: once, after the others
+            timed("tar|zstd -T0 -19", contenders["tar|zstd -T0 -19"])
         med = {k: statistics.median(v) for k, v in timings.items()}
         for k in med:
             print(f"   {k:24s} {med[k]:7.3f} s  {sizes[k] / 2**20:9.2f} MiB")
