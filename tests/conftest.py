@@ -8,7 +8,10 @@ from pathlib import Path
 import pytest
 
 from homes import write_fast_config
+from oraculum.core.errors import OracleError
 from oraculum.core.paths import private_home_environment
+from oraculum.jobs.process import terminate
+from oraculum.jobs.store import JobStore
 
 
 @pytest.fixture
@@ -19,6 +22,20 @@ def oraculum_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
         monkeypatch.setenv(name, value)
     monkeypatch.delenv("ORACULUM_SESSION", raising=False)
     yield home
+    _stop_workers()
+
+
+def _stop_workers() -> None:
+    """Stop every worker a test left running (a job told to hang, say): no process outlives
+    the test that started it. Identity-checked, like every signal the engine sends."""
+    store = JobStore()
+    for job_id in store.list_ids():
+        try:
+            job = store.load(job_id)
+        except OracleError:
+            continue  # a test that corrupted its job on purpose
+        if job.worker is not None:
+            terminate(job.worker, grace_s=2.0)
 
 
 @pytest.fixture
