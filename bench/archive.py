@@ -2,10 +2,11 @@
 
 Usage:
     .venv/bin/python bench/archive.py [--files 20000] [--mib 200] [--real PATH] [--runs 3]
+                                      [--repo GIT-WORK-TREE ...] [--no-19]
 
 Builds a generated tree (mixed text and binary, committed to git) and, when ``--real`` is given
-(default: this venv's site-packages), a copy of a real tree turned into a git repository. For
-each tree it prints wall time and archive size of:
+(default: this venv's site-packages), a copy of a real tree turned into a git repository, and
+each ``--repo`` git work tree as it is. For each tree it prints wall time and archive size of:
 
 * oraculum: ``build_archive(root, ["."], ..., "chatgpt")`` (zstd level 3, all cores), with and
   without the final fsync (the pipelines below never fsync);
@@ -238,6 +239,13 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     default_real = next(Path(sys.prefix, "lib").glob("python3*/site-packages"), None)
     parser.add_argument("--real", type=Path, default=default_real)
+    parser.add_argument(
+        "--repo",
+        type=Path,
+        action="append",
+        default=[],
+        help="a git work tree to measure in place, as it is (repeatable; it is only read)",
+    )
     parser.add_argument("--skip-generated", action="store_true")
     parser.add_argument("--no-19", action="store_true", help="skip the (minutes-long) -19 runs")
     args = parser.parse_args()
@@ -262,6 +270,8 @@ def main() -> int:
                 shutil.rmtree(nested, ignore_errors=True)
             git_init(real)
             bench_tree(f"real tree (copy of {args.real})", real, args.runs, not args.no_19)
+        for repo in args.repo:
+            bench_tree(f"repository {repo}", repo.resolve(), args.runs, not args.no_19)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return 0
