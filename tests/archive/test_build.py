@@ -13,10 +13,12 @@ import stat
 import time
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from oraculum.archive import MAX_BYTES, build_archive, select_entries
+from oraculum.archive import build as build_module
 from oraculum.core.errors import OracleError
 
 from .support import extract, git_init, link, tree_listing, write
@@ -158,6 +160,32 @@ def test_prunes_largest_first_only_as_many_as_needed(tmp_path: Path) -> None:
     result = build_archive(root, ["."], _mk(tmp_path / "o"), "j", "chatgpt", max_bytes=80 * 1024)
     assert [p.path for p in result.pruned_paths] == ["b/dist"]
     assert result.size < 80 * 1024
+
+
+def test_pruning_many_directories_takes_three_passes_in_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pruning never recompresses the repository once per pruned directory: one streaming
+    pass, one measured pass and one pass without the pruned directories, however many."""
+    root = tmp_path / "repo"
+    for i in range(6):
+        write(root, f"pkg{i}/build/x.bin", _random((30 + i) * 1024, 20 + i))
+    write(root, "src/main.py", b"print(1)\n")
+    passes: list[int] = []
+    real_write = build_module.write_archive
+
+    def counting_write(*args: Any, **kwargs: Any) -> Any:
+        passes.append(1)
+        return real_write(*args, **kwargs)
+
+    monkeypatch.setattr(build_module, "write_archive", counting_write)
+    result = build_archive(root, ["."], _mk(tmp_path / "o"), "j", "chatgpt", max_bytes=80 * 1024)
+    assert len(result.pruned_paths) >= 4
+    assert result.size < 80 * 1024
+    assert len(passes) == 3
+    names = set(tree_listing(extract(result.path, tmp_path / "x")))
+    assert b"src/main.py" in names
+    assert len([n for n in names if b"/build/" in n]) == 6 - len(result.pruned_paths)
 
 
 def test_scenario_67_oversize_single_file(tmp_path: Path) -> None:
