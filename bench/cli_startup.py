@@ -1,0 +1,106 @@
+"""CLI start-up: wall time of short `oraculum` commands run as real processes.
+
+Agents call the CLI from shells many times a turn, so a command's cost is mostly the
+interpreter and its imports. Runs each command N times in a throwaway oraculum home (one
+finished dry-run job in it, for `read` and `wait`) and prints median and min wall time, next
+to the floor: `python -c pass` and `python -c "import typer"`.
+
+    .venv/bin/python bench/cli_startup.py [--runs 15]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PYTHON = sys.executable
+ORACULUM = str(Path(sys.executable).with_name("oraculum"))
+
+
+def setup_home(home: Path) -> Path:
+    """Point every oraculum location into ``home``; return a project directory inside it."""
+    from oraculum.core.paths import private_home_environment
+
+    os.environ.update(private_home_environment(home))
+    os.environ["ORACULUM_SESSION"] = "bench-cli-startup"
+    project = home / "project"
+    project.mkdir()
+    (project / "pyproject.toml").write_text("")
+    return project
+
+
+def finished_job(project: Path) -> str:
+    """One dry-run job (test provider, a real worker) run to completion through the CLI."""
+    done = subprocess.run(
+        [ORACULUM, "--json", "submit", "-p", "bench", "--provider", "test", "--wait"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    job_id: str = json.loads(done.stdout)["job"]["id"]
+    return job_id
+
+
+def timed(label: str, argv: list[str], cwd: Path, runs: int) -> None:
+    # One untimed run first, so every timed run finds the same warm page cache.
+    subprocess.run(argv, cwd=cwd, capture_output=True, check=True)
+    samples = []
+    for _ in range(runs):
+        began = time.perf_counter()
+        subprocess.run(argv, cwd=cwd, capture_output=True, check=True)
+        samples.append((time.perf_counter() - began) * 1000)
+    median = statistics.median(samples)
+    print(f"  {label:42} median {median:7.1f} ms   min {min(samples):7.1f} ms")
+
+
+def import_time_ms(module: str, cwd: Path, runs: int) -> float:
+    """Median cumulative `-X importtime` of ``module`` (the last line reports the top module)."""
+    samples = []
+    for _ in range(runs):
+        done = subprocess.run(
+            [PYTHON, "-X", "importtime", "-c", f"import {module}"],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        last = done.stderr.strip().splitlines()[-1]
+        samples.append(int(last.split("|")[1]) / 1000)
+    return statistics.median(samples)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=15, help="timed runs per command")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="oraculum-bench-startup-") as tmp:
+        project = setup_home(Path(tmp))
+        job_id = finished_job(project)
+        print(f"{args.runs} runs each, in {tmp}\nfloor:")
+        timed("python -c pass", [PYTHON, "-c", "pass"], project, args.runs)
+        timed('python -c "import typer"', [PYTHON, "-c", "import typer"], project, args.runs)
+        print("commands:")
+        for command in (
+            ["--version"],
+            ["status", "--json"],
+            ["status", "--json", job_id],
+            ["read", "--json", job_id],
+            ["wait", "--json", job_id],
+            ["presets", "--json"],
+            ["config", "show", "--json"],
+        ):
+            timed(f"oraculum {' '.join(command)}", [ORACULUM, *command], project, args.runs)
+        cumulative = import_time_ms("oraculum.cli", project, args.runs)
+        print(f"import oraculum.cli: {cumulative:.1f} ms cumulative (-X importtime, median)")
+
+
+if __name__ == "__main__":
+    main()
