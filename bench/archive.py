@@ -247,6 +247,7 @@ def main() -> int:
         help="a git work tree to measure in place, as it is (repeatable; it is only read)",
     )
     parser.add_argument("--skip-generated", action="store_true")
+    parser.add_argument("--skip-real", action="store_true")
     parser.add_argument("--no-19", action="store_true", help="skip the (minutes-long) -19 runs")
     args = parser.parse_args()
     print(f"cores: {os.cpu_count()}")
@@ -260,7 +261,7 @@ def main() -> int:
             git_init(gen)
             print(f"generated {args.files} files in {time.perf_counter() - t0:.1f} s")
             bench_tree("generated", gen, args.runs, not args.no_19)
-        if args.real is not None:
+        if args.real is not None and not args.skip_real:
             real = scratch / "real"
             shutil.copytree(args.real, real, symlinks=True)
             # The pipelines archive whatever git tracks; ignore bytecode so both sides archive
