@@ -18,12 +18,12 @@ from oraculum.jobs.locks import RECOLLECT_LOCK, is_locked
 from oraculum.jobs.model import Job, Status, utc_now
 from oraculum.jobs.process import spawn_worker
 from oraculum.jobs.store import JobStore
+from oraculum.service import PREVIEW_CHARS
 from oraculum.service.common import TEST_PROVIDER, project_root
 from oraculum.service.status import job_in_project
 from oraculum.service.summary import job_summary
 from oraculum.sessions import claims
 
-PREVIEW_CHARS = 4000
 ACTIONS = ("recollect",)
 
 
