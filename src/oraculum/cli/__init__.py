@@ -8,10 +8,12 @@ import sys
 
 import typer
 
-from oraculum.cli.app import MODE, app, err_console
+from oraculum.cli.app import MODE, app, console
 from oraculum.core.errors import ExitCode, OracleError
 
 # Command modules register on `app` when imported: each command module adds its name here.
+# Every CLI start imports all of them, so they import only typer and light modules at the top
+# and load their library code (services, browsers, servers) inside the commands that run it.
 COMMAND_MODULES = (
     "status_cmd",
     "selfcheck_cmd",
@@ -49,9 +51,10 @@ def report_error(error: OracleError) -> int:
             json.dumps({"error": error.to_dict()}, indent=2, ensure_ascii=False) + "\n"
         )
     else:
-        err_console.print(f"error[{error.code}]: {error.message}", markup=False)
+        stderr = console(stderr=True)
+        stderr.print(f"error[{error.code}]: {error.message}", markup=False)
         if error.suggested_next_step:
-            err_console.print(f"  next step: {error.suggested_next_step}", markup=False)
+            stderr.print(f"  next step: {error.suggested_next_step}", markup=False)
     return int(error.exit_code)
 
 

@@ -11,12 +11,15 @@ import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
 
 from oraculum import __version__
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 app = typer.Typer(
     name="oraculum",
@@ -35,25 +38,39 @@ class OutputMode:
 
 MODE = OutputMode()
 
-console = Console(highlight=False, soft_wrap=True)
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+
+@cache
+def console(*, stderr: bool = False) -> Console:
+    """The human-output console (stdout, or stderr for progress and errors)."""
+    # rich costs ~20 ms to import and JSON output never needs it: load it on first human output.
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
 
 
-def emit(data: Any, render: Callable[[Console], None] | None = None) -> None:
-    """Print a command's result: one JSON document, or the human rendering."""
+def emit(
+    data: Any, render: Callable[[Console], None] | None = None, *, text: str | None = None
+) -> None:
+    """Print a command's result: one JSON document, or the human rendering (``render``, or
+    ``text`` as it is)."""
     if MODE.json:
-        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
-        sys.stdout.flush()
-        return
-    if render is not None:
-        render(console)
+        _write(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+    elif text is not None:
+        _write(text)  # no rich needed for a plain line
+    elif render is not None:
+        render(console())
     else:
-        console.print_json(data=data, default=str)
+        console().print_json(data=data, default=str)
+
+
+def _write(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
 
 
 def _version_callback(value: bool) -> None:
     if value:
-        emit({"version": __version__}, lambda c: c.print(f"oraculum {__version__}"))
+        emit({"version": __version__}, text=f"oraculum {__version__}")
         raise typer.Exit()
 
 

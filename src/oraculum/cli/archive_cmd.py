@@ -5,24 +5,26 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
-from oraculum.archive import MAX_BYTES, build_archive, select_entries
-from oraculum.archive.build import DEFAULT_TIMEOUT_S, DEFAULT_ZSTD_LEVEL, SUFFIX
-from oraculum.archive.inputs import display
-from oraculum.archive.selection import Selection
 from oraculum.cli.app import app, emit
 from oraculum.core.errors import OracleError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from oraculum.archive.selection import Selection
 
 PROVIDERS = ("chatgpt", "grok")
 
 
 def _settings(project_root: Path, provider: str) -> dict[str, Any]:
     """Archive settings from the effective config, or the built-in defaults without one."""
+    from oraculum.archive import MAX_BYTES
+    from oraculum.archive.build import DEFAULT_TIMEOUT_S, DEFAULT_ZSTD_LEVEL
+
     try:
         from oraculum.core.config import load_config
     except ImportError:  # the CLI stays usable on its own defaults
@@ -60,6 +62,8 @@ def _mib(n: int | None) -> str:
 
 
 def selection_data(selection: Selection) -> dict[str, Any]:
+    from oraculum.archive.inputs import display
+
     return {
         "projectRoot": str(selection.project_root),
         "inputs": [display(i) for i in selection.inputs],
@@ -79,6 +83,8 @@ def selection_data(selection: Selection) -> dict[str, Any]:
 
 
 def _render_excluded(console: Console, excluded: list[dict[str, Any]], skipped: list[Any]) -> None:
+    from rich.table import Table
+
     if excluded:
         table = Table(box=None, pad_edge=False, title="excluded", title_justify="left")
         for column in ("reason", "paths", "files listed", "examples"):
@@ -150,6 +156,10 @@ def archive_command(
     ] = None,
 ) -> None:
     """Preview (--list) or build exactly the context archive a job would upload."""
+    # The archive package (zstandard among its imports) loads only when this command runs.
+    from oraculum.archive import build_archive, select_entries
+    from oraculum.archive.build import SUFFIX
+
     if provider not in PROVIDERS:
         raise OracleError(
             "invalid_provider",

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
 
-from oraculum.cli.app import app, emit, err_console
-from oraculum.service.auth import auth
+from oraculum.cli.app import app, console, emit
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def render_auth(result: dict[str, Any], out: Console) -> None:
@@ -19,7 +20,7 @@ def render_auth(result: dict[str, Any], out: Console) -> None:
 
 def _progress(message: str) -> None:
     # Progress goes to stderr, so `--json` keeps stdout to the one result document.
-    err_console.print(message, markup=False)
+    console(stderr=True).print(message, markup=False)
 
 
 @app.command("auth")
@@ -40,6 +41,9 @@ def auth_command(
 ) -> None:
     """Sign the isolated browser profile in to the provider (imports your browser's cookies
     read-only, or opens a sign-in window); the previous profile is kept as .prev."""
+    # Playwright (through the sign-in flow) loads only when this command runs.
+    from oraculum.service.auth import auth
+
     result = auth(
         provider,
         manual=manual,

@@ -5,8 +5,6 @@ from __future__ import annotations
 import typer
 
 from oraculum.cli.app import app, emit
-from oraculum.service.cancel import cancel
-from oraculum.service.clean import clean
 
 
 @app.command("cancel")
@@ -14,6 +12,8 @@ def cancel_command(
     job: str | None = typer.Argument(None, help="The job id (or prefix) to cancel; required."),
 ) -> None:
     """Cancel a queued or running job. Needs the id: it never guesses."""
+    from oraculum.service.cancel import cancel
+
     result = cancel(job)
     emit(result, lambda out: out.print(result["message"], markup=False))
 
@@ -26,5 +26,7 @@ def clean_command(
     ),
 ) -> None:
     """Remove finished jobs' directories: one, all of this project's, or the expired ones."""
+    from oraculum.service.clean import clean
+
     result = clean(target, expired=expired)
     emit(result, lambda out: out.print(result["message"], markup=False))

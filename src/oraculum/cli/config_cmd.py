@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from oraculum.cli.app import app, emit
-from oraculum.core import paths
-from oraculum.core.config import LoadedConfig, load_config
-from oraculum.core.project import find_project_root
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from oraculum.core.config import LoadedConfig
 
 config_app = typer.Typer(
     help="Show or check the effective configuration.",
@@ -32,6 +32,9 @@ PROJECT_OPTION = typer.Option(
 
 
 def _load(project: Path | None) -> tuple[Path, LoadedConfig]:
+    from oraculum.core.config import load_config
+    from oraculum.core.project import find_project_root
+
     root = project.expanduser().absolute() if project is not None else find_project_root()
     return root, load_config(root)
 
@@ -43,6 +46,8 @@ def _flatten(config: dict[str, Any]) -> dict[str, Any]:
 
 
 def _show_data(root: Path, loaded: LoadedConfig) -> dict[str, Any]:
+    from oraculum.core import paths
+
     return {
         "config": loaded.config.to_json_dict(),
         "sources": loaded.sources,
@@ -52,6 +57,8 @@ def _show_data(root: Path, loaded: LoadedConfig) -> dict[str, Any]:
 
 
 def _render_show(data: dict[str, Any], console: Console) -> None:
+    from rich.table import Table
+
     table = Table(box=None, pad_edge=False)
     for column in ("key", "value", "source"):
         table.add_column(column, overflow="fold")

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
-from rich.console import Console
-from rich.markdown import Markdown
-from rich.status import Status as Spinner
 
 from oraculum.cli.app import MODE, app, console, emit
 from oraculum.core.errors import OracleError
-from oraculum.jobs.model import Job
-from oraculum.service.demo import run_demo
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.status import Status as Spinner
+
+    from oraculum.jobs.model import Job
 
 
 @app.command("demo")
@@ -22,11 +24,15 @@ def demo_command(
     raw: bool = typer.Option(False, "--raw", help="Print the answer as plain text."),
 ) -> None:
     """Run one real job end to end against the built-in ChatGPT simulator (no network)."""
-    spinner: Spinner | None = None if MODE.json else console.status("starting…")
+    from rich.markdown import Markdown
+
+    from oraculum.service.demo import run_demo
+
+    spinner: Spinner | None = None if MODE.json else console().status("starting…")
 
     def on_step(text: str) -> None:
         if not MODE.json:
-            console.print(f"[dim]·[/] {text}", markup=True, highlight=False)
+            console().print(f"[dim]·[/] {text}", markup=True, highlight=False)
 
     def on_phase(job: Job, elapsed: float) -> None:
         if spinner is not None:

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
 
 from oraculum.cli.app import MODE, app, console, emit
 from oraculum.cli.wait_cmd import SESSION_OPTION
-from oraculum.service.preflight import preflight, preflight_error
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def render_preflight(result: dict[str, Any], out: Console) -> None:
@@ -35,11 +36,13 @@ def preflight_command(
     session: str | None = SESSION_OPTION,
 ) -> None:
     """Check that a submission would be accepted now, and show capacity; changes nothing."""
+    from oraculum.service.preflight import preflight, preflight_error
+
     result = preflight(session=session, provider=provider, follow_up_job=follow_up)
     error = preflight_error(result)
     if error is None:
         emit(result, lambda out: render_preflight(result, out))
         return
     if not MODE.json:
-        render_preflight(result, console)
+        render_preflight(result, console())
     raise error

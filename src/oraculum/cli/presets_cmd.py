@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from rich.console import Console
-from rich.table import Table
+from typing import TYPE_CHECKING, Any
 
 from oraculum.cli.app import app, emit
-from oraculum.core.presets import GROK_MODES_LIST, PRESETS, chatgpt_selection, grok_selection
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def presets_data() -> list[dict[str, Any]]:
+    from oraculum.core.presets import GROK_MODES_LIST, PRESETS, chatgpt_selection, grok_selection
+
     chatgpt = [chatgpt_selection(preset.id) for preset in PRESETS]
     grok = [grok_selection(mode.id) for mode in GROK_MODES_LIST]
     rows = []
@@ -23,6 +24,8 @@ def presets_data() -> list[dict[str, Any]]:
 
 
 def _render(rows: list[dict[str, Any]], console: Console) -> None:
+    from rich.table import Table
+
     table = Table(box=None, pad_edge=False)
     for column in ("provider", "id", "label", "family", "effort", "tool"):
         table.add_column(column)

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
-from rich.markdown import Markdown
 
 from oraculum.cli.app import MODE, app, emit
 from oraculum.cli.wait_cmd import SESSION_OPTION
-from oraculum.service.read import PREVIEW_CHARS, read
+from oraculum.service import PREVIEW_CHARS
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 def render_read(result: dict[str, Any], out: Console, *, raw: bool = False) -> None:
+    from rich.markdown import Markdown
+
     job = result["job"]
     out.print(f"[bold]{job['id']}[/]  {job['status']} ({job['phase']})")
     out.print(f"  response: {result['response']['path']}", markup=False)
@@ -53,6 +56,8 @@ def read_command(
     session: str | None = SESSION_OPTION,
 ) -> None:
     """Show a job's status, paths and answer; reading a finished job settles its wake-up."""
+    from oraculum.service.read import read
+
     result = read(
         job,
         session=session,

@@ -2,29 +2,33 @@
 
 from __future__ import annotations
 
-from rich.console import Console
+from typing import TYPE_CHECKING
 
 from oraculum.cli.app import MODE, app, console, emit
 from oraculum.core.errors import OracleError
-from oraculum.service.selfcheck import selfcheck
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 
 @app.command("selfcheck")
 def selfcheck_command() -> None:
     """Check that this machine can run jobs: directories, Chromium, a headless launch."""
+    from oraculum.service.selfcheck import selfcheck
+
     result = selfcheck()
 
-    def render(console: Console) -> None:
+    def render(out: Console) -> None:
         for check in result["checks"]:
             mark = "[green]ok[/]" if check["ok"] else "[red]FAIL[/]"
-            console.print(f"{mark}  {check['check']}: ", end="")
-            console.print(check["detail"], markup=False)
+            out.print(f"{mark}  {check['check']}: ", end="")
+            out.print(check["detail"], markup=False)
 
     if result["ok"]:
         emit(result, render)
         return
     if not MODE.json:
-        render(console)
+        render(console())
     failed = [c["check"] for c in result["checks"] if not c["ok"]]
     raise OracleError(
         "selfcheck_failed",

@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import asyncio
 import errno
 import signal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
 
 from oraculum.cli.app import app, emit
 from oraculum.core.errors import OracleError
-from oraculum.simulator import run_simulator
 from oraculum.simulator.scenarios import PICKERS, SHELLS, ScenarioError
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 simulator_app = typer.Typer(
     help="The local ChatGPT look-alike that tests and demos drive.", no_args_is_help=True
@@ -36,6 +36,11 @@ def _render(info: dict[str, Any], console: Console) -> None:
 
 
 async def _serve(options: dict[str, Any]) -> None:
+    import asyncio
+
+    # The server (aiohttp) loads only when this command runs.
+    from oraculum.simulator import run_simulator
+
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -72,6 +77,8 @@ def serve_command(
     no_login: bool = typer.Option(False, "--no-login", help="Serve pages without signing in."),
 ) -> None:
     """Serve the simulator on loopback and print its URL; stops on Ctrl+C."""
+    import asyncio  # ~20 ms to import: only this command needs an event loop
+
     knobs: dict[str, Any] = {
         "picker": picker,
         "answer": answer,

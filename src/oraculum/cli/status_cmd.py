@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from oraculum.cli.app import app, emit
-from oraculum.service.status import status
-from oraculum.service.summary import describe_age
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 # A heartbeat older than this reads as "likely stale" (the worker's stale threshold default).
 STALE_HEARTBEAT_S = 180
@@ -18,6 +17,8 @@ STALE_HEARTBEAT_S = 180
 
 def heartbeat_cell(job: dict[str, Any]) -> str:
     """`fresh (12s)` / `stale (4m)` for running jobs; the age alone otherwise."""
+    from oraculum.service.summary import describe_age
+
     age = job.get("heartbeatAgeSeconds")
     if job["status"] not in ("submitted", "waiting"):
         return "-"
@@ -35,6 +36,10 @@ def queue_cell(job: dict[str, Any]) -> str:
 
 
 def render_jobs(result: dict[str, Any], console: Console) -> None:
+    from rich.table import Table
+
+    from oraculum.service.summary import describe_age
+
     jobs = result["jobs"]
     if not jobs:
         where = result.get("project") or "any project"
@@ -58,6 +63,8 @@ def render_jobs(result: dict[str, Any], console: Console) -> None:
 
 
 def render_job(result: dict[str, Any], console: Console) -> None:
+    from oraculum.service.summary import describe_age
+
     job = result["job"]
     console.print(f"[bold]{job['id']}[/]  {job['status']} ({job['phase']})")
     rows = {
@@ -91,6 +98,8 @@ def status_command(
     ),
 ) -> None:
     """Show one job, or the recent jobs of this project with their ids."""
+    from oraculum.service.status import status
+
     result = status(job, all_projects=all_projects, limit=limit, session=session)
     if job is None:
         emit(result, lambda console: render_jobs(result, console))

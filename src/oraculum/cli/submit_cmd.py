@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
 
-from oraculum.cli.app import MODE, app, emit
+from oraculum.cli.app import MODE, app, console, emit
 from oraculum.cli.wait_cmd import SESSION_OPTION, finish_wait, wait_with_live_line
-from oraculum.service.followup import followup
-from oraculum.service.submit import submit
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 FILES_ARGUMENT = typer.Argument(
     None, help="Files or directories to archive, relative to the project root (default: .)."
@@ -30,7 +30,7 @@ def _submitted(result: dict[str, Any], *, session: str | None, wait_for_it: bool
         emit(result, lambda out: _render(result, out))
         return
     if not MODE.json:
-        _render(result, Console(stderr=True, highlight=False, soft_wrap=True))
+        _render(result, console(stderr=True))
     finish_wait(wait_with_live_line(result["job"]["id"], session=session, timeout_s=None))
 
 
@@ -52,6 +52,8 @@ def submit_command(
     wait_for_it: bool = WAIT_OPTION,
 ) -> None:
     """Archive FILES, submit PROMPT as a background job, and return at once (or --wait)."""
+    from oraculum.service.submit import submit
+
     result = submit(
         prompt,
         list(files or ["."]),
@@ -74,5 +76,7 @@ def followup_command(
     wait_for_it: bool = WAIT_OPTION,
 ) -> None:
     """Ask a follow-up in the same provider thread as JOB."""
+    from oraculum.service.followup import followup
+
     result = followup(job, prompt, list(files or ["."]), session=session, preset=preset)
     _submitted(result, session=session, wait_for_it=wait_for_it)

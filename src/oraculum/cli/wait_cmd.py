@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
 
 from oraculum.cli.app import MODE, app, console, emit
 from oraculum.core.errors import ExitCode, OracleError
-from oraculum.service.summary import describe_age
-from oraculum.service.wait import wait
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 SESSION_OPTION = typer.Option(
     None, "--session", help="Session id (default: $ORACULUM_SESSION).", show_default=False
@@ -33,11 +33,14 @@ def wait_with_live_line(
     cwd: Path | None = None,
 ) -> dict[str, Any]:
     """Run the wait, showing `<job>: <phase> · <elapsed>` on a terminal (not in JSON mode)."""
-    if MODE.json or not console.is_terminal:
+    from oraculum.service.summary import describe_age
+    from oraculum.service.wait import wait
+
+    if MODE.json or not console().is_terminal:
         return wait(job_id, session=session, timeout_s=timeout_s, cwd=cwd)
     started = time.monotonic()
     label = job_id or "next job of this session"
-    with console.status(f"{label}: waiting…") as line:
+    with console().status(f"{label}: waiting…") as line:
 
         def progress(event: dict[str, Any]) -> None:
             phase = event.get("phase", "waiting")
