@@ -3,7 +3,10 @@
 Agents call the CLI from shells many times a turn, so a command's cost is mostly the
 interpreter and its imports. Runs each command N times in a throwaway oraculum home (one
 finished dry-run job in it, for `read` and `wait`) and prints median and min wall time, next
-to the floor: `python -c pass` and `python -c "import typer"`.
+to the floor: `python -c pass`, `python -c "import typer"`, and a two-command typer app running
+a command with one string option (typer parses options with pydantic, so that costs more than
+importing typer). Bytecode is cached in the throwaway directory (even under
+PYTHONDONTWRITEBYTECODE), as an installed package has it.
 
     .venv/bin/python bench/cli_startup.py [--runs 15]
 """
@@ -22,6 +25,15 @@ from pathlib import Path
 
 PYTHON = sys.executable
 ORACULUM = str(Path(sys.executable).with_name("oraculum"))
+BARE_TYPER_APP = """
+import typer
+app = typer.Typer()
+@app.command()
+def hello(name: str = "x") -> None: pass
+@app.command()
+def other() -> None: pass
+app(["hello"])
+"""
 
 
 def setup_home(home: Path) -> Path:
@@ -30,6 +42,9 @@ def setup_home(home: Path) -> Path:
 
     os.environ.update(private_home_environment(home))
     os.environ["ORACULUM_SESSION"] = "bench-cli-startup"
+    # Without cached bytecode every run would compile oraculum's sources again.
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = str(home / "pycache")
     project = home / "project"
     project.mkdir()
     (project / "pyproject.toml").write_text("")
@@ -87,6 +102,7 @@ def main() -> None:
         print(f"{args.runs} runs each, in {tmp}\nfloor:")
         timed("python -c pass", [PYTHON, "-c", "pass"], project, args.runs)
         timed('python -c "import typer"', [PYTHON, "-c", "import typer"], project, args.runs)
+        timed("bare typer app, one command", [PYTHON, "-c", BARE_TYPER_APP], project, args.runs)
         print("commands:")
         for command in (
             ["--version"],
