@@ -1,0 +1,76 @@
+"""CLI start-up stays light: which modules a fresh process loads (never how long it takes).
+
+Agents run the CLI many times a turn, so importing the CLI must not load what only some
+commands need: the browser driver, the simulator's server, the MCP SDK, the archive builder,
+the job engine, rich. Each case runs in a fresh interpreter, since this test process has long
+since imported all of them.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+# Loaded by no `import oraculum.cli`: each only inside the commands that need it.
+DEFERRED = (
+    "aiohttp",
+    "playwright",
+    "mcp",
+    "rookiepy",
+    "zstandard",
+    "markdown_it",
+    "psutil",
+    "asyncio",
+    "rich",
+    "oraculum.archive",
+    "oraculum.auth",
+    "oraculum.browser",
+    "oraculum.core.config",
+    "oraculum.jobs",
+    "oraculum.mcp",
+    "oraculum.service.status",
+    "oraculum.simulator.runner",
+)
+# Never loaded by a command that only reads the job files.
+BROWSER_SERVER_AND_SDK = ("aiohttp", "playwright", "mcp", "rookiepy", "zstandard", "rich")
+
+
+def loaded_modules(tmp_path: Path, code: str) -> set[str]:
+    """The modules a fresh interpreter holds after running ``code``."""
+    listing = tmp_path / "modules.json"
+    probe = f"{code}\nimport json, sys\nopen(sys.argv[1], 'w').write(json.dumps(list(sys.modules)))"
+    subprocess.run(
+        [sys.executable, "-c", probe, str(listing)], check=True, capture_output=True, timeout=60
+    )
+    return set(json.loads(listing.read_text()))
+
+
+def present(modules: set[str], names: tuple[str, ...]) -> list[str]:
+    """Which of ``names`` (packages count with their submodules) ``modules`` holds."""
+    return [n for n in names if any(m == n or m.startswith(f"{n}.") for m in modules)]
+
+
+def test_import_loads_no_command_library(tmp_path: Path) -> None:
+    modules = loaded_modules(tmp_path, "import oraculum.cli")
+    assert "oraculum.cli.status_cmd" in modules  # every command registered
+    assert present(modules, DEFERRED) == []
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--version"],
+        ["--json", "status"],
+        ["--json", "presets"],
+        ["--json", "config", "show"],
+    ],
+)
+def test_light_command_loads_no_browser_server_or_rich(
+    argv: list[str], tmp_path: Path, project: Path
+) -> None:
+    modules = loaded_modules(tmp_path, f"from oraculum.cli import main\nassert main({argv!r}) == 0")
+    assert present(modules, BROWSER_SERVER_AND_SDK) == []
