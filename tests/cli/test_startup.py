@@ -67,6 +67,7 @@ def test_import_loads_no_command_library(tmp_path: Path) -> None:
         ["--json", "status"],
         ["--json", "presets"],
         ["--json", "config", "show"],
+        ["--json", "preflight", "--provider", "test", "--session", "startup"],
     ],
 )
 def test_light_command_loads_no_browser_server_or_rich(

@@ -12,7 +12,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-from oraculum.archive import archive_filename, build_archive
 from oraculum.core.config import Config, load_config
 from oraculum.core.errors import OracleError
 from oraculum.core.fsio import ensure_private_dir
@@ -161,6 +160,10 @@ def submit(
     # Finish what crashed first: a stale job must not hold capacity this job could use.
     with contextlib.suppress(OracleError):
         reconcile(store)
+
+    # The archive builder (pathspec, zstandard) loads here, not with this module: `preflight`
+    # imports this module for `check_follow_up` and never builds an archive.
+    from oraculum.archive import archive_filename, build_archive
 
     job_id = new_job_id()
     archive_format = "grok" if choice.provider == "grok" else "chatgpt"
