@@ -75,3 +75,12 @@ def test_light_command_loads_no_browser_server_or_rich(
 ) -> None:
     modules = loaded_modules(tmp_path, f"from oraculum.cli import main\nassert main({argv!r}) == 0")
     assert present(modules, BROWSER_SERVER_AND_SDK) == []
+
+
+def test_hot_services_load_no_archive_builder_or_psutil(tmp_path: Path) -> None:
+    # status, read, wait and preflight run many times per job; psutil and the archive builder
+    # load only where a worker is checked or an archive is built.
+    code = "import oraculum.service.preflight, oraculum.service.read, oraculum.service.wait"
+    modules = loaded_modules(tmp_path, code)
+    heavy = (*BROWSER_SERVER_AND_SDK, "psutil", "pathspec", "oraculum.archive")
+    assert present(modules, heavy) == []
