@@ -9,6 +9,10 @@ Explicit inputs override: a named file is always included; a named directory tha
 excluded (by a default rule, an excluded ancestor or a gitignore) is walked with no exclusions
 except credential files and `.git` metadata. Symlinks are entries, never followed; a link whose
 target leaves the root is skipped and reported; FIFOs, sockets and devices are skipped.
+
+Entries are found lazily and come in byte order of their paths (:class:`SelectionStream`), so the
+archive writer reads each file as soon as it is decided on, and each directory's members form
+one contiguous run of the archive.
 """
 
 from __future__ import annotations

@@ -7,8 +7,9 @@ order, so the same tree always gives the same bytes. Names longer than 100 bytes
 ``././@LongLink`` records, which carry the exact name bytes, so non-UTF-8 names survive
 extraction unchanged.
 
-Memory stays bounded: files are read in chunks of at most ``CHUNK`` bytes and small members are
-batched into one buffer of about the same size before they reach the compressor.
+Memory stays bounded: headers and file contents are read straight into one reusable buffer of
+``CHUNK`` bytes, which goes to the compressor whenever it is full, so a large file passes through
+in ``CHUNK``-sized pieces and many small ones share a single compressor call.
 """
 
 from __future__ import annotations
