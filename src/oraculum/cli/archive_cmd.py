@@ -101,6 +101,10 @@ def _render_excluded(console: Console, excluded: list[dict[str, Any]], skipped: 
         console.print(f"skipped {item['path']}: {item['reason']}", markup=False)
 
 
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
 def _render_list(data: dict[str, Any], console: Console) -> None:
     for entry in data["entries"]:
         line = entry["path"]
@@ -109,7 +113,8 @@ def _render_list(data: dict[str, Any], console: Console) -> None:
         console.print(line, markup=False)
     _render_excluded(console, data["excluded"], data["skipped"])
     console.print(
-        f"{data['fileCount']} entries ({data['symlinkCount']} symlinks), "
+        f"{_count(data['fileCount'], 'entry', 'entries')} "
+        f"({_count(data['symlinkCount'], 'symlink', 'symlinks')}), "
         f"{_mib(data['uncompressedBytes'])} uncompressed, from {data['source']} "
         f"in {data['projectRoot']}",
         markup=False,
