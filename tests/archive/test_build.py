@@ -19,6 +19,8 @@ import pytest
 
 from oraculum.archive import MAX_BYTES, build_archive, select_entries
 from oraculum.archive import build as build_module
+from oraculum.archive.selection import stream_entries
+from oraculum.archive.writer import write_archive
 from oraculum.core.errors import OracleError
 
 from .support import extract, git_init, link, tree_listing, write
@@ -333,3 +335,56 @@ def test_scenario_59_120k_files(tmp_path: Path) -> None:
     assert extracted == paths
     assert (dest / "b/d59/f0999.txt").read_bytes() == b"b/59/999\n"
     assert (dest / "a/d31/f0500.txt").read_bytes() == b"a/31/500\n"
+
+
+def _open_fds() -> set[str]:
+    return set(os.listdir("/proc/self/fd"))
+
+
+def test_files_opened_by_the_selection_give_the_same_archive_and_no_leak(
+    tmp_path: Path,
+) -> None:
+    """A build reads the files the selection opened through those same descriptors; the
+    archive is byte for byte the one built from a plain selection, and no descriptor stays
+    open, whatever git listed: excluded names, a submodule, a link, a tracked file that became a
+    FIFO, a tracked file deleted."""
+    root = tmp_path / "repo"
+    _rich_tree(root)
+    write(root, "sub/inner.txt", b"inner")
+    write(root, "became-fifo.txt", b"was a file")
+    write(root, "deleted.txt", b"gone soon")
+    git_init(root)
+    (root / "became-fifo.txt").unlink()
+    os.mkfifo(root / "became-fifo.txt")
+    (root / "deleted.txt").unlink()
+    before = _open_fds()
+    result = build_archive(root, ["."], _mk(tmp_path / "a"), "j", "chatgpt")
+    assert _open_fds() == before
+    skipped = {s["path"]: s["reason"] for s in result.skipped}
+    assert skipped["became-fifo.txt"] == "special file (FIFO)"
+    assert skipped["deleted.txt"].startswith("missing on disk")
+    selection = select_entries(root, ["."])
+    with open(tmp_path / "plain.tar.zst", "wb") as raw:
+        plain = write_archive(
+            str(root), selection.entries, raw, compression="zstd", level=3, threads=-1
+        )
+    assert plain.sha256 == result.sha256
+    got = tree_listing(extract(result.path, tmp_path / "x"))
+    assert got == _expected(root, ["."])
+
+
+def test_an_abandoned_stream_closes_what_it_opened(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    for i in range(50):
+        write(root, f"f{i:02d}.txt", b"x" * i)
+    git_init(root)
+    before = _open_fds()
+    stream = stream_entries(root, ["."], open_files=True)
+    reading = iter(stream)
+    taken = [next(reading) for _ in range(10)]  # nobody takes their files
+    assert [e.path for e in taken] == [f"f{i:02d}.txt" for i in range(10)]
+    assert _open_fds() - before  # the last one's file is held open
+    stream.close()
+    assert _open_fds() == before
+    del reading  # a stream dropped half-read closes too
+    assert _open_fds() == before

@@ -15,7 +15,7 @@ import re
 import secrets
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -249,7 +249,12 @@ class _Build:
                 with contextlib.suppress(FileNotFoundError):
                     self.tmp.unlink()
 
-    def _write(self, entries: Iterable[Entry], measure: set[int]) -> WriteStats:
+    def _write(
+        self,
+        entries: Iterable[Entry],
+        measure: set[int],
+        opened: Callable[[Entry], int] | None = None,
+    ) -> WriteStats:
         fd = os.open(self.tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
         with os.fdopen(fd, "wb", buffering=1 << 20) as raw:
             stats = write_archive(
@@ -262,6 +267,7 @@ class _Build:
                 measure_at=measure,
                 deadline=self.deadline,
                 cancel=self.cancel,
+                opened=opened,
             )
             raw.flush()
             if self.fsync:
@@ -269,10 +275,13 @@ class _Build:
         return stats
 
     def _run(self, started: float) -> ArchiveResult:
-        stream = stream_entries(self.project_root, self.inputs, deadline=self.deadline)
+        stream = stream_entries(
+            self.project_root, self.inputs, deadline=self.deadline, open_files=True
+        )
         try:
-            # One pass finds the files and compresses them as they are found.
-            stats = self._write(stream, set())
+            # One pass finds the files and compresses them as they are found; a file the
+            # selection opened to see what it is is read through that same descriptor.
+            stats = self._write(stream, set(), stream.take_opened)
         finally:
             stream.close()
         selection = stream.selection()

@@ -41,6 +41,10 @@ EntryKind = Literal["file", "symlink"]
 # Paths are str with surrogate escapes; these give back their exact bytes.
 _FS_ENCODING, _FS_ERRORS = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
 
+# How a member is opened for reading: never through a link, never blocking on a FIFO, never
+# becoming a controlling terminal.
+MEMBER_OPEN_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
+
 
 class Entry(NamedTuple):
     """One archive member. ``size`` is the content length (0 for links).
@@ -132,11 +136,20 @@ def select_entries(
 
 
 def stream_entries(
-    project_root: Path, inputs: Sequence[str], *, deadline: float | None = None
+    project_root: Path,
+    inputs: Sequence[str],
+    *,
+    deadline: float | None = None,
+    open_files: bool = False,
 ) -> SelectionStream:
-    """Like :func:`select_entries`, but the entries are found as the returned stream is read."""
+    """Like :func:`select_entries`, but the entries are found as the returned stream is read.
+
+    With ``open_files``, the files git lists are opened to learn what they are, and the one of
+    the entry just yielded stays open for :meth:`SelectionStream.take_opened` (the archive
+    writer reads it without opening it again).
+    """
     resolved = resolve_inputs(project_root, inputs)
-    return _Selector(project_root, deadline).start(resolved)
+    return _Selector(project_root, deadline, open_files).start(resolved)
 
 
 class _GitIgnores:
@@ -212,7 +225,7 @@ class _Selector:
     its paths belong. What was excluded or skipped is recorded on the way.
     """
 
-    def __init__(self, project_root: Path, deadline: float | None) -> None:
+    def __init__(self, project_root: Path, deadline: float | None, open_files: bool) -> None:
         self.root = os.path.abspath(project_root)
         self.root_real = os.path.realpath(project_root)
         self.deadline = deadline
@@ -221,6 +234,9 @@ class _Selector:
         self.ignores: _GitIgnores | None = None
         self._ticks = 0
         self._tracked_set: set[str] | None = None
+        self._open_files = open_files
+        # The file of the entry just yielded, already open, until its reader takes it.
+        self._held: tuple[str, int] | None = None
 
     # -- bookkeeping -------------------------------------------------------------------------
 
@@ -244,6 +260,38 @@ class _Selector:
 
     def _abs(self, rel: str) -> str:
         return f"{self.root}/{rel}" if rel else self.root
+
+    def _open(self, rel: str) -> tuple[int, os.stat_result] | None:
+        """Open a path git listed and fstat it: one open now instead of an lstat now and an
+        open later, when the archive writer reads it. None when the path needs the careful way:
+        a link, a socket, a missing file, any error.
+
+        git never lists FIFOs, sockets or devices, so only a tracked path replaced by one of
+        them gets here; the flags keep that open from blocking or taking a terminal.
+        """
+        try:
+            fd = os.open(self._abs(rel), MEMBER_OPEN_FLAGS)
+        except OSError:
+            return None
+        try:
+            return fd, os.fstat(fd)
+        except OSError:
+            os.close(fd)
+            return None
+
+    def release(self) -> None:
+        """Close the held file nobody took."""
+        if self._held is not None:
+            os.close(self._held[1])
+            self._held = None
+
+    def take_opened(self, entry: Entry) -> int:
+        """The open descriptor of ``entry``'s file, now the caller's to close; -1 if none."""
+        held = self._held
+        if held is None or held[0] != entry.path:
+            return -1
+        self._held = None
+        return held[1]
 
     # -- entry kinds -------------------------------------------------------------------------
 
@@ -404,18 +452,32 @@ class _Selector:
             if hit is not None:
                 self._exclude("/".join(p.split("/")[: hit[0]]), hit[1], True, True)
                 continue
-            try:
-                st = os.lstat(self._abs(p))
-            except (FileNotFoundError, NotADirectoryError):
-                self.skipped[p] = "missing on disk (deleted but still tracked by git)"
-                continue
+            self.release()
+            opened = self._open(p) if self._open_files else None
+            if opened is not None:
+                fd, st = opened
+                if not stat.S_ISREG(st.st_mode):
+                    os.close(fd)
+                    opened = None
+            else:
+                try:
+                    st = os.lstat(self._abs(p))
+                except (FileNotFoundError, NotADirectoryError):
+                    self.skipped[p] = "missing on disk (deleted but still tracked by git)"
+                    continue
             if stat.S_ISDIR(st.st_mode):
                 # A submodule (gitlink): git does not list its files.
                 heapq.heappush(waiting, (_order(p + "/"), self._git_dir(p)))
                 continue
             entry = self._entry(p, st, True, False)
+            if opened is not None:
+                if entry is None:
+                    os.close(opened[0])
+                else:
+                    self._held = (p, opened[0])
             if entry is not None:
                 yield entry
+        self.release()
         while waiting:
             yield from heapq.heappop(waiting)[1]
 
@@ -595,9 +657,16 @@ class SelectionStream:
         self._consumed = True
 
     def close(self) -> None:
-        """Stop whatever is still listing (safe to call more than once)."""
+        """Stop whatever is still listing and close any file still open (safe to call more
+        than once)."""
+        self._selector.release()
         if self._listing is not None:
             self._listing.close()
+
+    def take_opened(self, entry: Entry) -> int:
+        """The already open descriptor of the entry just read from the stream, which the caller
+        must close; -1 when it has none (then open the file yourself)."""
+        return self._selector.take_opened(entry)
 
     def selection(self) -> Selection:
         if not self._consumed:

@@ -21,14 +21,14 @@ import sys
 import threading
 import time
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from stat import S_ISREG
 from typing import Any, BinaryIO, Protocol
 
 import zstandard
 
-from oraculum.archive.selection import Entry
+from oraculum.archive.selection import MEMBER_OPEN_FLAGS, Entry
 
 BLOCK = 512
 CHUNK = 1 << 20
@@ -36,7 +36,6 @@ CHUNK = 1 << 20
 # (1970) reads like a bug to whoever unpacks the archive.
 ARCHIVE_MTIME = 946_684_800
 _ZEROS_VIEW = memoryview(bytes(CHUNK))
-_OPEN_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 # Header fields that never change, with their contribution to the checksum precomputed.
 _UID_GID = b"0000000\x00" * 2
@@ -238,6 +237,7 @@ def write_tar(
     measure_at: Iterable[int] = (),
     deadline: float | None = None,
     cancel: threading.Event | None = None,
+    opened: Callable[[Entry], int] | None = None,
 ) -> tuple[list[int], list[tuple[int, int]], list[bool], list[tuple[str, str]]]:
     """Stream ``entries`` (already sorted; any iterable, read once) from ``root`` into ``sink``
     as one tar.
@@ -245,6 +245,9 @@ def write_tar(
     Before each entry index in ``measure_at`` (and at the end, index ``len(entries)``) the
     compressor is flushed and the (tar offset, compressed offset) pair recorded, so a range of
     entries' compressed size can be read off exactly.
+
+    ``opened(entry)``, when given, returns the entry's file already open (its size is the
+    entry's, taken from that descriptor) or -1; the writer closes what it gets.
     """
     measure = set(measure_at)
     measure.discard(0)  # (0, 0) is known without flushing
@@ -257,7 +260,17 @@ def write_tar(
     root_fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
         return _write_members(
-            entries, sink, root_fd, measure, offsets, points, written, skipped, deadline, cancel
+            entries,
+            sink,
+            root_fd,
+            opened,
+            measure,
+            offsets,
+            points,
+            written,
+            skipped,
+            deadline,
+            cancel,
         )
     finally:
         os.close(root_fd)
@@ -267,6 +280,7 @@ def _write_members(
     entries: Iterable[Entry],
     sink: Sink,
     root_fd: int,
+    opened: Callable[[Entry], int] | None,
     measure: set[int],
     offsets: list[int],
     points: list[tuple[int, int]],
@@ -296,28 +310,29 @@ def _write_members(
             pos = 0
             points.append((flushed, sink.mark()))
         offsets.append(flushed + pos)
-        path, kind, _size, mode, target = entry
+        path, kind, size, mode, target = entry
         name = path.encode(enc, errors)
         if kind == "symlink":
             header = tar_header(
                 name, mode=0o777, size=0, typeflag=b"2", linkname=target.encode(enc, errors)
             )
-            size = 0
             fd = -1
         else:
-            try:
-                fd = os_open(name, _OPEN_FLAGS, dir_fd=root_fd)
-            except OSError as exc:
-                skipped.append((path, f"could not open while archiving: {exc.strerror}"))
-                written.append(False)
-                continue
-            st = fstat(fd)
-            if not is_regular(st.st_mode):
-                os_close(fd)
-                skipped.append((path, "changed type while archiving"))
-                written.append(False)
-                continue
-            size = st.st_size
+            fd = opened(entry) if opened is not None else -1
+            if fd < 0:
+                try:
+                    fd = os_open(name, MEMBER_OPEN_FLAGS, dir_fd=root_fd)
+                except OSError as exc:
+                    skipped.append((path, f"could not open while archiving: {exc.strerror}"))
+                    written.append(False)
+                    continue
+                st = fstat(fd)
+                if not is_regular(st.st_mode):
+                    os_close(fd)
+                    skipped.append((path, "changed type while archiving"))
+                    written.append(False)
+                    continue
+                size = st.st_size
             if len(name) <= 100:  # the common case: no long-name record
                 header = _block(name, mode, size, b"0", b"")
             else:
@@ -368,13 +383,20 @@ def write_archive(
     measure_at: Iterable[int] = (),
     deadline: float | None = None,
     cancel: threading.Event | None = None,
+    opened: Callable[[Entry], int] | None = None,
 ) -> WriteStats:
     """Write one complete compressed archive of ``entries`` to the open file ``raw``."""
     out = _HashingFile(raw)
     sink: Sink = ZstdSink(out, level, threads) if compression == "zstd" else GzipSink(out, level)
     try:
         offsets, points, written, skipped = write_tar(
-            root, entries, sink, measure_at=measure_at, deadline=deadline, cancel=cancel
+            root,
+            entries,
+            sink,
+            measure_at=measure_at,
+            deadline=deadline,
+            cancel=cancel,
+            opened=opened,
         )
     except BaseException:
         sink.abort()
