@@ -237,6 +237,7 @@ class _Selector:
         self._open_files = open_files
         # The file of the entry just yielded, already open, until its reader takes it.
         self._held: tuple[str, int] | None = None
+        self._reading_ahead = False
 
     # -- bookkeeping -------------------------------------------------------------------------
 
@@ -453,7 +454,7 @@ class _Selector:
                 self._exclude("/".join(p.split("/")[: hit[0]]), hit[1], True, True)
                 continue
             self.release()
-            opened = self._open(p) if self._open_files else None
+            opened = self._open(p) if self._open_files and not self._reading_ahead else None
             if opened is not None:
                 fd, st = opened
                 if not stat.S_ISREG(st.st_mode):
@@ -493,11 +494,17 @@ class _Selector:
         tree for untracked ones; the two runs merge once that walk is over.
         """
         tracked = self._from_git(listing.tracked, prefix)
-        found = []
-        for entry in tracked:
-            found.append(entry)
-            if not len(found) & 31 and listing.walk_done():
-                break
+        found: list[Entry] = []
+        # Nobody reads these yet, so they are looked at, not opened (see `_open`).
+        self._reading_ahead = True
+        try:
+            while len(found) & 7 or not listing.walk_done():
+                entry = next(tracked, None)
+                if entry is None:
+                    break
+                found.append(entry)
+        finally:
+            self._reading_ahead = False
         untracked = [p for p in listing.untracked(self.deadline) if p.startswith(prefix)]
         if not untracked:  # a clean work tree: nothing to merge
             yield from found
