@@ -109,3 +109,13 @@ def test_a_stream_is_read_once(tmp_path: Path) -> None:
     assert [e.path for e in stream.selection().entries] == ["a.txt"]
     with pytest.raises(RuntimeError):
         list(stream)
+
+
+def test_a_stream_that_cannot_start_leaves_nothing_open(tmp_path: Path) -> None:
+    write(tmp_path, "a.txt")
+    git_init(tmp_path)
+    before = set(os.listdir("/proc/self/fd"))
+    with pytest.raises(SelectionTimeout):
+        stream_entries(tmp_path, ["."], deadline=time.monotonic() - 1, open_files=True)
+    assert set(os.listdir("/proc/self/fd")) == before
+    assert _git_children() == []

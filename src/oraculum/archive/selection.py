@@ -235,6 +235,11 @@ class _Selector:
         self._ticks = 0
         self._tracked_set: set[str] | None = None
         self._open_files = open_files
+        # Files are opened relative to the root's descriptor: the kernel does not walk the
+        # root's own path again for every file.
+        self._root_fd = (
+            os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC) if open_files else -1
+        )
         # The file of the entry just yielded, already open, until its reader takes it.
         self._held: tuple[str, int] | None = None
         self._reading_ahead = False
@@ -271,7 +276,7 @@ class _Selector:
         them gets here; the flags keep that open from blocking or taking a terminal.
         """
         try:
-            fd = os.open(self._abs(rel), MEMBER_OPEN_FLAGS)
+            fd = os.open(rel, MEMBER_OPEN_FLAGS, dir_fd=self._root_fd)
         except OSError:
             return None
         try:
@@ -285,6 +290,13 @@ class _Selector:
         if self._held is not None:
             os.close(self._held[1])
             self._held = None
+
+    def close(self) -> None:
+        """Close every descriptor still open (safe to call more than once)."""
+        self.release()
+        if self._root_fd >= 0:
+            os.close(self._root_fd)
+            self._root_fd = -1
 
     def take_opened(self, entry: Entry) -> int:
         """The open descriptor of ``entry``'s file, now the caller's to close; -1 if none."""
@@ -536,11 +548,13 @@ class _Selector:
 
     def start(self, resolved: list[ResolvedInput]) -> SelectionStream:
         """List candidates and plan the walks; the entries are found as the stream is read."""
-        listing = GitListing.start(self.root, self.deadline)
+        listing: GitListing | None = None
         try:
+            listing = GitListing.start(self.root, self.deadline)
             forced_dirs = self._forced_dirs(resolved, listing)
             runs = [self._input(item, listing, forced_dirs) for item in resolved]
         except BaseException:
+            self.close()
             if listing is not None:
                 listing.close()
             raise
@@ -666,7 +680,7 @@ class SelectionStream:
     def close(self) -> None:
         """Stop whatever is still listing and close any file still open (safe to call more
         than once)."""
-        self._selector.release()
+        self._selector.close()
         if self._listing is not None:
             self._listing.close()
 
