@@ -32,6 +32,7 @@ from oraculum.archive.selection import (
 )
 from oraculum.archive.writer import WriteStats, WriteTimeout, write_archive
 from oraculum.core.errors import OracleError, failed
+from oraculum.core.fsio import fsync_dir
 
 Provider = Literal["chatgpt", "grok"]
 
@@ -178,14 +179,6 @@ def build_archive(
     return job.result
 
 
-def _fsync_dir(directory: Path) -> None:
-    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def _timeout_error(timeout_s: float) -> OracleError:
     return OracleError(
         "archive_timeout",
@@ -328,7 +321,7 @@ class _Build:
             os.replace(self.tmp, self.final)
             self._published = True
         if self.fsync:
-            _fsync_dir(self.final.parent)  # the rename itself survives a crash
+            fsync_dir(self.final.parent)  # the rename itself survives a crash
         skipped = selection.skipped_dicts() + [
             {"path": display(p), "reason": r} for p, r in stats.skipped
         ]

@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import time
 
+from oraculum.archive.inputs import FS_ENCODING, FS_ERRORS
 from oraculum.core.errors import OracleError
-
-_FS_ENCODING, _FS_ERRORS = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
 
 
 class SelectionTimeout(Exception):
@@ -43,7 +41,7 @@ def _paths(output: bytes) -> list[str]:
     if not raw:
         return []
     # One decode for all paths; NUL never occurs inside a path.
-    return b"\0".join(sorted(raw)).decode(_FS_ENCODING, _FS_ERRORS).split("\0")
+    return b"\0".join(sorted(raw)).decode(FS_ENCODING, FS_ERRORS).split("\0")
 
 
 class GitListing:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import posixpath
 import stat
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,10 @@ from typing import Literal
 from oraculum.core.errors import OracleError
 
 WHOLE_REPO = "."
+
+# Paths are str with surrogate escapes (how Python hands over names that are not UTF-8); encoding
+# them with these gives back their exact bytes.
+FS_ENCODING, FS_ERRORS = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
 
 InputKind = Literal["root", "file", "dir", "symlink", "special"]
 

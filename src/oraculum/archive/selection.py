@@ -22,7 +22,6 @@ import itertools
 import os
 import posixpath
 import stat
-import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -33,13 +32,17 @@ import pathspec
 
 from oraculum.archive import exclusions as rules
 from oraculum.archive.git import GitListing, SelectionTimeout, git_ignored
-from oraculum.archive.inputs import ResolvedInput, display, is_inside, resolve_inputs
+from oraculum.archive.inputs import (
+    FS_ENCODING,
+    FS_ERRORS,
+    ResolvedInput,
+    display,
+    is_inside,
+    resolve_inputs,
+)
 from oraculum.core.errors import OracleError
 
 EntryKind = Literal["file", "symlink"]
-
-# Paths are str with surrogate escapes; these give back their exact bytes.
-_FS_ENCODING, _FS_ERRORS = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
 
 # How a member is opened for reading: never through a link, never blocking on a FIFO, never
 # becoming a controlling terminal.
@@ -213,7 +216,7 @@ class _GitIgnores:
 
 def _order(path: str) -> bytes:
     """Archive order: the path's bytes, so every directory's members form one run."""
-    return path.encode(_FS_ENCODING, _FS_ERRORS)
+    return path.encode(FS_ENCODING, FS_ERRORS)
 
 
 class _Selector:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import os
 import struct
-import sys
 import threading
 import time
 import zlib
@@ -28,6 +27,7 @@ from typing import Any, BinaryIO, Protocol
 
 import zstandard
 
+from oraculum.archive.inputs import FS_ENCODING, FS_ERRORS
 from oraculum.archive.selection import MEMBER_OPEN_FLAGS, Entry
 
 BLOCK = 512
@@ -76,10 +76,6 @@ def _block(name: bytes, mode: int, size: int, typeflag: bytes, linkname: bytes) 
 
 def _padding(size: int) -> bytes:
     return bytes(-size % BLOCK)
-
-
-_FS_ENCODING = sys.getfilesystemencoding()
-_FS_ERRORS = sys.getfilesystemencodeerrors()  # surrogateescape: exact bytes of odd names
 
 
 def _long_record(typeflag: bytes, value: bytes) -> bytes:
@@ -300,7 +296,7 @@ def _write_members(
     flushed = 0  # tar bytes already handed to the sink
     sink_write = sink.write
     readv, fstat, os_open, os_close, is_regular = os.readv, os.fstat, os.open, os.close, S_ISREG
-    enc, errors = _FS_ENCODING, _FS_ERRORS
+    enc, errors = FS_ENCODING, FS_ERRORS
     for i, entry in enumerate(entries):
         if not i & 63:
             _check(deadline, cancel)
