@@ -208,25 +208,31 @@ def submit_job(request: JobRequest, *, store: JobStore | None = None) -> Job:
                     suggested_next_step=f"Wait for job {holder} to finish, then follow up.",
                 )
         active = len(live_runtime_leases(store, prune=True))
-        fields = _job_fields(request, store)
-        now = utc_now()
-        if active < settings.max_concurrent_jobs:
-            job = transitions.create(
-                job_id=request.job_id, at=now, queued=False, source="oracle:submit", fields=fields
-            )
-            return _admit_new(store, request, job)
-        _check_queue_limits(store, request, settings, active)
+        queued = active >= settings.max_concurrent_jobs
+        if queued:
+            _check_queue_limits(store, request, settings, active)
         job = transitions.create(
-            job_id=request.job_id, at=now, queued=True, source="oracle:submit", fields=fields
+            job_id=request.job_id,
+            at=utc_now(),
+            queued=queued,
+            source="oracle:submit",
+            fields=_job_fields(request, store),
         )
+        if not queued:
+            return _admit_new(store, request, job)
         indexes.register(job.id, job.project_id, queued_bytes=request.archive_bytes)
-        try:
-            store.create(job, request.prompt)
-            _move_archive(request.archive, Path(job.archive_path))
-        except BaseException:
-            _discard_unborn(store, job)
-            raise
+        _persist_new(store, request, job)
         return job
+
+
+def _persist_new(store: JobStore, request: JobRequest, job: Job) -> None:
+    """Write the new job's directory and move its archive in; undo everything on failure."""
+    try:
+        store.create(job, request.prompt)
+        _move_archive(request.archive, Path(job.archive_path))
+    except BaseException:
+        _discard_unborn(store, job)
+        raise
 
 
 def _discard_unborn(store: JobStore, job: Job) -> None:
@@ -242,12 +248,7 @@ def _admit_new(store: JobStore, request: JobRequest, job: Job) -> Job:
     if job.conversation_id:
         leases.write_lease(leases.CONVERSATION, job.conversation_id, job.id)
     indexes.register(job.id, job.project_id)
-    try:
-        store.create(job, request.prompt)
-        _move_archive(request.archive, Path(job.archive_path))
-    except BaseException:
-        _discard_unborn(store, job)
-        raise
+    _persist_new(store, request, job)
     return _hand_off(
         store,
         job,
