@@ -1,12 +1,15 @@
-"""Fast engine timings for tests that run real workers (importable: `from homes import ...`)."""
+"""Config and job helpers for tests that run real workers (importable: `from homes import ...`)."""
 
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from oraculum.core.config import Config, load_config
 from oraculum.core.paths import global_config_path
+from oraculum.jobs.model import Job
+from oraculum.jobs.store import JobStore
 
 FAST = {
     "worker": {
@@ -18,6 +21,26 @@ FAST = {
 }
 
 
+# Worker timings for jobs that drive real Chromium against the simulator.
+SIMULATOR_WORKER = {
+    "pollMs": 250,
+    "heartbeatIntervalMs": 500,
+    "sendAcceptTimeoutMs": 5000,
+    "urlVerifyTimeoutMs": 5000,
+    "readinessTimeoutMs": 8000,
+    "completionTimeoutMs": 60000,
+    "staleStopMs": 3000,
+}
+
+
+def write_global_config(data: dict[str, Any]) -> Config:
+    """Write ``data`` as the global config of the current oraculum home and load it."""
+    path = global_config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data))
+    return load_config().config
+
+
 def write_fast_config(
     extra: dict[str, Any] | None = None, *, capacity: int | None = None
 ) -> Config:
@@ -27,7 +50,16 @@ def write_fast_config(
         data["browser"] = {"maxConcurrentJobs": capacity}
     for section, values in (extra or {}).items():
         data.setdefault(section, {}).update(values)
-    path = global_config_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data))
-    return load_config().config
+    return write_global_config(data)
+
+
+def finished(job_id: str, timeout: float = 90.0) -> Job:
+    """Wait until the job has ended and its clean-up is done; fail the test if it does not."""
+    store = JobStore()
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        job = store.load(job_id)
+        if job.is_terminal and not job.cleanup_pending:
+            return job
+        time.sleep(0.2)
+    raise AssertionError(f"job {job_id} did not finish: {store.load(job_id).phase}")

@@ -4,7 +4,6 @@ to it — its session cookie written by Chromium itself (basic password storage,
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,9 +11,9 @@ from typing import Any
 import pytest
 from playwright.async_api import async_playwright
 
+from homes import SIMULATOR_WORKER, write_global_config
 from oraculum.browser.chromium import launch_args, resolve_executable
-from oraculum.core.config import Config, load_config
-from oraculum.core.paths import global_config_path
+from oraculum.core.config import Config
 from oraculum.simulator import SimulatorThread
 
 FAST_SIM = {"think_ms": 100, "token_ms": 2, "hydrate_ms": 50, "upload_ms": 80}
@@ -27,23 +26,13 @@ def sim() -> Iterator[SimulatorThread]:
 
 
 def write_config(sim: SimulatorThread, chat_url: str | None = None, **auth: Any) -> Config:
-    data = {
-        "browser": {"chatUrl": chat_url or sim.url + "/", "authUrl": sim.sign_in_url},
-        "auth": {"pollMs": 200, "bootstrapTimeoutMs": 20000, **auth},
-        "worker": {
-            "pollMs": 250,
-            "heartbeatIntervalMs": 500,
-            "sendAcceptTimeoutMs": 5000,
-            "urlVerifyTimeoutMs": 5000,
-            "readinessTimeoutMs": 8000,
-            "completionTimeoutMs": 60000,
-            "staleStopMs": 3000,
-        },
-    }
-    path = global_config_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data))
-    return load_config().config
+    return write_global_config(
+        {
+            "browser": {"chatUrl": chat_url or sim.url + "/", "authUrl": sim.sign_in_url},
+            "auth": {"pollMs": 200, "bootstrapTimeoutMs": 20000, **auth},
+            "worker": SIMULATOR_WORKER,
+        }
+    )
 
 
 @pytest.fixture

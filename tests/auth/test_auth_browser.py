@@ -15,12 +15,12 @@ import psutil
 import pytest
 from playwright.async_api import BrowserContext, Page
 
+from homes import finished
 from oraculum.browser.profile import SEED_GENERATION_FILE, read_seed_generation
 from oraculum.cli import main
 from oraculum.core.config import seed_profile_dir
 from oraculum.core.errors import OracleError
 from oraculum.jobs.model import Job, Status
-from oraculum.jobs.store import JobStore
 from oraculum.service.auth import auth
 from oraculum.service.preflight import preflight
 from oraculum.service.submit import submit
@@ -29,17 +29,6 @@ from oraculum.simulator import SimulatorThread
 from .conftest import sign_in_source_profile, write_config
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-def finished(job_id: str, timeout: float = 60.0) -> Job:
-    store = JobStore()
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        job = store.load(job_id)
-        if job.is_terminal and not job.cleanup_pending:
-            return job
-        time.sleep(0.2)
-    raise AssertionError(f"job {job_id} did not finish: {store.load(job_id).phase}")
 
 
 def run_job(prompt: str = "Say hi.") -> Job:

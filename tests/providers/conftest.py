@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import io
-import json
 import tarfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,14 +13,14 @@ from typing import Any
 import pytest
 import zstandard
 
+from homes import SIMULATOR_WORKER, write_global_config
 from oraculum.auth.simulator import seed_simulator_profile
 from oraculum.browser.session import LaunchOptions
-from oraculum.core.config import Config, load_config, seed_profile_dir
-from oraculum.core.paths import global_config_path, private_home_environment
+from oraculum.core.config import Config, seed_profile_dir
+from oraculum.core.paths import private_home_environment
 from oraculum.core.presets import resolve_selection
 from oraculum.jobs.admission import JobRequest, submit_job
 from oraculum.jobs.model import Job
-from oraculum.jobs.store import JobStore
 from oraculum.simulator import SimulatorThread
 
 FAST_SIM = {"think_ms": 150, "token_ms": 2, "hydrate_ms": 80, "upload_ms": 120}
@@ -34,27 +33,17 @@ def sim() -> Iterator[SimulatorThread]:
 
 
 def write_config(sim: SimulatorThread, **chat_knobs: Any) -> Config:
-    data = {
-        "browser": {
-            "chatUrl": sim.chat_url(**chat_knobs) if chat_knobs else sim.url + "/",
-            "authUrl": sim.sign_in_url,
-            "maxConcurrentJobs": 2,
-        },
-        "worker": {
-            "pollMs": 250,
-            "heartbeatIntervalMs": 500,
-            "sendAcceptTimeoutMs": 5000,
-            "urlVerifyTimeoutMs": 5000,
-            "readinessTimeoutMs": 8000,
-            "completionTimeoutMs": 60000,
-            "staleStopMs": 3000,
-        },
-        "queue": {"maxQueuedPerSlot": 5},
-    }
-    path = global_config_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data))
-    return load_config().config
+    return write_global_config(
+        {
+            "browser": {
+                "chatUrl": sim.chat_url(**chat_knobs) if chat_knobs else sim.url + "/",
+                "authUrl": sim.sign_in_url,
+                "maxConcurrentJobs": 2,
+            },
+            "worker": SIMULATOR_WORKER,
+            "queue": {"maxQueuedPerSlot": 5},
+        }
+    )
 
 
 @pytest.fixture(scope="module")
@@ -115,18 +104,6 @@ def submit_chatgpt(
             follow_up_to_job_id=follow_up_to,
         )
     )
-
-
-def finished(store: JobStore, job_id: str, timeout: float = 90.0) -> Job:
-    import time
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        job = store.load(job_id)
-        if job.is_terminal and not job.cleanup_pending:
-            return job
-        time.sleep(0.2)
-    raise AssertionError(f"job {job_id} did not finish: {store.load(job_id).phase}")
 
 
 @pytest.fixture

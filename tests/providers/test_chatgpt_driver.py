@@ -6,11 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from homes import finished
 from oraculum.core.errors import OracleError
 from oraculum.jobs.model import Job, Status
 from oraculum.jobs.store import JobStore
 
-from .conftest import finished, submit_chatgpt, write_config
+from .conftest import submit_chatgpt, write_config
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -27,7 +28,7 @@ def log_of(job: Job) -> str:
 
 
 def complete(job: Job) -> Job:
-    done = finished(JobStore(), job.id)
+    done = finished(job.id)
     assert done.status == Status.COMPLETE, f"{done.error}\n{log_of(done)}"
     return done
 
@@ -81,7 +82,7 @@ def test_happy_path_on_both_shells_and_all_pickers(seeded, sim, project: Path) -
 )
 def test_blocked_pages_fail_with_their_code(seeded, sim, project, knobs, code, diagnostics) -> None:
     job = submit_chatgpt(project, write_config(sim, **knobs))
-    done = finished(JobStore(), job.id)
+    done = finished(job.id)
     assert done.status == Status.FAILED
     assert done.error_code == code, done.error
     assert done.prompt_send_state.value == "not_sent"
@@ -91,7 +92,7 @@ def test_blocked_pages_fail_with_their_code(seeded, sim, project, knobs, code, d
 
 def test_login_required_fails_as_auth_and_says_run_auth(revocable_seed, sim, project) -> None:
     job = submit_chatgpt(project, write_config(sim, scenario="login_expired"))
-    done = finished(JobStore(), job.id)
+    done = finished(job.id)
     assert done.status == Status.FAILED
     assert done.error_code == "auth_login_required"
     assert "oraculum auth" in done.error
@@ -100,7 +101,7 @@ def test_login_required_fails_as_auth_and_says_run_auth(revocable_seed, sim, pro
 
 def test_refused_send_is_attempted_and_warns_of_duplicates(seeded, sim, project) -> None:
     job = submit_chatgpt(project, write_config(sim, scenario="rate_limit"))
-    done = finished(JobStore(), job.id)
+    done = finished(job.id)
     assert done.status == Status.FAILED
     assert done.prompt_send_state.value == "attempted"
     assert done.error_code == "provider_rate_limited"
