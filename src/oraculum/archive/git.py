@@ -139,7 +139,7 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
         proc.stdout.close()
 
 
-def git_ignored(root: str, paths: list[str], timeout: float | None) -> set[str]:
+def git_ignored(root: str, paths: list[str], deadline: float | None) -> set[str]:
     """Which of ``paths`` (or an ancestor) git ignores."""
     if not paths:
         return set()
@@ -148,7 +148,7 @@ def git_ignored(root: str, paths: list[str], timeout: float | None) -> set[str]:
             ["git", "-C", root, "check-ignore", "-z", "--stdin"],
             input=b"\0".join(os.fsencode(p) for p in paths) + b"\0",
             capture_output=True,
-            timeout=timeout,
+            timeout=_remaining(deadline),
             check=False,
         )
     except subprocess.TimeoutExpired:

@@ -254,14 +254,6 @@ class _Selector:
         if self.deadline is not None and not self._ticks & 255 and time.monotonic() > self.deadline:
             raise SelectionTimeout
 
-    def _remaining(self) -> float | None:
-        if self.deadline is None:
-            return None
-        left = self.deadline - time.monotonic()
-        if left <= 0:
-            raise SelectionTimeout
-        return left
-
     def _exclude(self, path: str, reason: str, directory: bool, count: bool) -> None:
         slot = self.excluded.setdefault((path, reason), [directory, 0 if count else None])
         if count:
@@ -626,7 +618,7 @@ class _Selector:
         forced = {d for d in dirs if rules.excluded_ancestor([*d.split("/"), ""]) is not None}
         rest = [d for d in dirs if d not in forced]
         if listing is not None:
-            forced |= git_ignored(self.root, rest, self._remaining())
+            forced |= git_ignored(self.root, rest, self.deadline)
         else:
             ignores = self.ignores = self.ignores or _GitIgnores(self.root)
             forced |= {d for d in rest if ignores.path_ignored(d, True)}
