@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from oraculum.core.errors import OracleError
+from oraculum.core.fsio import ensure_private_dir
 
 SEED_GENERATION_FILE = ".oraculum-seed-generation"
 
@@ -99,7 +100,7 @@ def clone_profile(seed: Path, target: Path, *, timeout_s: float = 120.0) -> Clon
     started = time.monotonic()
     deadline = started + timeout_s
     files = size = reflinked = 0
-    target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    ensure_private_dir(target.parent)
     target.mkdir(mode=0o700)
     try:
         for current, dirnames, filenames in os.walk(seed):

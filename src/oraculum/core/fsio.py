@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import secrets
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -14,11 +16,32 @@ FILE_MODE = 0o600
 
 
 def ensure_private_dir(path: Path) -> Path:
-    """Create ``path`` (and parents) as 0700; tighten an existing directory we own."""
-    path.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
-    with contextlib.suppress(PermissionError):
-        if path.stat().st_mode & 0o777 != DIR_MODE:
-            path.chmod(DIR_MODE)
+    """Create ``path`` and every missing parent as 0700; tighten ``path`` itself if it existed.
+
+    ``mkdir(parents=True)`` gives the parents it makes the umask's mode (0755 as a rule), so
+    each missing level is made here, top down. A parent that already existed is not ours and
+    keeps its mode.
+    """
+    missing = []
+    current = path
+    while not current.exists() and current != current.parent:
+        missing.append(current)
+        current = current.parent
+    for directory in reversed(missing):
+        try:
+            os.mkdir(directory, DIR_MODE)
+        except FileExistsError:
+            if not directory.is_dir():
+                raise
+            continue  # made by a concurrent process: not ours to change
+        if stat.S_IMODE(directory.stat().st_mode) != DIR_MODE:
+            directory.chmod(DIR_MODE)  # an unusual umask took bits mkdir's mode asked for
+    if not missing:
+        if not path.is_dir():
+            raise FileExistsError(errno.EEXIST, "exists and is not a directory", str(path))
+        with contextlib.suppress(PermissionError):
+            if stat.S_IMODE(path.stat().st_mode) != DIR_MODE:
+                path.chmod(DIR_MODE)
     return path
 
 

@@ -15,6 +15,7 @@ import time
 from enum import StrEnum
 from pathlib import Path
 
+from oraculum.core.fsio import ensure_private_dir
 from oraculum.jobs.model import WorkerIdentity
 
 NONCE_ENV = "ORACULUM_WORKER_NONCE"
@@ -68,7 +69,7 @@ def spawn_worker(
     """
     nonce = secrets.token_hex(16)
     env = {**os.environ, NONCE_ENV: nonce, **(env_extra or {})}
-    log_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    ensure_private_dir(log_path.parent)
     fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
     try:
         child = subprocess.Popen(

@@ -19,6 +19,7 @@ from oraculum.auth.simulator import seed_simulator_profile
 from oraculum.browser.session import LaunchOptions
 from oraculum.core.config import load_config
 from oraculum.core.errors import OracleError
+from oraculum.core.fsio import ensure_private_dir
 from oraculum.core.paths import data_dir
 from oraculum.core.project import find_project_root, has_marker
 from oraculum.jobs.model import Job
@@ -53,7 +54,7 @@ def demo_project(cwd: Path) -> tuple[Path, bool]:
     sample = Path(tempfile.mkdtemp(prefix="oraculum-demo-project-"))
     for name, text in SAMPLE_PROJECT.items():
         path = sample / name
-        path.parent.mkdir(parents=True, exist_ok=True)
+        ensure_private_dir(path.parent)
         path.write_text(text)
     return sample, True
 
