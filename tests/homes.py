@@ -6,6 +6,8 @@ import json
 import time
 from typing import Any
 
+import psutil
+
 from oraculum.core.config import Config, load_config
 from oraculum.core.paths import global_config_path
 from oraculum.jobs.model import Job
@@ -63,3 +65,32 @@ def finished(job_id: str, timeout: float = 90.0) -> Job:
             return job
         time.sleep(0.2)
     raise AssertionError(f"job {job_id} did not finish: {store.load(job_id).phase}")
+
+
+def watchdog_of(store: JobStore, job_id: str, timeout: float = 10.0) -> psutil.Process:
+    """The watchdog process of the job's worker (found by its command line)."""
+    job_dir = str(store.paths(job_id).dir)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for proc in psutil.process_iter(["cmdline"]):
+            cmdline = proc.info.get("cmdline") or []
+            if "oraculum.worker" in cmdline and "watch" in cmdline and job_dir in cmdline:
+                return proc
+        time.sleep(0.05)
+    raise AssertionError(f"job {job_id} has no watchdog")
+
+
+def kill_watchdog(store: JobStore, job_id: str) -> None:
+    """SIGKILL the job's watchdog, so a test sees what reconcile alone does."""
+    proc = watchdog_of(store, job_id)
+    proc.kill()
+    deadline = time.monotonic() + 5
+    # The worker is its parent and does not reap it: a zombie is a dead watchdog.
+    while time.monotonic() < deadline:
+        try:
+            if proc.status() == psutil.STATUS_ZOMBIE:
+                return
+        except psutil.NoSuchProcess:
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"watchdog {proc.pid} survived SIGKILL")

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from homes import write_fast_config
+from homes import kill_watchdog, write_fast_config
 from oraculum.core.config import Config
 from oraculum.jobs.admission import JobRequest
 from oraculum.jobs.model import Job
@@ -47,6 +47,9 @@ def make_request(
         session_id=session_id,
         conversation_id=conversation_id,
     )
+
+
+__all__ = ["kill_watchdog", "make_request", "wait_for", "write_global_config"]
 
 
 def wait_for(

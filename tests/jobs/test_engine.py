@@ -22,7 +22,7 @@ from oraculum.jobs.process import Liveness, liveness, process_start_time, termin
 from oraculum.jobs.reconcile import reconcile
 from oraculum.jobs.store import JobStore
 
-from .engine_support import make_request, wait_for, write_global_config
+from .engine_support import kill_watchdog, make_request, wait_for, write_global_config
 
 pytestmark = pytest.mark.slow
 
@@ -155,15 +155,12 @@ def test_sigkilled_worker_is_recovered_in_every_phase(
     queued = submit_job(make_request(project, config), store=store)
     running = wait_for(store, job.id, lambda j: j.phase.value == phase)
     os.killpg(running.worker.pid, signal.SIGKILL)
-    wait_for(store, job.id, lambda j: liveness(j.worker) == Liveness.DEAD, timeout=5)
-    report = reconcile(store)
-    assert job.id in report.recovered
-    failed = store.load(job.id)
+    # Nothing else runs: no reconcile, poller, status or wait. The worker's watchdog ends it.
+    failed = wait_for(store, job.id, finished, timeout=10)
     assert failed.status == Status.FAILED
     assert f"Oracle worker PID {running.worker.pid} is no longer running" in failed.error
     assert failed.error_code == "worker_lost"
     assert not Path(failed.runtime_profile_dir).exists()
-    assert queued.id in report.promoted
     assert wait_for(store, queued.id, finished).status == Status.COMPLETE
     assert no_leases()
 
@@ -171,9 +168,8 @@ def test_sigkilled_worker_is_recovered_in_every_phase(
 def test_worker_that_exits_without_status_is_recovered(project: Path, store: JobStore) -> None:
     config = write_global_config()
     job = submit_job(make_request(project, config, knobs={"outcome": "exit"}), store=store)
-    wait_for(store, job.id, lambda j: j.worker and liveness(j.worker) == Liveness.DEAD)
-    assert job.id in reconcile(store).recovered
-    assert store.load(job.id).status == Status.FAILED
+    ended = wait_for(store, job.id, finished, timeout=10)  # by its watchdog
+    assert ended.status == Status.FAILED and ended.error_code == "worker_lost"
     assert no_leases()
 
 
@@ -181,6 +177,7 @@ def test_stale_heartbeat_kills_live_worker(project: Path, store: JobStore) -> No
     config = write_global_config()
     job = submit_job(make_request(project, config, knobs={"outcome": "hang"}), store=store)
     running = wait_for(store, job.id, lambda j: j.phase == Phase.AWAITING_RESPONSE)
+    kill_watchdog(store, job.id)  # reconcile on its own
     os.kill(running.worker.pid, signal.SIGSTOP)  # alive but silent
     try:
         time.sleep(3.5)
@@ -192,6 +189,23 @@ def test_stale_heartbeat_kills_live_worker(project: Path, store: JobStore) -> No
     failed = store.load(job.id)
     assert "heartbeat is stale" in failed.error
     wait_for(store, job.id, lambda j: liveness(j.worker) == Liveness.DEAD, timeout=5)
+
+
+def test_watchdog_ends_the_job_of_a_hung_worker(project: Path, store: JobStore) -> None:
+    config = write_global_config()
+    job = submit_job(make_request(project, config, knobs={"outcome": "hang"}), store=store)
+    queued = submit_job(make_request(project, config), store=store)
+    running = wait_for(store, job.id, lambda j: j.phase == Phase.AWAITING_RESPONSE)
+    os.kill(running.worker.pid, signal.SIGSTOP)  # alive but silent; nobody else reconciles
+    try:
+        failed = wait_for(store, job.id, finished, timeout=15)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(running.worker.pid, signal.SIGCONT)
+    assert failed.error_code == "worker_lost" and "heartbeat is stale" in failed.error
+    assert liveness(running.worker) == Liveness.DEAD
+    assert wait_for(store, queued.id, finished).status == Status.COMPLETE
+    assert no_leases()
 
 
 def test_job_without_worker_is_recovered_after_grace(project: Path, store: JobStore) -> None:
@@ -229,6 +243,7 @@ def test_pid_with_other_start_time_is_never_signalled(project: Path, store: JobS
         config = write_global_config()
         job = submit_job(make_request(project, config, knobs={"outcome": "hang"}), store=store)
         running = wait_for(store, job.id, lambda j: j.phase == Phase.AWAITING_RESPONSE)
+        kill_watchdog(store, job.id)  # reconcile on its own
         real_worker = running.worker
         store.update(job.id, lambda j: j.model_copy(update={"worker": impostor}))
         report = reconcile(store)
@@ -285,6 +300,7 @@ def test_cancel_racing_reconcile_ends_cancelled(project: Path, store: JobStore) 
     config = write_global_config()
     job = submit_job(make_request(project, config, knobs={"outcome": "hang"}), store=store)
     running = wait_for(store, job.id, lambda j: j.phase == Phase.AWAITING_RESPONSE)
+    kill_watchdog(store, job.id)  # reconcile on its own
     # The canceller recorded its intent and then died before deciding.
     store.update(
         job.id,

@@ -136,3 +136,29 @@ def _wait_gone(identity: WorkerIdentity, timeout_s: float) -> bool:
             return True
         time.sleep(0.05)
     return liveness(identity) != Liveness.ALIVE
+
+
+def kill_profile_processes(profile_dir: Path, *, wait_s: float = 3.0) -> list[str]:
+    """SIGKILL every process of ours running on ``profile_dir`` (a browser whose worker died).
+
+    Chromium is started in its own process group, so a worker's death does not take it along;
+    it is found by its ``--user-data-dir``. Returns warnings for what survived.
+    """
+    import psutil
+
+    flag = f"--user-data-dir={profile_dir}"
+    uid = os.getuid()
+    victims: list[psutil.Process] = []
+    for proc in psutil.process_iter(["cmdline", "uids"]):
+        try:
+            uids = proc.info.get("uids")
+            if uids is None or uids.real != uid or flag not in (proc.info.get("cmdline") or ()):
+                continue
+            proc.kill()
+            victims.append(proc)
+        except (psutil.NoSuchProcess, psutil.ZombieProcess):
+            continue
+        except psutil.AccessDenied:
+            continue
+    _, alive = psutil.wait_procs(victims, timeout=wait_s)
+    return [f"Browser process {p.pid} on {profile_dir} survived SIGKILL." for p in alive]

@@ -1,4 +1,5 @@
-"""Reconcile: finish what crashed. Run by submit, status, cancel and the poller.
+"""Reconcile: finish what crashed. Run by every command that reads or waits on jobs, by each
+worker's watchdog and by the poller, so a dead worker's job ends with no session alive.
 
 An active job whose worker is gone, is another process now, never appeared, or stopped
 heartbeating becomes failed (or cancelled when a cancel was requested) with the precise reason;
@@ -8,6 +9,7 @@ cleanup outstanding get their teardown retried on the backoff schedule.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 
 from oraculum.core.errors import OracleError
@@ -21,6 +23,8 @@ from oraculum.jobs.runtime import job_settings_config, record_cleanup, teardown,
 from oraculum.jobs.store import JobStore
 
 SOURCE = "oracle:reconcile"
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -51,6 +55,18 @@ def reconcile(store: JobStore | None = None, *, lock_timeout: float = 0.05) -> R
             if error.code != "lock_timeout":
                 raise
     return report
+
+
+def reconcile_before_reading(store: JobStore) -> None:
+    """The cheap pass a reader runs first, so what it shows is not a dead worker's last word.
+
+    A reader never fails because of it: whatever went wrong is logged, and the next reader,
+    watchdog or poller tries again.
+    """
+    try:
+        reconcile(store)
+    except Exception:
+        log.exception("reconcile before reading failed")
 
 
 def _pass(store: JobStore, report: ReconcileReport) -> None:

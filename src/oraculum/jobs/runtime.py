@@ -17,7 +17,7 @@ from pathlib import Path
 from oraculum.core.config import Config
 from oraculum.jobs import indexes, leases, transitions
 from oraculum.jobs.model import EventKind, Job, utc_now
-from oraculum.jobs.process import Liveness, liveness
+from oraculum.jobs.process import Liveness, kill_profile_processes, liveness
 from oraculum.jobs.rules import cleanup_outcome
 from oraculum.jobs.store import JobStore
 
@@ -69,6 +69,8 @@ def teardown(job: Job) -> list[str]:
         profile = Path(job.runtime_profile_dir)
         expected = job_settings_config(job).browser.runtime_profiles_dir / job.runtime_id
         if profile == expected:
+            if profile.exists():
+                warnings.extend(kill_profile_processes(profile))
             _remove_tree(profile, "runtime profile", warnings)
         else:
             # job.json is only data: never let it steer a recursive delete elsewhere.

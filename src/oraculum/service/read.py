@@ -17,6 +17,7 @@ from oraculum.core.session import resolve_session_id
 from oraculum.jobs.locks import RECOLLECT_LOCK, is_locked
 from oraculum.jobs.model import Job, Status, utc_now
 from oraculum.jobs.process import spawn_worker
+from oraculum.jobs.reconcile import reconcile_before_reading
 from oraculum.jobs.store import JobStore
 from oraculum.service import PREVIEW_CHARS
 from oraculum.service.common import TEST_PROVIDER, project_root
@@ -107,6 +108,7 @@ def read(
             rejected_value=action,
             allowed_values=list(ACTIONS),
         )
+    reconcile_before_reading(store)
     job = job_in_project(store, job_ref, root) if job_ref else newest_job(store, root)
     recollection = recollect(job, store) if action == "recollect" else None
     session_id = resolve_session_id(session, action="read", required=False)

@@ -10,6 +10,7 @@ from oraculum.core.project import find_project_root, project_id
 from oraculum.core.session import resolve_session_id
 from oraculum.jobs import indexes
 from oraculum.jobs.model import Job, utc_now
+from oraculum.jobs.reconcile import reconcile_before_reading
 from oraculum.jobs.store import JobStore
 from oraculum.service.summary import job_summary
 from oraculum.sessions.claims import settle
@@ -46,6 +47,7 @@ def status(
     """
     store = store or JobStore()
     project = None if all_projects else find_project_root(cwd)
+    reconcile_before_reading(store)
     now = utc_now()
     if job_ref is not None:
         job = job_in_project(store, job_ref, project)

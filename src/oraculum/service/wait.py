@@ -17,6 +17,7 @@ from oraculum.core.errors import OracleError
 from oraculum.core.project import project_id
 from oraculum.core.session import resolve_session_id
 from oraculum.jobs.model import Job
+from oraculum.jobs.reconcile import reconcile_before_reading
 from oraculum.jobs.store import JobStore
 from oraculum.service.common import project_config, project_root
 from oraculum.service.status import job_in_project
@@ -28,6 +29,8 @@ from oraculum.sessions.wakeup import Wakeup, build_wakeup
 
 POLL_S = 0.2
 PROGRESS_EVERY_S = 1.0
+# How often a wait on one job re-checks that its worker still lives (one cheap reconcile pass).
+LIVENESS_EVERY_S = 1.0
 
 Progress = Callable[[dict[str, Any]], None]
 
@@ -59,6 +62,7 @@ def wait(
     """
     store = store or JobStore()
     root = project_root(cwd)
+    reconcile_before_reading(store)
     job = job_in_project(store, job_ref, root) if job_ref else None
     session_id = resolve_session_id(
         session, action="wait for the session's next job", required=job is None
@@ -91,10 +95,15 @@ def _wait_loop(
 ) -> dict[str, Any]:
     started = time.monotonic()
     last_progress = -PROGRESS_EVERY_S
+    last_liveness = 0.0
     last_phase = None
     while True:
         elapsed = time.monotonic() - started
         if job is not None:
+            if elapsed - last_liveness >= LIVENESS_EVERY_S:
+                # No poller may be alive: a dead worker's job must still end while we wait.
+                reconcile_before_reading(store)
+                last_liveness = elapsed
             job = store.load(job.id)
             if job.is_terminal:
                 return _finished(store, job, poller, inbox, elapsed)

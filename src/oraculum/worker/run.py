@@ -28,6 +28,7 @@ from oraculum.jobs.runtime import job_settings_config, record_cleanup, teardown
 from oraculum.jobs.store import JobPaths, JobStore
 from oraculum.providers import get_provider
 from oraculum.providers.base import ProviderOutcome
+from oraculum.worker.watchdog import start_watchdog
 
 IDENTITY_WAIT_S = 15.0
 EXIT_OK = 0
@@ -203,6 +204,9 @@ def run_job(job_dir: Path) -> int:
         log(f"worker {os.getpid()} refused: its identity is not the one recorded in the job")
         return EXIT_REFUSED
     log(f"worker {os.getpid()} started for job {job_id}")
+    # Before any thread starts; the pipe end stays open until this process is gone.
+    if start_watchdog(job_dir, store.paths(job_id).worker_log) is None:
+        log("watchdog could not start: a crash of this worker waits for the next reconcile")
     config = job_settings_config(job)
     heartbeat = Heartbeat(store, job_id, nonce, config.worker.heartbeat_interval_ms / 1000, log)
     heartbeat.start()
@@ -253,6 +257,10 @@ def main(argv: list[str]) -> int:
         from oraculum.worker.recollect import recollect_job  # the capture layer loads on demand
 
         return recollect_job(Path(argv[1]).absolute())
+    if len(argv) == 3 and argv[0] == "watch":
+        from oraculum.worker.watchdog import watch_job
+
+        return watch_job(Path(argv[1]).absolute(), int(argv[2]))
     if len(argv) != 2 or argv[0] not in ("run",):
         sys.stderr.write("usage: python -m oraculum.worker run <job-dir>\n")
         return 2

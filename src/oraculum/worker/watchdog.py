@@ -1,0 +1,121 @@
+"""The watchdog: a small process beside each worker that ends its job when the worker dies.
+
+A SIGKILLed worker cannot fail its own job, and nothing else may be running: no session, no
+poller, no `wait`. So every worker starts a watchdog and keeps the write end of a pipe to it
+open for its whole life. The kernel closes that end however the worker dies, and the watchdog
+wakes at once: it waits until the process is really gone, then runs reconcile, which fails the
+job `worker_lost`, tears its runtime down (its Chromium included) and promotes the queue.
+
+While the worker lives, the watchdog looks at its own job once per heartbeat interval and runs
+reconcile when it has gone stale, so a hung worker (alive, no heartbeat) is caught too. It
+watches only its own job; other jobs have their own watchdogs. It holds nothing: killing it
+costs only this safety net.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from oraculum.core.errors import OracleError
+from oraculum.jobs.ids import JOB_DIR_PREFIX, validate_job_id
+from oraculum.jobs.model import WorkerIdentity, utc_now
+from oraculum.jobs.process import Liveness, liveness
+from oraculum.jobs.reconcile import reconcile
+from oraculum.jobs.rules import EngineSettings, stale_reason
+from oraculum.jobs.runtime import job_settings_config, worker_liveness
+from oraculum.jobs.store import JobStore
+
+# How long a worker whose pipe closed may take to finish exiting before we judge it anyway.
+EXIT_WAIT_S = 10.0
+RECONCILE_LOCK_S = 5.0
+RECONCILE_TRIES = 5
+
+
+def start_watchdog(job_dir: Path, log_path: Path) -> int | None:
+    """Start the watchdog for this (worker) process; returns the pipe end to keep open.
+
+    Call it before any thread starts. The returned descriptor is not inheritable, so the
+    browser and its helpers never hold it; nothing is written to it.
+    """
+    read_end, write_end = os.pipe()
+    try:
+        with open(log_path, "ab", buffering=0) as log:
+            subprocess.Popen(
+                [sys.executable, "-m", "oraculum.worker", "watch", str(job_dir), str(read_end)],
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
+                pass_fds=(read_end,),
+                start_new_session=True,  # a signal to the worker's group never reaches it
+            )
+    except OSError:
+        os.close(write_end)
+        return None
+    finally:
+        os.close(read_end)
+    return write_end
+
+
+def _wait_for_pipe_close(fd: int, interval_s: float, on_idle: Callable[[], object]) -> None:
+    while True:
+        ready, _, _ = select.select([fd], [], [], interval_s)
+        if ready:
+            try:
+                if not os.read(fd, 64):
+                    return  # EOF: the worker is gone (or closing)
+            except OSError:
+                return
+        else:
+            on_idle()
+
+
+def _wait_gone(identity: WorkerIdentity, timeout_s: float) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline and liveness(identity) == Liveness.ALIVE:
+        time.sleep(0.05)
+
+
+def _reconcile_quietly(store: JobStore, *, lock_timeout: float = 0.05) -> bool:
+    """One pass; True unless another process was reconciling (then it is their pass)."""
+    try:
+        return not reconcile(store, lock_timeout=lock_timeout).skipped_busy
+    except OracleError as error:
+        sys.stderr.write(f"watchdog: reconcile failed: [{error.code}] {error.message}\n")
+    except Exception as exc:  # keep watching; the next pass tries again
+        sys.stderr.write(f"watchdog: reconcile crashed: {exc!r}\n")
+    return False
+
+
+def _reconcile_if_stale(store: JobStore, job_id: str, settings: EngineSettings) -> None:
+    try:
+        job = store.load(job_id)
+    except OracleError:
+        return
+    if stale_reason(job, utc_now(), worker_liveness(job), settings) is not None:
+        _reconcile_quietly(store)
+
+
+def watch_job(job_dir: Path, fd: int) -> int:
+    job_id = validate_job_id(job_dir.name.removeprefix(JOB_DIR_PREFIX))
+    store = JobStore(root=job_dir.parent)
+    job = store.load(job_id)
+    identity = job.worker
+    config = job_settings_config(job)
+    settings = EngineSettings.from_config(config)
+    interval_s = max(config.worker.heartbeat_interval_ms / 1000, 0.2)
+    _wait_for_pipe_close(fd, interval_s, lambda: _reconcile_if_stale(store, job_id, settings))
+    with contextlib.suppress(OSError):
+        os.close(fd)
+    if identity is not None:
+        _wait_gone(identity, EXIT_WAIT_S)
+    for _ in range(RECONCILE_TRIES):
+        if _reconcile_quietly(store, lock_timeout=RECONCILE_LOCK_S):
+            break
+    return 0
