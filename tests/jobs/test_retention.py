@@ -35,7 +35,7 @@ def test_clean_refuses_open_job_and_removes_finished(project: Path, store: JobSt
     running = submit_job(make_request(project, config, knobs={"outcome": "hang"}), store=store)
     with pytest.raises(OracleError) as info:
         remove_job(running.id, store=store)
-    assert info.value.code == "job_not_terminal"
+    assert info.value.code == "clean_blocked" and info.value.retryable
     assert f"oraculum cancel {running.id}" in info.value.suggested_next_step
     cancel_job(running.id, store=store)
     remove_job(running.id, store=store)

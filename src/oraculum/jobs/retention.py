@@ -32,7 +32,21 @@ def remove_job(job_id: str, *, store: JobStore | None = None) -> None:
         _remove_locked(store, job)
 
 
+def open_job_blocked(job: Job) -> OracleError:
+    """A job still queued or running cannot be removed yet: busy, so retryable (exit 5) once it
+    ends or is cancelled."""
+    return OracleError(
+        "clean_blocked",
+        f"Refusing to remove oracle job {job.id}: it is still {job.status.value}.",
+        rejected_value=job.id,
+        retryable=True,
+        suggested_next_step=f"Wait for it to finish, or run `oraculum cancel {job.id}` first.",
+    )
+
+
 def _remove_locked(store: JobStore, job: Job) -> None:
+    if not job.is_terminal:
+        raise open_job_blocked(job)
     now = utc_now()
     settings = EngineSettings.from_config(job_settings_config(job))
     blocker = removal_blocker(job, now, worker_liveness(job), settings)
@@ -44,14 +58,12 @@ def _remove_locked(store: JobStore, job: Job) -> None:
             remaining = max(0, int((blocker.retry_at - now).total_seconds()))
             retry = f" Retry after {iso(blocker.retry_at)} ({remaining}s remaining)."
         raise OracleError(
-            "clean_blocked" if job.is_terminal else "job_not_terminal",
+            "clean_blocked",
             f"Refusing to remove oracle job {job.id}: {blocker.reason}.{retry}",
             rejected_value=job.id,
-            retryable=job.is_terminal,
+            retryable=True,
             details={"retryAt": iso(blocker.retry_at)} if blocker.retry_at else {},
-            suggested_next_step="Retry later."
-            if job.is_terminal
-            else f"Run `oraculum cancel {job.id}` first.",
+            suggested_next_step="Retry later.",
         )
     warnings = teardown(job)
     if warnings:

@@ -10,7 +10,7 @@ from oraculum.core.errors import OracleError
 from oraculum.core.project import project_id
 from oraculum.jobs.model import Job
 from oraculum.jobs.reconcile import reconcile
-from oraculum.jobs.retention import prune_terminal, remove_job
+from oraculum.jobs.retention import open_job_blocked, prune_terminal, remove_job
 from oraculum.jobs.store import JobStore
 from oraculum.service.common import project_root
 from oraculum.service.status import job_in_project
@@ -68,13 +68,7 @@ def clean(
     else:
         chosen = [job_in_project(store, target.strip(), root)]
         if not chosen[0].is_terminal:
-            job = chosen[0]
-            raise OracleError(
-                "job_not_terminal",
-                f"Refusing to remove non-terminal oracle job {job.id} ({job.status.value}).",
-                rejected_value=job.id,
-                suggested_next_step=f"Run `oraculum cancel {job.id}` first.",
-            )
+            raise open_job_blocked(chosen[0])
     removed: list[str] = []
     kept: dict[str, str] = {}
     skipped = [job.id for job in chosen if not job.is_terminal]
