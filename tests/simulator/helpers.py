@@ -87,3 +87,57 @@ async def eventually(read: Callable[[], Any], expected: Any, timeout: float = 5.
         if asyncio.get_running_loop().time() > deadline:
             raise AssertionError(f"expected {expected!r}, still {value!r} after {timeout}s")
         await asyncio.sleep(0.05)
+
+
+# The binding a careful driver makes (issue 13 §1): among the user turns, the one that shows the
+# archive (its text or a chip named with it); then the first assistant turn after it in document
+# order. Returns how many user turns show the archive and that assistant turn's index.
+_REPLY_AFTER_ARCHIVE_JS = """(name) => {
+  const users = [...document.querySelectorAll('[data-message-author-role="user"]')];
+  const assistants = [...document.querySelectorAll('[data-message-author-role="assistant"]')];
+  const shows = (u) => (u.textContent || "").includes(name)
+    || [...u.querySelectorAll("[aria-label]")].some((e) => e.getAttribute("aria-label") === name);
+  const anchors = users.filter(shows);
+  if (anchors.length !== 1) return { anchors: anchors.length, index: null };
+  const after = Node.DOCUMENT_POSITION_FOLLOWING;
+  const follows = (a) => !!(anchors[0].compareDocumentPosition(a) & after);
+  const index = assistants.findIndex(follows);
+  return { anchors: 1, index: index < 0 ? null : index };
+}"""
+
+# Each turn as a driver reads it: its role, the sr-only heading whose next sibling holds it, and
+# its message-id attributes (on the element, or on the redesigned body around it).
+_TURN_VOCABULARY_JS = """() => {
+  const headings = [...document.querySelectorAll("h1,h2,h3,h4,h5,h6")];
+  return [...document.querySelectorAll("[data-message-author-role]")].map((el) => {
+    const heading = headings.find((h) => h.nextElementSibling
+      && (h.nextElementSibling === el || h.nextElementSibling.contains(el)));
+    const selection = el.closest("[data-chatgpt-selection-message-id]");
+    return {
+      role: el.getAttribute("data-message-author-role"),
+      heading: heading ? heading.textContent.trim() : null,
+      messageId: el.getAttribute("data-message-id"),
+      selectionId: selection ? selection.getAttribute("data-chatgpt-selection-message-id") : null,
+    };
+  });
+}"""
+
+
+async def reply_after_archive(page: Page, archive_name: str) -> tuple[int, int | None]:
+    """(user turns showing `archive_name`, index of the first assistant turn after that one)."""
+    found = await page.evaluate(_REPLY_AFTER_ARCHIVE_JS, archive_name)
+    return found["anchors"], found["index"]
+
+
+async def turn_vocabulary(page: Page) -> list[dict[str, Any]]:
+    return await page.evaluate(_TURN_VOCABULARY_JS)  # type: ignore[no-any-return]
+
+
+async def assistant_texts(page: Page) -> list[str]:
+    return await assistant_turns(page).all_inner_texts()
+
+
+async def assistant_ids(page: Page) -> list[str | None]:
+    return await assistant_turns(page).evaluate_all(
+        "es => es.map(e => e.getAttribute('data-message-id'))"
+    )

@@ -13,14 +13,17 @@ import tarfile
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import aiohttp
 import pytest
 
 from oraculum.core.errors import OracleError
-from oraculum.simulator import ScenarioError, SimulatorThread, run_simulator
+from oraculum.simulator import ScenarioError, SimulatorThread, actions, run_simulator
+from oraculum.simulator.actions import PREFILL_ARCHIVE
 from oraculum.simulator.answers import html_text
-from oraculum.simulator.scenarios import Scenario, apply
+from oraculum.simulator.scenarios import FLAGS, KNOBS, Scenario, apply
+from oraculum.simulator.state import SimState
 from oraculum.simulator.uploads import archive_members
 
 
@@ -195,3 +198,90 @@ def test_cli_serve_json_and_bad_knob() -> None:
     )
     assert bad.returncode != 0
     assert json.loads(bad.stdout)["error"]["code"] == "invalid_argument"
+
+
+def _doc_table(section: str) -> dict[str, list[str]]:
+    """First-column name -> cells of the table under `### <section>` in docs/simulator.md."""
+    docs = (Path(__file__).parents[2] / "docs" / "simulator.md").read_text(encoding="utf-8")
+    body = docs.split(f"### {section}\n", 1)[1].split("\n#", 1)[0]
+    rows: dict[str, list[str]] = {}
+    for line in body.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("| `") and cells[0].startswith("`"):
+            rows[cells[0].strip("`")] = cells[1:]
+    return rows
+
+
+def test_docs_list_every_knob_and_flag() -> None:
+    """docs/simulator.md is written by hand; its tables must name exactly KNOBS and FLAGS."""
+    knobs = _doc_table("Every knob")
+    assert set(knobs) == {"scenario" if k == "flags" else k for k in KNOBS}
+    for name, (kind, _, _) in KNOBS.items():
+        if kind == "int":
+            assert knobs[name][0] == f"`{getattr(Scenario(), name)}`", name
+    assert set(_doc_table("Scenario flags (`scenario=`)")) == set(FLAGS)
+
+
+def _page_config(html: str) -> dict:
+    start = html.index('<script id="sim-config" type="application/json">')
+    body = html[html.index(">", start) + 1 : html.index("</script>", start)]
+    return json.loads(body)
+
+
+@pytest.mark.asyncio
+async def test_prefilled_thread_is_adopted_by_one_send_only() -> None:
+    """Issue 13 §1: the earlier exchange a new chat showed becomes the conversation's first
+    turns, once; a stale or forged prefill id is refused rather than silently dropped."""
+    async with (
+        run_simulator(require_login=False, think_ms=0, token_ms=1, answer="echo") as sim,
+        aiohttp.ClientSession() as http,
+    ):
+        async with http.get(f"{sim.url}/?scenario=prefilled_thread") as response:
+            prefill = _page_config(await response.text())["prefill"]
+        roles = [t["role"] for t in prefill["turns"]]
+        assert roles == ["user", "assistant"]
+        assert [a["name"] for a in prefill["turns"][0]["attachments"]] == [PREFILL_ARCHIVE]
+        async with http.get(f"{sim.url}/") as response:
+            assert _page_config(await response.text())["prefill"] is None
+        send = {"prompt": "ours", "scenario": {"flags": ["prefilled_thread"]}}
+        async with http.post(
+            f"{sim.url}/backend-api/conversation", json={**send, "prefill_id": prefill["id"]}
+        ) as response:
+            created = await response.json()
+        conv = sim.state.conversation(created["conversation_id"])
+        assert [t.message_id for t in conv.turns[:2]] == [t["message_id"] for t in prefill["turns"]]
+        assert [t.role for t in conv.turns] == ["user", "assistant", "user", "assistant"]
+        assert created["user"]["message_id"] == conv.turns[2].message_id
+        for reused in (prefill["id"], "forged"):
+            async with http.post(
+                f"{sim.url}/backend-api/conversation", json={**send, "prefill_id": reused}
+            ) as response:
+                assert response.status == 400
+                assert "prefill_id" in (await response.json())["detail"]
+
+
+def test_pending_prefills_are_bounded() -> None:
+    state = SimState()
+    ids = [actions.prefill(state, Scenario(answer="echo"))[0] for _ in range(205)]
+    assert len(state.prefills) == actions.MAX_PENDING_PREFILLS
+    assert ids[0] not in state.prefills and ids[-1] in state.prefills
+
+
+def test_extra_assistant_goes_before_each_user_turn() -> None:
+    """Issue 13 §1: the turn at the pre-send assistant count is the extra one, not the reply."""
+    state = SimState()
+    scenario = Scenario(flags=frozenset({"extra_assistant"}), think_ms=0, token_ms=0)
+    first = actions.send_message(
+        state, conversation_id=None, prompt="one", attachments=[], scenario=scenario
+    )
+    conv = first.conversation
+    conv.refresh()
+    count_before_send = len(conv.assistant_turns())
+    second = actions.send_message(
+        state, conversation_id=conv.id, prompt="two", attachments=[], scenario=scenario
+    )
+    assert [t.role for t in conv.turns] == ["assistant", "user", "assistant"] * 2
+    [extra] = second.before
+    assert conv.assistant_turns()[count_before_send] is extra
+    assert extra.text.strip() == actions.EXTRA_ASSISTANT_TEXT and extra.status == "complete"
+    assert conv.turns[conv.turns.index(second.user) + 1] is second.assistant

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import time
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from html import escape
 from typing import Any
 
@@ -12,15 +13,40 @@ from oraculum.simulator import answers
 from oraculum.simulator.render import wrap_markdown
 from oraculum.simulator.scenarios import Scenario
 from oraculum.simulator.state import Conversation, SimState, Turn, new_id, tokenize
-from oraculum.simulator.uploads import make_upload
+from oraculum.simulator.uploads import make_upload, tar_zst
 
 RATE_LIMIT_TEXT = (
     "Too many requests. You've reached the rate limit for this model. Please try again later."
 )
 
 
+# prefilled_thread: the earlier exchange a new chat shows, with an archive of its own.
+PREFILL_PROMPT = "Earlier question about this project"
+PREFILL_ARCHIVE = "context-old.tar.zst"
+PREFILL_FILES = {"notes/earlier.md": b"# Notes from an earlier session\n"}
+# extra_assistant: the assistant message each send adds before its user turn.
+EXTRA_ASSISTANT_TEXT = "I'm looking at your files…"
+# Every new-chat page load under prefilled_thread holds one until a send adopts it; a long
+# `serve` session must not grow without bound.
+MAX_PENDING_PREFILLS = 200
+
+
 class Busy(Exception):
     """A follow-up was sent while the previous answer is still streaming."""
+
+
+class UnknownPrefill(ValueError):
+    """A send named an earlier exchange the server does not hold (never shown, or already used)."""
+
+
+@dataclass
+class Sent:
+    """What one accepted send added to its conversation, in order: `before`, `user`, `assistant`."""
+
+    conversation: Conversation
+    user: Turn
+    assistant: Turn
+    before: list[Turn]
 
 
 def _title(prompt: str) -> str:
@@ -63,6 +89,63 @@ def start_assistant(
     return turn
 
 
+def _finished_assistant(
+    answer: answers.Answer,
+    *,
+    reasoning_label: str = "",
+    message_id: str | None = None,
+    seeded: bool = False,
+) -> Turn:
+    """A committed assistant turn holding `answer`, as a reload renders it."""
+    return Turn(
+        role="assistant",
+        html=answer.html,
+        text=answer.text,
+        files=answer.files,
+        tokens=tokenize(answer.text),
+        status="complete",
+        reasoning_label=reasoning_label,
+        message_id=message_id or new_id(),
+        seeded=seeded,
+    )
+
+
+def prefill(state: SimState, scenario: Scenario) -> tuple[str, list[Turn]]:
+    """The earlier exchange a new chat shows under prefilled_thread (as a restored thread would):
+    a user turn with its own archive and a finished reply in the conversation's answer template.
+    Held under the returned id until a send adopts it as the new conversation's first turns."""
+    upload = make_upload(PREFILL_ARCHIVE, tar_zst(PREFILL_FILES), "application/zstd")
+    state.uploads[upload.id] = upload
+    selection = copy.copy(state.selection)
+    user = Turn(
+        role="user", text=PREFILL_PROMPT, attachments=[upload.id], model=selection, seeded=True
+    )
+    answer = answers.build(
+        scenario.answer, state=state, prompt=PREFILL_PROMPT, uploads=[upload], selection=selection
+    )
+    label = answers.reasoning_label(selection, scenario.think_ms / 1000, scenario.reasoning_label)
+    reply = _finished_assistant(answer, reasoning_label=label, seeded=True)
+    reply.model = selection
+    prefill_id = new_id()
+    state.prefills[prefill_id] = [user, reply]
+    while len(state.prefills) > MAX_PENDING_PREFILLS:
+        del state.prefills[next(iter(state.prefills))]  # the oldest page load's
+    return prefill_id, [user, reply]
+
+
+def _adopt_prefill(state: SimState, prefill_id: str | None) -> list[Turn]:
+    if not prefill_id:
+        return []
+    turns = state.prefills.pop(prefill_id, None)
+    if turns is None:
+        raise UnknownPrefill(prefill_id)
+    return turns
+
+
+def _extra_assistant() -> Turn:
+    return _finished_assistant(answers.from_markdown(EXTRA_ASSISTANT_TEXT))
+
+
 def send_message(
     state: SimState,
     *,
@@ -71,15 +154,21 @@ def send_message(
     attachments: Iterable[str],
     scenario: Scenario,
     tool: str | None = None,
-) -> tuple[Conversation, Turn, Turn]:
-    """Accept a prompt: append the user turn and a streaming assistant turn."""
+    prefill_id: str | None = None,
+) -> Sent:
+    """Accept a prompt: append the user turn and a streaming assistant turn.
+
+    A new conversation starts with the earlier exchange its page showed (`prefill_id`); under
+    extra_assistant a finished assistant turn goes in ahead of the user turn."""
     if conversation_id:
         conv = state.conversation(conversation_id)
         if any(t.status == "streaming" for t in conv.assistant_turns()):
             raise Busy(conversation_id)
     else:
-        conv = Conversation(id=new_id(), scenario=scenario, title=_title(prompt))
+        earlier = _adopt_prefill(state, prefill_id)
+        conv = Conversation(id=new_id(), scenario=scenario, title=_title(prompt), turns=earlier)
         state.conversations[conv.id] = conv
+    before = [_extra_assistant()] if conv.scenario.has("extra_assistant") else []
     user = Turn(
         role="user",
         text=prompt,
@@ -88,9 +177,9 @@ def send_message(
         tool=tool,
     )
     assistant = start_assistant(state, conv, user)
-    conv.turns.extend([user, assistant])
+    conv.turns.extend([*before, user, assistant])
     state.record("message", conversation_id=conv.id, message_id=user.message_id)
-    return conv, user, assistant
+    return Sent(conv, user, assistant, before)
 
 
 def stop(state: SimState, conv: Conversation, turn: Turn) -> None:
@@ -158,15 +247,10 @@ def _seed_turn(state: SimState, spec: Mapping[str, Any] | str, role: str, prompt
         )
     else:
         answer = answers.from_markdown(str(data.get("text", "")))
-    return Turn(
-        role="assistant",
-        html=answer.html,
-        text=answer.text,
-        files=answer.files,
-        tokens=tokenize(answer.text),
-        status="complete",
+    return _finished_assistant(
+        answer,
         reasoning_label=str(data.get("reasoning_label", "")),
-        message_id=str(data.get("message_id") or new_id()),
+        message_id=str(data.get("message_id") or "") or None,
         seeded=True,
     )
 

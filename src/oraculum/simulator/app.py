@@ -91,8 +91,20 @@ def _sidebar(state: SimState) -> list[dict[str, str]]:
     return [{"id": c.id, "title": c.title} for c in convs[:30]]
 
 
+def _prefill_config(state: SimState, scenario: Scenario) -> dict[str, Any] | None:
+    """The earlier exchange a signed-in new chat shows under prefilled_thread, for the page."""
+    if not scenario.has("prefilled_thread"):
+        return None
+    prefill_id, turns = actions.prefill(state, scenario)
+    return {"id": prefill_id, "turns": [t.public(state) for t in turns]}
+
+
 def _page(
-    request: web.Request, scenario: Scenario, conv: Conversation | None, email: str | None
+    request: web.Request,
+    scenario: Scenario,
+    conv: Conversation | None,
+    email: str | None,
+    prefill: dict[str, Any] | None = None,
 ) -> web.Response:
     state = _state(request)
     config = {
@@ -110,6 +122,7 @@ def _page(
             if conv
             else None
         ),
+        "prefill": prefill,
         "selection": state.selection.to_dict(),
         "sidebar": _sidebar(state) if email else [],
     }
@@ -135,9 +148,10 @@ async def home(request: web.Request) -> web.Response:
     if blocked is not None:
         return blocked
     email = _session_email(request)
-    if email:
-        _apply_model_knob(state, scenario)
-    return _page(request, scenario, None, email)
+    if email is None:
+        return _page(request, scenario, None, email)
+    _apply_model_knob(state, scenario)
+    return _page(request, scenario, None, email, _prefill_config(state, scenario))
 
 
 async def conversation_page(request: web.Request) -> web.Response:
@@ -268,25 +282,29 @@ async def post_message(request: web.Request) -> web.Response:
     if not prompt.strip() and not attachments:
         raise _bad_request("empty message")
     try:
-        conv, user, assistant = actions.send_message(
+        sent = actions.send_message(
             state,
             conversation_id=conversation_id,
             prompt=prompt,
             attachments=attachments,
             scenario=scenario,
             tool=body.get("tool") or None,
+            prefill_id=str(body.get("prefill_id") or "") or None,
         )
     except actions.Busy:
         return web.json_response({"detail": "still answering"}, status=409)
+    except actions.UnknownPrefill:
+        raise _bad_request("unknown prefill_id: that earlier exchange was never shown") from None
     decoy_id = None
     if scenario.has("navigate_away"):
         decoy_id = actions.decoy(state, scenario).id
     return web.json_response(
         {
-            "conversation_id": conv.id,
-            "title": conv.title,
-            "user": user.public(state),
-            "assistant": assistant.public(state),
+            "conversation_id": sent.conversation.id,
+            "title": sent.conversation.title,
+            "before": [t.public(state) for t in sent.before],
+            "user": sent.user.public(state),
+            "assistant": sent.assistant.public(state),
             "decoy_id": decoy_id,
         }
     )

@@ -39,6 +39,8 @@ FLAGS: dict[str, str] = {
     "navigate_away": "after `navigate_after_chars` the tab is moved to another conversation",
     "pro_feedback": "a 'Pro feedback' dialog (button 'Close') opens over the page",
     "announcement": "a product announcement ('Close dialog' / 'Get started') opens over the page",
+    "prefilled_thread": "a new chat shows an earlier exchange `prefill_delay_ms` after it is ready",
+    "extra_assistant": "each send adds an assistant message before the new user turn",
 }
 
 
@@ -65,6 +67,7 @@ class Scenario:
     reasoning_label: str = ""
     message_ids: str = "both"
     model: str = ""
+    prefill_delay_ms: int = 400
 
     def has(self, flag: str) -> bool:
         return flag in self.flags
@@ -110,6 +113,7 @@ KNOBS: dict[str, tuple[str, tuple[str, ...] | None, str]] = {
     "reasoning_label": ("str", None, "override the reasoning label, e.g. 'Worked for 1m 7s'"),
     "message_ids": ("choice", MESSAGE_ID_MODES, "which message-id attributes turns carry"),
     "model": ("str", None, "set the account's model on page load, e.g. 'pro/extended'"),
+    "prefill_delay_ms": ("int", None, "delay after the composer hydrates before prefilled_thread"),
 }
 
 # Query keys that are part of a chat URL but not knobs (ignored, never an error).

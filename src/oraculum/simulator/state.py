@@ -194,6 +194,8 @@ class SimState:
     selection: Selection = field(default_factory=Selection)
     events: list[dict[str, Any]] = field(default_factory=list)
     load_counts: dict[str, int] = field(default_factory=dict)
+    # prefilled_thread: the earlier exchange each new-chat page showed, until a send adopts it.
+    prefills: dict[str, list[Turn]] = field(default_factory=dict)
 
     def record(self, kind: str, **details: Any) -> None:
         self.events.append({"type": kind, "at": time.time(), **details})

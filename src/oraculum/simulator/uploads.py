@@ -68,3 +68,14 @@ def make_upload(name: str, data: bytes, content_type: str) -> Upload:
         members=members,
         archive_error=error,
     )
+
+
+def tar_zst(files: dict[str, bytes]) -> bytes:
+    """A small .tar.zst holding `files`: what the page shows a restored thread was sent with."""
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w") as tar:
+        for name, content in files.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(content)
+            tar.addfile(info, io.BytesIO(content))
+    return zstandard.ZstdCompressor().compress(raw.getvalue())

@@ -600,9 +600,11 @@
     }
   }
 
-  function renderStoredTurns(conversation) {
+  // Turns the server already holds, in order. `fromPersistence`: rendered from storage (a load,
+  // a restored thread) rather than arriving in this page's session, which shows in "Copy".
+  function renderTurns(turns, fromPersistence) {
     let exchange = null;
-    for (const turn of conversation.turns) {
+    for (const turn of turns) {
       if (turn.role === "user") {
         if (REDESIGN) {
           exchange = newExchange();
@@ -621,9 +623,24 @@
       } else {
         view.setReasoning(turn.reasoning_label, false);
         view.renderFinal(turn.html);
-        view.showActions(true);
+        view.showActions(fromPersistence);
       }
     }
+  }
+  function renderStoredTurns(conversation) {
+    renderTurns(conversation.turns, true);
+  }
+
+  // prefilled_thread: the new chat shows an earlier exchange (a restored thread) a moment after
+  // the composer is ready, so a page that looked empty when ready is not empty at send time.
+  let prefillShown = false;
+  let prefillTimer = null;
+  function showPrefill() {
+    if (prefillShown || !CONFIG.prefill) return;
+    prefillShown = true;
+    clearTimeout(prefillTimer);
+    renderTurns(CONFIG.prefill.turns, true);
+    pageEvent("prefill_shown", { prefill_id: CONFIG.prefill.id });
   }
 
   // ---------------------------------------------------------------- streaming
@@ -754,6 +771,8 @@
       attachments: uploads.filter((u) => u.state === "done").map((u) => u.id),
       tool,
       scenario: conversationId ? null : SC,
+      // The earlier exchange this new chat showed (or was about to) becomes its first turns.
+      prefill_id: !conversationId && CONFIG.prefill ? CONFIG.prefill.id : null,
     };
     try {
       const result = await api("POST", "/backend-api/conversation", payload);
@@ -768,7 +787,10 @@
         conversationId = data.conversation_id;
         history.pushState({}, "", `/c/${conversationId}`);
         addSidebarEntry(conversationId, data.title, true);
+        showPrefill(); // a send that beat the earlier exchange still shows it first
       }
+      // extra_assistant: finished turns the server put ahead of this user turn.
+      renderTurns(data.before || [], false);
       let exchange = null;
       if (REDESIGN) {
         exchange = newExchange();
@@ -1168,6 +1190,7 @@
   setTimeout(() => {
     hydrateEditor();
     if (CONFIG.signedIn) showScenarioModals();
+    if (CONFIG.prefill) prefillTimer = setTimeout(showPrefill, SC.prefill_delay_ms);
   }, SC.hydrate_ms);
   window.__oraculumSimulator = { shell: SHELL, scenario: SC, get conversationId() { return conversationId; } };
 })();
