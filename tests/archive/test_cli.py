@@ -103,3 +103,20 @@ def test_errors_have_codes_and_exit_codes(
     code, doc = _json(capsys, "archive", "--provider", "claude", "--project", str(tmp_path))
     assert code == 2
     assert doc["error"]["code"] == "invalid_provider"
+
+
+def test_list_of_an_empty_selection_is_refused_like_the_build(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], oraculum_home: Path
+) -> None:
+    root = tmp_path / "repo"
+    write(root, "build/a.js")
+    code, doc = _json(capsys, "archive", "--list", "--project", str(root))
+    assert code == 2
+    assert doc["error"]["code"] == "archive_empty"
+    assert doc["error"]["details"]["excluded"][0]["examples"] == ["build/"]
+    out = tmp_path / "out"
+    out.mkdir()
+    code, doc = _json(capsys, "archive", "--project", str(root), "--out", str(out))
+    assert code == 2
+    assert doc["error"]["code"] == "archive_empty"
+    assert os.listdir(out) == []

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import errno
+import os
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from oraculum.archive import exclusions as rules
 from oraculum.archive import prune
-from oraculum.archive.inputs import check_input_syntax, lexical_relative
-from oraculum.archive.selection import Entry
+from oraculum.archive.inputs import check_input_syntax, lexical_relative, names_git_dir
+from oraculum.archive.selection import Entry, open_failure_reason
 from oraculum.core.errors import OracleError
 
 
@@ -28,7 +31,7 @@ from oraculum.core.errors import OracleError
         ("a/.git/config", False, "a/.git"),
         (".env", False, ".env"),
         ("conf/.env.production", False, "conf/.env.production"),
-        (".npmrc", False, ".npmrc"),
+        (".netrc", False, ".netrc"),
         (".scratchpad.md", False, ".scratchpad.md"),
         ("data/dev.sqlite", False, "data/dev.sqlite"),
         ("x/server.pem", False, "x/server.pem"),
@@ -71,6 +74,119 @@ def test_root_only_dirs_are_root_only() -> None:
 
 
 @pytest.mark.parametrize(
+    ("path", "excluded_at"),
+    [
+        (".aws/credentials", ".aws"),
+        ("deploy/.aws/config", "deploy/.aws"),
+        (".ssh/known_hosts", ".ssh"),
+        ("home/.gnupg/private-keys-v1.d/k.key", "home/.gnupg"),
+        (".docker/config.json", ".docker"),
+        ("ops/.kube/config", "ops/.kube"),
+        ("credentials.json", "credentials.json"),
+        ("config/service-account-prod.json", "config/service-account-prod.json"),
+        ("service-account.json", "service-account.json"),
+        ("gcp/application_default_credentials.json", "gcp/application_default_credentials.json"),
+        ("secrets.yml", "secrets.yml"),
+        ("deploy/secrets.yaml", "deploy/secrets.yaml"),
+        (".vault-token", ".vault-token"),
+        (".netrc", ".netrc"),
+        ("db/.pgpass", "db/.pgpass"),
+        ("infra/terraform.tfstate", "infra/terraform.tfstate"),
+        ("infra/terraform.tfstate.backup", "infra/terraform.tfstate.backup"),
+        ("certs/client.p12", "certs/client.p12"),
+        ("certs/client.pfx", "certs/client.pfx"),
+        ("android/release.jks", "android/release.jks"),
+        ("android/debug.keystore", "android/debug.keystore"),
+    ],
+)
+def test_default_exclusions_keep_cloud_credentials_out(path: str, excluded_at: str) -> None:
+    hit = rules.path_exclusion(path.split("/"), dir_like=False)
+    assert hit is not None, path
+    assert hit[0] == excluded_at
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "docker/config.json",  # only the dot-directories hold credentials
+        "kube/config",
+        "docs/service-account.md",
+        "src/credentials.py",
+        "my-credentials.json.example",
+        "secrets.yml.example",
+        "terraform.tf",
+        ".npmrc",  # judged by its content when it is read, not by its name
+        "web/.pypirc",
+    ],
+)
+def test_credential_rules_keep_lookalikes(path: str) -> None:
+    assert rules.path_exclusion(path.split("/"), dir_like=False) is None
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "excluded"),
+    [
+        (".npmrc", "registry=https://registry.npmjs.org/\nsave-exact=true\n", False),
+        (".npmrc", "//registry.npmjs.org/:_authToken=npm_abc123\n", True),
+        (".npmrc", "registry=https://r.example/\n//r.example/:_auth=dXNlcjpwYXNz\n", True),
+        (".npmrc", "_auth = dXNlcjpwYXNz\n", True),
+        (".npmrc", "//r.example/:_password=cGFzcw==\n", True),
+        (".npmrc", "_authToken=abc\n", True),
+        (".npmrc", "; //registry.npmjs.org/:_authToken=abc\n# _auth=x\n", False),
+        (".npmrc", "//registry.npmjs.org/:_authToken=${NPM_TOKEN}\n", False),
+        (".npmrc", "//registry.npmjs.org/:_authToken=\n", False),
+        (".pypirc", "[distutils]\nindex-servers = pypi\n[pypi]\nusername = __token__\n", False),
+        (".pypirc", "[pypi]\nusername = __token__\npassword = pypi-AgEIcHlwaS5vcmc\n", True),
+        (".pypirc", "[pypi]\nPassword: hunter2\n", True),
+        (".pypirc", "[pypi]\npassword =\n", False),
+        (".pypirc", "[pypi]\n# password = old\n", False),
+    ],
+)
+def test_npmrc_excluded_only_with_token(name: str, text: str, excluded: bool) -> None:
+    data = text.encode()
+    reason = rules.token_exclusion_reason(name, len(data), data)
+    assert (reason is not None) is excluded, reason
+    if excluded:
+        assert reason == f"excluded {name} holding a token"
+
+
+def test_token_checked_file_too_large_to_check_stays_out() -> None:
+    size = rules.TOKEN_CHECK_MAX_BYTES + 1
+    reason = rules.token_exclusion_reason(".npmrc", size, None)
+    assert reason == "excluded .npmrc too large to check for tokens"
+    # A file within the cap is judged by what it says.
+    small = b"registry=https://r.example/\n"
+    assert rules.token_exclusion_reason(".npmrc", len(small), small) is None
+
+
+@pytest.mark.parametrize(
+    ("rel", "names_git"),
+    [
+        (".git", True),
+        (".git/objects", True),
+        (".git/config", True),
+        ("vendor/lib/.git", True),
+        ("vendor/lib/.git/HEAD", True),
+        (".github/workflows/ci.yml", False),
+        (".gitignore", False),
+        ("repo.git", False),
+        ("src/.gitkeep", False),
+    ],
+)
+def test_naming_git_dir_is_recognised(rel: str, names_git: bool) -> None:
+    assert names_git_dir(rel) is names_git
+
+
+def test_unreadable_reason_is_the_strerror() -> None:
+    denied = PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+    assert open_failure_reason(denied) == "unreadable: Permission denied"
+    refused = OSError(errno.EPERM, os.strerror(errno.EPERM))
+    assert open_failure_reason(refused) == "unreadable: Operation not permitted"
+    gone = FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT))
+    assert open_failure_reason(gone) == "could not open while archiving: No such file or directory"
+
+
+@pytest.mark.parametrize(
     ("name", "credential"),
     [
         (".env", True),
@@ -83,8 +199,19 @@ def test_root_only_dirs_are_root_only() -> None:
         ("tls.key", True),
         ("cert.pem", True),
         (".netrc", True),
-        (".npmrc", True),
-        (".pypirc", True),
+        (".npmrc", False),  # judged by content: see test_npmrc_excluded_only_with_token
+        (".pypirc", False),
+        ("credentials.json", True),
+        ("service-account-prod.json", True),
+        ("application_default_credentials.json", True),
+        ("secrets.yml", True),
+        ("secrets.yaml", True),
+        (".vault-token", True),
+        ("terraform.tfstate", True),
+        ("terraform.tfstate.backup", True),
+        ("store.jks", True),
+        ("service-account.md", False),
+        ("credentials.py", False),
         ("index.js", False),
         ("package.json", False),
     ],

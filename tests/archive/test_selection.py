@@ -50,6 +50,8 @@ def _fixture_56(root: Path, mode: str) -> None:
         "linked/readme.md",
     ):
         write(root, rel, rel.encode())
+    # `.npmrc` is excluded for what it holds (a token line), not for its name.
+    write(root, ".npmrc", b"//registry.npmjs.org/:_authToken=npm_secret\n")
     link(root, "coverage", "src")
     link(root, "linked/node_modules", "../src")
     if mode == "git":

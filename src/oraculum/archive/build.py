@@ -128,6 +128,7 @@ def build_archive(
     gzip_level: int = DEFAULT_GZIP_LEVEL,
     filename: str | None = None,
     fsync: bool = True,
+    include_git_dir: bool = False,
 ) -> ArchiveResult:
     """Build ``dest_dir/context-<job_id>.tar.zst`` (ChatGPT) or ``.tar.gz`` (Grok).
 
@@ -135,6 +136,8 @@ def build_archive(
     ``max_bytes`` overrides the provider ceiling. A whole-repository archive (``["."]``) over the
     ceiling is pruned of generated-output directories; anything else over it raises the
     retryable ``archive_too_large``. ``filename`` overrides the archive's file name.
+    ``include_git_dir`` allows naming `.git` (refused with ``archive_input_git_dir`` otherwise).
+    An archive that would hold no member at all is refused with ``archive_empty``.
     """
     if provider not in MAX_BYTES:
         raise OracleError(
@@ -164,6 +167,7 @@ def build_archive(
         deadline=time.monotonic() + timeout_s,
         timeout_s=timeout_s,
         fsync=fsync,
+        include_git_dir=include_git_dir,
     )
     worker = threading.Thread(target=job.run, name=f"archive-{job_id}", daemon=True)
     worker.start()
@@ -205,6 +209,7 @@ class _Build:
     deadline: float
     timeout_s: float
     fsync: bool
+    include_git_dir: bool = False
     result: ArchiveResult | None = None
     error: BaseException | None = None
     cancel: threading.Event = field(default_factory=threading.Event)
@@ -269,12 +274,17 @@ class _Build:
 
     def _run(self, started: float) -> ArchiveResult:
         stream = stream_entries(
-            self.project_root, self.inputs, deadline=self.deadline, open_files=True
+            self.project_root,
+            self.inputs,
+            deadline=self.deadline,
+            open_files=True,
+            include_git_dir=self.include_git_dir,
         )
         try:
             # One pass finds the files and compresses them as they are found; a file the
-            # selection opened to see what it is is read through that same descriptor.
-            stats = self._write(stream, set(), stream.take_opened)
+            # selection opened to see what it is is read through that same descriptor, and one
+            # that cannot be opened leaves the selection (reported as skipped), as in --list.
+            stats = self._write(stream, set(), stream.open_member)
         finally:
             stream.close()
         selection = stream.selection()
@@ -315,6 +325,8 @@ class _Build:
         started: float,
     ) -> ArchiveResult:
         written = [e for e, ok in zip(entries, stats.written, strict=True) if ok]
+        if not written:  # every file went unreadable between the passes
+            raise empty_selection_error(selection)
         with self._lock:
             if self.cancel.is_set():
                 raise WriteTimeout

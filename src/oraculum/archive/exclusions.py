@@ -46,8 +46,19 @@ ANY_DEPTH_DIRS: frozenset[str] = frozenset(
         ".aws-sam",
         "secrets",
         ".secrets",
+        # Cloud, SSH, GPG, Docker and Kubernetes credentials (`.aws/credentials`,
+        # `.docker/config.json`, `.kube/config`): secrets under ordinary file names.
+        ".aws",
+        ".ssh",
+        ".gnupg",
+        ".docker",
+        ".kube",
     }
 )
+
+# Directories whose files are credentials whatever their names: a walk of an explicitly named
+# directory skips them too, unless the directory itself is named.
+CREDENTIAL_DIRS: frozenset[str] = frozenset({".aws", ".ssh", ".gnupg", ".docker", ".kube"})
 
 # Generated-output names excluded only directly under the project root: nested ones (e.g.
 # `src/build`) are often real source, so they are kept and only pruned when over the ceiling.
@@ -66,8 +77,6 @@ EXCLUDED_FILE_NAMES: frozenset[str] = frozenset(
         ".DS_Store",
         ".env",
         ".netrc",
-        ".npmrc",
-        ".pypirc",
         ".scratchpad.md",
         "Thumbs.db",
         "id_dsa",
@@ -78,8 +87,17 @@ EXCLUDED_FILE_NAMES: frozenset[str] = frozenset(
         ".git-credentials",
         ".pgpass",
         ".htpasswd",
+        # Cloud and vault credentials that end up committed to many repositories.
+        "credentials.json",
+        "application_default_credentials.json",
+        "secrets.yml",
+        "secrets.yaml",
+        ".vault-token",
     }
 )
+
+# Google service-account keys: `service-account.json`, `service-account-prod.json`…
+SERVICE_ACCOUNT_PREFIX = "service-account"
 
 # `.env.*` files hold secrets except these conventional, committed templates.
 ENV_ALLOWLIST: frozenset[str] = frozenset(
@@ -106,7 +124,18 @@ EXCLUDED_SUFFIXES: tuple[str, ...] = (
 # Credential files stay excluded even inside an explicitly named (force-included) directory;
 # only naming the file itself includes it.
 CREDENTIAL_NAMES: frozenset[str] = frozenset(
-    {".env", ".netrc", ".npmrc", ".pypirc", ".git-credentials", ".pgpass", ".htpasswd"}
+    {
+        ".env",
+        ".netrc",
+        ".git-credentials",
+        ".pgpass",
+        ".htpasswd",
+        "credentials.json",
+        "application_default_credentials.json",
+        "secrets.yml",
+        "secrets.yaml",
+        ".vault-token",
+    }
 )
 CREDENTIAL_SUFFIXES: tuple[str, ...] = (
     ".pem",
@@ -133,13 +162,53 @@ def _env_file_excluded(name: str) -> bool:
     return name.startswith(".env.") and name not in ENV_ALLOWLIST
 
 
+def _service_account_key(name: str) -> bool:
+    return name.startswith(SERVICE_ACCOUNT_PREFIX) and name.endswith(".json")
+
+
 def is_credential_file(name: str) -> bool:
     """Whether a file name looks like a credential (kept out even of force-included dirs)."""
-    if name in CREDENTIAL_NAMES or _env_file_excluded(name):
+    if name in CREDENTIAL_NAMES or _env_file_excluded(name) or _service_account_key(name):
         return True
     if name.endswith(CREDENTIAL_SUFFIXES) or ".tfstate." in name:
         return True
     return _SSH_KEY.fullmatch(name) is not None
+
+
+# `.npmrc` and `.pypirc` usually hold only registry settings, which are worth sending; they are
+# excluded (and kept out of named directories, like credentials) only when a line carries a
+# token or password. Their content is read to decide, up to this many bytes: both are tiny, and
+# one larger than this is excluded unread rather than half checked.
+TOKEN_CHECKED_NAMES: frozenset[str] = frozenset({".npmrc", ".pypirc"})
+TOKEN_CHECK_MAX_BYTES = 64 * 1024
+
+# npm: `_authToken`, `_auth`, `_password` (or `password`), bare or scoped to a registry
+# (`//registry.example/:_authToken=…`). A value that is only an environment reference
+# (`${NPM_TOKEN}`, which npm expands at run time) is not a secret.
+_NPMRC_SECRET = re.compile(
+    rb"^[ \t]*(?://[^\s=]*:)?(?:_authToken|_auth|_password|password)[ \t]*=[ \t]*(\S[^\r\n]*)",
+    re.MULTILINE | re.IGNORECASE,
+)
+_ENV_REFERENCE = re.compile(rb"[\"']?\$\{[A-Za-z_][A-Za-z0-9_]*\}[\"']?[ \t]*")
+# pypirc (INI): `password = …` or `password: …`; comment lines start with `#` or `;`.
+_PYPIRC_SECRET = re.compile(rb"^[ \t]*password[ \t]*[=:][ \t]*\S", re.MULTILINE | re.IGNORECASE)
+
+
+def _holds_token(name: str, head: bytes) -> bool:
+    if name == ".pypirc":
+        return _PYPIRC_SECRET.search(head) is not None
+    return any(_ENV_REFERENCE.fullmatch(m.group(1)) is None for m in _NPMRC_SECRET.finditer(head))
+
+
+def token_exclusion_reason(name: str, size: int, head: bytes | None) -> str | None:
+    """Why a `.npmrc`/`.pypirc` of ``size`` bytes whose content is ``head`` is excluded (pure).
+
+    ``head`` is the whole file; it is None (not read) when the file is over the cap."""
+    if size > TOKEN_CHECK_MAX_BYTES or head is None:
+        return f"excluded {name} too large to check for tokens"
+    if _holds_token(name, head):
+        return f"excluded {name} holding a token"
+    return None
 
 
 # Every suffix is one extension (a single leading dot), so a set lookup of a name's last
@@ -158,6 +227,8 @@ def file_exclusion_reason(name: str) -> str | None:
     suffix = name[name.rfind(".") :]
     if suffix in _SUFFIX_SET:
         return f"excluded suffix {suffix}"
+    if suffix == ".json" and name.startswith(SERVICE_ACCOUNT_PREFIX):
+        return "excluded service-account key"
     if ".tfstate." in name:
         return "excluded Terraform state"
     if name.startswith("id_") and _SSH_KEY.fullmatch(name):

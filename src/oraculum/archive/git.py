@@ -13,6 +13,7 @@ All paths are relative to the project root (even when it is a subdirectory of th
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import time
 
@@ -31,6 +32,34 @@ def _remaining(deadline: float | None) -> float | None:
     if left <= 0:
         raise SelectionTimeout
     return left
+
+
+# What git's walk says about a directory it may not open (in the C locale; the path is relative
+# to the top of the work tree and ends with "/").
+_UNREADABLE_DIR = re.compile(rb"^warning: could not open directory '(.+)/': (.+?)\r?$", re.M)
+
+
+def _c_locale() -> dict[str, str]:
+    return {**os.environ, "LC_ALL": "C"}
+
+
+def unreadable_dirs(stderr: bytes, prefix: str) -> dict[str, str]:
+    """{directory relative to the project root: reason} from git's walk warnings (pure).
+
+    ``prefix`` is the project root's path below the top of the work tree ("" or "sub/")."""
+    out: dict[str, str] = {}
+    for match in _UNREADABLE_DIR.finditer(stderr):
+        path = match.group(1).decode(FS_ENCODING, FS_ERRORS)
+        if path.startswith(prefix):
+            out[path[len(prefix) :]] = match.group(2).decode("utf-8", "replace")
+    return out
+
+
+def _show_prefix(root: str) -> str:
+    proc = subprocess.run(
+        ["git", "-C", root, "rev-parse", "--show-prefix"], capture_output=True, check=False
+    )
+    return proc.stdout.rstrip(b"\n").decode(FS_ENCODING, FS_ERRORS)
 
 
 def _paths(output: bytes) -> list[str]:
@@ -58,6 +87,7 @@ class GitListing:
         self._walk = walk
         self._output = bytearray()
         self._untracked: list[str] | None = None
+        self._unreadable: dict[str, str] = {}
         assert walk.stdout is not None
         self._fd = walk.stdout.fileno()
         os.set_blocking(self._fd, False)
@@ -69,10 +99,13 @@ class GitListing:
         ignoring `*` in $HOME)."""
         base = ["git", "-C", root, "ls-files", "-z"]
         try:
+            # Its warnings name the directories it could not open (read once it is over:
+            # `communicate` drains both pipes).
             walk = subprocess.Popen(
                 [*base, "--others", "--exclude-standard"],
                 stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                env=_c_locale(),
             )
         except FileNotFoundError:
             return None
@@ -112,7 +145,7 @@ class GitListing:
         if self._untracked is None:
             os.set_blocking(self._fd, True)
             try:
-                rest, _ = self._walk.communicate(timeout=_remaining(deadline))
+                rest, warnings = self._walk.communicate(timeout=_remaining(deadline))
             except subprocess.TimeoutExpired:
                 self.close()
                 raise SelectionTimeout from None
@@ -125,7 +158,14 @@ class GitListing:
                 )
             self._untracked = _paths(bytes(self._output) + rest)
             self._output.clear()
+            if warnings and _UNREADABLE_DIR.search(warnings):
+                self._unreadable = unreadable_dirs(warnings, _show_prefix(self.root))
         return self._untracked
+
+    def unreadable_dirs(self) -> dict[str, str]:
+        """Directories git's walk could not open (their untracked files are unknown), with
+        the reason; valid once :meth:`untracked` has returned."""
+        return self._unreadable
 
     def close(self) -> None:
         _stop(self._walk)
@@ -135,8 +175,9 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
     if proc.poll() is None:
         proc.kill()
     proc.wait()
-    if proc.stdout is not None:
-        proc.stdout.close()
+    for pipe in (proc.stdout, proc.stderr):
+        if pipe is not None:
+            pipe.close()
 
 
 def git_ignored(root: str, paths: list[str], deadline: float | None) -> set[str]:

@@ -89,10 +89,50 @@ def is_inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip("/") + "/")
 
 
-def resolve_inputs(project_root: Path, inputs: Sequence[str]) -> list[ResolvedInput]:
+GIT_DIR = ".git"
+INCLUDE_GIT_DIR_FLAG = "--include-git-dir"
+
+
+def names_git_dir(rel: str) -> bool:
+    """Whether a project-relative path is a repository's `.git` or lies inside one (pure)."""
+    return GIT_DIR in rel.split("/")
+
+
+def _git_dir_error(raw: str) -> OracleError:
+    # `.git` holds every committed version of every file, secrets removed since included.
+    return OracleError(
+        "archive_input_git_dir",
+        f"Archive input is repository metadata: {display(raw)} would upload every committed "
+        "secret in the repository's history",
+        rejected_value=display(raw),
+        suggested_next_step=(
+            f"Name the work-tree files instead, or pass {INCLUDE_GIT_DIR_FLAG} "
+            "(MCP: includeGitDir: true) to upload the repository's internals on purpose."
+        ),
+    )
+
+
+def _check_readable(path: str, raw: str) -> None:
+    """A named file must be readable: it would otherwise vanish from the archive unseen."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        raise OracleError(
+            "archive_input_unreadable",
+            f"Archive input cannot be read: {display(raw)}: {exc.strerror}",
+            rejected_value=display(raw),
+            suggested_next_step="Make the file readable by this user, or leave it out.",
+        ) from None
+    os.close(fd)
+
+
+def resolve_inputs(
+    project_root: Path, inputs: Sequence[str], *, include_git_dir: bool = False
+) -> list[ResolvedInput]:
     """Validate every input and resolve it to a project-relative path, in the given order.
 
-    Raises the first failing input's ``OracleError``. Duplicates are dropped.
+    Raises the first failing input's ``OracleError``. Duplicates are dropped. A `.git`
+    directory (or a path inside one) is refused unless ``include_git_dir``.
     """
     if not inputs:
         raise OracleError(
@@ -107,6 +147,10 @@ def resolve_inputs(project_root: Path, inputs: Sequence[str]) -> list[ResolvedIn
     for raw in inputs:
         check_input_syntax(raw)
         item = _resolve_one(root_abs, root_real, raw)
+        if not include_git_dir and names_git_dir(item.rel):
+            raise _git_dir_error(raw)
+        if item.kind == "file":
+            _check_readable(posixpath.join(root_real, item.rel), raw)
         if item.rel not in seen:
             seen.add(item.rel)
             out.append(item)

@@ -7,8 +7,15 @@ exclusions (:mod:`oraculum.archive.exclusions`) apply on top.
 
 Explicit inputs override: a named file is always included; a named directory that is itself
 excluded (by a default rule, an excluded ancestor or a gitignore) is walked with no exclusions
-except credential files and `.git` metadata. Symlinks are entries, never followed; a link whose
-target leaves the root is skipped and reported; FIFOs, sockets and devices are skipped.
+except credentials (credential files, token-holding `.npmrc`/`.pypirc`, credential
+directories) and `.git` metadata. Symlinks are entries, never followed; a link whose target
+leaves the root is skipped and reported; FIFOs, sockets and devices are skipped.
+
+A file that cannot be read is skipped and reported ("unreadable: <reason>"), never archived as
+an empty hole or lost silently: the reader of the stream opens each file through
+:meth:`SelectionStream.open_member`, which leaves one it cannot open out of the selection. The
+archive writer and `--list` (:func:`select_entries`) both read the stream that way, so they
+agree on every file.
 
 Entries are found lazily and come in byte order of their paths (:class:`SelectionStream`), so the
 archive writer reads each file as soon as it is decided on, and each directory's members form
@@ -17,6 +24,7 @@ one contiguous run of the archive.
 
 from __future__ import annotations
 
+import errno
 import heapq
 import itertools
 import os
@@ -47,6 +55,39 @@ EntryKind = Literal["file", "symlink"]
 # How a member is opened for reading: never through a link, never blocking on a FIFO, never
 # becoming a controlling terminal.
 MEMBER_OPEN_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
+
+_DENIED = frozenset({errno.EACCES, errno.EPERM})
+
+
+def unreadable_reason(exc: OSError) -> str:
+    """The skip reason of a path the process may not read (pure)."""
+    return f"unreadable: {exc.strerror}"
+
+
+def open_failure_reason(exc: OSError) -> str:
+    """Why a member could not be opened, as reported among the skipped paths (pure)."""
+    if exc.errno in _DENIED:
+        return unreadable_reason(exc)
+    return f"could not open while archiving: {exc.strerror}"
+
+
+def open_regular(path: str | bytes, dir_fd: int | None) -> tuple[int, os.stat_result] | str:
+    """Open a member for reading: (descriptor, its fstat), or why it cannot be archived.
+
+    The one way every reader opens a file, so a preview and a build judge it alike."""
+    try:
+        fd = os.open(path, MEMBER_OPEN_FLAGS, dir_fd=dir_fd)
+    except OSError as exc:
+        return open_failure_reason(exc)
+    try:
+        st = os.fstat(fd)
+    except OSError as exc:
+        os.close(fd)
+        return open_failure_reason(exc)
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        return "changed type while archiving"
+    return fd, st
 
 
 class Entry(NamedTuple):
@@ -120,7 +161,9 @@ class Selection:
 
 
 # Reasons a forced walk itself produces: these stay reported even under a named directory.
-_FORCED_WALK_REASONS = frozenset({"credential file", "excluded directory .git"})
+_FORCED_WALK_REASONS = frozenset(
+    {"credential file", "credential directory", "excluded directory .git"}
+)
 
 
 def normalised_mode(st_mode: int) -> int:
@@ -129,12 +172,24 @@ def normalised_mode(st_mode: int) -> int:
 
 
 def select_entries(
-    project_root: Path, inputs: Sequence[str], *, deadline: float | None = None
+    project_root: Path,
+    inputs: Sequence[str],
+    *,
+    deadline: float | None = None,
+    include_git_dir: bool = False,
 ) -> Selection:
-    """Resolve ``inputs`` and list exactly the entries an archive of them would hold, sorted."""
-    stream = stream_entries(project_root, inputs, deadline=deadline)
-    for _entry in stream:
-        pass
+    """Resolve ``inputs`` and list exactly the entries an archive of them would hold, sorted.
+
+    Each file is opened as the archive writer would open it (and closed unread), so a file
+    the build could not read is skipped here too."""
+    stream = stream_entries(
+        project_root, inputs, deadline=deadline, open_files=True, include_git_dir=include_git_dir
+    )
+    for entry in stream:
+        if entry.kind == "file":
+            fd = stream.open_member(entry)
+            if fd >= 0:
+                os.close(fd)
     return stream.selection()
 
 
@@ -144,14 +199,15 @@ def stream_entries(
     *,
     deadline: float | None = None,
     open_files: bool = False,
+    include_git_dir: bool = False,
 ) -> SelectionStream:
     """Like :func:`select_entries`, but the entries are found as the returned stream is read.
 
     With ``open_files``, the files git lists are opened to learn what they are, and the one of
-    the entry just yielded stays open for :meth:`SelectionStream.take_opened` (the archive
-    writer reads it without opening it again).
+    the entry just yielded stays open for :meth:`SelectionStream.open_member` (the archive
+    writer reads it without opening it again). ``include_git_dir`` allows naming `.git`.
     """
-    resolved = resolve_inputs(project_root, inputs)
+    resolved = resolve_inputs(project_root, inputs, include_git_dir=include_git_dir)
     return _Selector(project_root, deadline, open_files).start(resolved)
 
 
@@ -234,6 +290,8 @@ class _Selector:
         self.deadline = deadline
         self.excluded: dict[tuple[str, str], list[Any]] = {}
         self.skipped: dict[str, str] = {}
+        # Entries already yielded whose file could not be opened by the stream's reader.
+        self.rejected: set[str] = set()
         self.ignores: _GitIgnores | None = None
         self._ticks = 0
         self._tracked_set: set[str] | None = None
@@ -301,6 +359,51 @@ class _Selector:
         self._held = None
         return held[1]
 
+    def open_entry(self, entry: Entry) -> int:
+        """Open ``entry``'s file for its reader; -1 (and the entry skipped) if it cannot be."""
+        if self._root_fd >= 0:
+            opened = open_regular(entry.path, self._root_fd)
+        else:
+            opened = open_regular(self._abs(entry.path), None)
+        if isinstance(opened, str):
+            self.skipped[entry.path] = opened
+            self.rejected.add(entry.path)
+            return -1
+        return opened[0]
+
+    def _read_head(self, rel: str, fd: int) -> bytes:
+        """Up to one byte more than the token-check cap, from the start of the file (the
+        offset of an open descriptor is left where it is, for its reader)."""
+        size = rules.TOKEN_CHECK_MAX_BYTES + 1
+        if fd >= 0:
+            return os.pread(fd, size, 0)
+        if self._root_fd >= 0:
+            own = os.open(rel, MEMBER_OPEN_FLAGS, dir_fd=self._root_fd)
+        else:
+            own = os.open(self._abs(rel), MEMBER_OPEN_FLAGS)
+        try:
+            return os.pread(own, size, 0)
+        finally:
+            os.close(own)
+
+    def _token_file_out(self, rel: str, name: str, size: int, fd: int, forced: bool) -> bool:
+        """Whether a `.npmrc`/`.pypirc` stays out: it holds a token, it is too large to check,
+        or it cannot be read to tell (recorded as excluded or skipped)."""
+        head = None
+        if size <= rules.TOKEN_CHECK_MAX_BYTES:
+            try:
+                head = self._read_head(rel, fd)
+            except OSError as exc:
+                self.skipped[rel] = open_failure_reason(exc)
+                return True
+            if len(head) > rules.TOKEN_CHECK_MAX_BYTES:  # it grew since it was looked at
+                head = None
+        reason = rules.token_exclusion_reason(name, size, head)
+        if reason is None:
+            return False
+        self._exclude(rel, "credential file" if forced else reason, False, True)
+        return True
+
     # -- entry kinds -------------------------------------------------------------------------
 
     def _link_target(self, rel: str, target: str) -> str:
@@ -338,15 +441,18 @@ class _Selector:
         return Entry(rel, "symlink", 0, 0o777, self._link_target(rel, target))
 
     def _entry(
-        self, rel: str, st: os.stat_result | None, rules_on: bool, forced: bool
+        self, rel: str, st: os.stat_result | None, rules_on: bool, forced: bool, fd: int = -1
     ) -> Entry | None:
         """The entry for one non-directory path found by listing (``rules_on``) or forced
-        walking, or None when it is excluded or skipped."""
+        walking, or None when it is excluded or skipped. ``fd`` is the file, if already open."""
         if st is None:
             try:
                 st = os.lstat(self._abs(rel))
             except (FileNotFoundError, NotADirectoryError):
                 self.skipped[rel] = "missing on disk (deleted but still tracked by git)"
+                return None
+            except OSError as exc:
+                self.skipped[rel] = unreadable_reason(exc)
                 return None
         mode = st.st_mode
         if stat.S_ISLNK(mode):
@@ -362,6 +468,12 @@ class _Selector:
                 return None
         elif forced and rules.is_credential_file(name):
             self._exclude(rel, "credential file", False, True)
+            return None
+        if (
+            name in rules.TOKEN_CHECKED_NAMES
+            and (rules_on or forced)
+            and self._token_file_out(rel, name, st.st_size, fd, forced)
+        ):
             return None
         return Entry(rel, "file", st.st_size, normalised_mode(mode))
 
@@ -380,12 +492,16 @@ class _Selector:
         with it:
             for de in it:
                 self._tick()
+                rel = f"{d}/{de.name}" if d else de.name
                 try:
                     st = de.stat(follow_symlinks=False)
-                except OSError:
+                except FileNotFoundError:
                     continue  # vanished while walking
+                except OSError as exc:  # e.g. a directory that can be listed, not searched
+                    self.skipped[rel] = unreadable_reason(exc)
+                    continue
                 key = _order(de.name + "/" if stat.S_ISDIR(st.st_mode) else de.name)
-                found.append((key, de.name, f"{d}/{de.name}" if d else de.name, st))
+                found.append((key, de.name, rel, st))
         found.sort(key=lambda item: item[0])
         return ((name, rel, st) for _key, name, rel, st in found)
 
@@ -410,6 +526,11 @@ class _Selector:
                     # Never archive repository internals from a walk: `.git/config` can carry
                     # credentials in remote URLs.
                     self._exclude(rel, "excluded directory .git", True, False)
+                    continue
+                if forced and name in rules.CREDENTIAL_DIRS:
+                    # Credentials under ordinary names (`.aws/credentials`): out of a named
+                    # directory too, unless named themselves.
+                    self._exclude(rel, "credential directory", True, False)
                     continue
                 if not forced:
                     reason = rules.dir_exclusion_reason(rel.split("/"))
@@ -473,11 +594,14 @@ class _Selector:
                 except (FileNotFoundError, NotADirectoryError):
                     self.skipped[p] = "missing on disk (deleted but still tracked by git)"
                     continue
+                except OSError as exc:  # below a directory that cannot be searched
+                    self.skipped[p] = unreadable_reason(exc)
+                    continue
             if stat.S_ISDIR(st.st_mode):
                 # A submodule (gitlink): git does not list its files.
                 heapq.heappush(waiting, (_order(p + "/"), self._git_dir(p)))
                 continue
-            entry = self._entry(p, st, True, False)
+            entry = self._entry(p, st, True, False, opened[0] if opened is not None else -1)
             if opened is not None:
                 if entry is None:
                     os.close(opened[0])
@@ -513,6 +637,7 @@ class _Selector:
         finally:
             self._reading_ahead = False
         untracked = [p for p in listing.untracked(self.deadline) if p.startswith(prefix)]
+        self._note_unreadable_dirs(listing, prefix)
         if not untracked:  # a clean work tree: nothing to merge
             yield from found
             yield from tracked
@@ -521,6 +646,15 @@ class _Selector:
             itertools.chain(found, tracked), self._from_git(untracked, prefix), key=_entry_order
         )
         yield from _distinct(merged)
+
+    def _note_unreadable_dirs(self, listing: GitListing, prefix: str) -> None:
+        """Directories git's walk could not open: their untracked files are unknown, so the
+        directory is reported, as a walk reports it (unless a default rule drops it anyway)."""
+        for rel, why in listing.unreadable_dirs().items():
+            if (rel + "/").startswith(prefix) and (
+                rules.excluded_ancestor([*rel.split("/"), ""]) is None
+            ):
+                self.skipped[rel] = f"unreadable directory: {why}"
 
     def _git_dir(self, rel: str) -> Iterator[Entry]:
         reason = rules.dir_exclusion_reason(rel.split("/"))
@@ -596,7 +730,10 @@ class _Selector:
             )
         ]
         excluded.sort(key=lambda x: (_order(x.path), x.reason))
-        included = {e.path for e in stream.entries}
+        entries = stream.entries
+        if self.rejected:  # files the reader could not open are skipped, not entries
+            entries = [e for e in entries if e.path not in self.rejected]
+        included = {e.path for e in entries}
         skipped = [
             Skipped(p, r)
             for p, r in sorted(self.skipped.items(), key=lambda kv: _order(kv[0]))
@@ -607,7 +744,7 @@ class _Selector:
             inputs=stream.inputs,
             whole_repo=stream.whole_repo,
             source=stream.source,
-            entries=stream.entries,
+            entries=entries,
             excluded=excluded,
             skipped=skipped,
         )
@@ -684,6 +821,13 @@ class SelectionStream:
         must close; -1 when it has none (then open the file yourself)."""
         return self._selector.take_opened(entry)
 
+    def open_member(self, entry: Entry) -> int:
+        """The file of the entry just read from the stream, open for reading (the caller
+        closes it): the descriptor the selection already holds, or a new one. -1 when it cannot
+        be opened: the entry then leaves the selection and is reported as skipped."""
+        fd = self.take_opened(entry)
+        return fd if fd >= 0 else self._selector.open_entry(entry)
+
     def selection(self) -> Selection:
         if not self._consumed:
             raise RuntimeError("selection() before the stream was read to its end")
@@ -716,13 +860,23 @@ def _kind_name(mode: int) -> str:
 
 
 def empty_selection_error(selection: Selection) -> OracleError:
+    """`archive_empty`: nothing is left to archive, whatever the cause."""
+    message = "Oracle archive inputs are empty after default exclusions"
+    step = (
+        "Name the files or directories to include explicitly; explicitly named paths "
+        "override the default exclusions."
+    )
+    unreadable = [s for s in selection.skipped if s.reason.startswith("unreadable")]
+    if unreadable:
+        message += (
+            f"; {len(unreadable)} path(s) could not be read "
+            f"(first: {display(unreadable[0].path)}: {unreadable[0].reason})"
+        )
+        step = "Make the skipped files readable by this user, or " + step[0].lower() + step[1:]
     return OracleError(
         "archive_empty",
-        "Oracle archive inputs are empty after default exclusions",
+        message,
         rejected_value=selection.inputs,
-        suggested_next_step=(
-            "Name the files or directories to include explicitly; explicitly named paths "
-            "override the default exclusions."
-        ),
+        suggested_next_step=step,
         details={"excluded": selection.excluded_summary(), "skipped": selection.skipped_dicts()},
     )

@@ -22,13 +22,12 @@ import time
 import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from stat import S_ISREG
 from typing import Any, BinaryIO, Protocol
 
 import zstandard
 
 from oraculum.archive.inputs import FS_ENCODING, FS_ERRORS
-from oraculum.archive.selection import MEMBER_OPEN_FLAGS, Entry
+from oraculum.archive.selection import Entry, open_regular
 
 BLOCK = 512
 CHUNK = 1 << 20
@@ -242,8 +241,12 @@ def write_tar(
     compressor is flushed and the (tar offset, compressed offset) pair recorded, so a range of
     entries' compressed size can be read off exactly.
 
-    ``opened(entry)``, when given, returns the entry's file already open (its size is the
-    entry's, taken from that descriptor) or -1; the writer closes what it gets.
+    ``opened(entry)``, when given, opens each file for the writer (a selection stream's
+    :meth:`~oraculum.archive.selection.SelectionStream.open_member`): it returns the descriptor,
+    which the writer closes (the member's size is the entry's), or -1 when the file cannot be
+    read; the entry is then left out altogether (no offset, no ``written`` flag) and its reason
+    is the stream's to report. Without it the writer opens each file itself and reports a file
+    it cannot open in ``skipped``, with ``written`` False.
     """
     measure = set(measure_at)
     measure.discard(0)  # (0, 0) is known without flushing
@@ -295,45 +298,47 @@ def _write_members(
     pos = 0  # bytes of the buffer in use
     flushed = 0  # tar bytes already handed to the sink
     sink_write = sink.write
-    readv, fstat, os_open, os_close, is_regular = os.readv, os.fstat, os.open, os.close, S_ISREG
+    readv, os_close = os.readv, os.close
     enc, errors = FS_ENCODING, FS_ERRORS
     for i, entry in enumerate(entries):
         if not i & 63:
             _check(deadline, cancel)
-        if measure and i in measure:
-            sink_write(view[:pos])
-            flushed += pos
-            pos = 0
-            points.append((flushed, sink.mark()))
-        offsets.append(flushed + pos)
         path, kind, size, mode, target = entry
         name = path.encode(enc, errors)
-        if kind == "symlink":
-            header = tar_header(
-                name, mode=0o777, size=0, typeflag=b"2", linkname=target.encode(enc, errors)
-            )
-            fd = -1
-        else:
-            fd = opened(entry) if opened is not None else -1
-            if fd < 0:
-                try:
-                    fd = os_open(name, MEMBER_OPEN_FLAGS, dir_fd=root_fd)
-                except OSError as exc:
-                    skipped.append((path, f"could not open while archiving: {exc.strerror}"))
-                    written.append(False)
+        fd = -1
+        failure = None
+        if kind != "symlink":
+            # Opened before the member is placed: a file that cannot be read has no place.
+            if opened is not None:
+                fd = opened(entry)
+                if fd < 0:
                     continue
-                st = fstat(fd)
-                if not is_regular(st.st_mode):
-                    os_close(fd)
-                    skipped.append((path, "changed type while archiving"))
-                    written.append(False)
-                    continue
-                size = st.st_size
-            if len(name) <= 100:  # the common case: no long-name record
+            else:
+                got_open = open_regular(name, root_fd)
+                if isinstance(got_open, str):
+                    failure = got_open
+                else:
+                    fd, size = got_open[0], got_open[1].st_size
+        try:
+            # Measure points count the members placed so far.
+            if measure and len(offsets) in measure:
+                sink_write(view[:pos])
+                flushed += pos
+                pos = 0
+                points.append((flushed, sink.mark()))
+            offsets.append(flushed + pos)
+            if failure is not None:
+                skipped.append((path, failure))
+                written.append(False)
+                continue
+            if kind == "symlink":
+                header = tar_header(
+                    name, mode=0o777, size=0, typeflag=b"2", linkname=target.encode(enc, errors)
+                )
+            elif len(name) <= 100:  # the common case: no long-name record
                 header = _block(name, mode, size, b"0", b"")
             else:
                 header = tar_header(name, mode=mode, size=size, typeflag=b"0")
-        try:
             if CHUNK - pos < len(header):
                 sink_write(view[:pos])
                 flushed += pos

@@ -159,11 +159,19 @@ def archive_command(
         Path | None,
         typer.Option("--project", help="Project root (default: found from the current dir)."),
     ] = None,
+    include_git_dir: Annotated[
+        bool,
+        typer.Option(
+            "--include-git-dir",
+            help="Allow naming .git (every committed secret in its history goes with it).",
+        ),
+    ] = False,
 ) -> None:
     """Preview (--list) or build exactly the context archive a job would upload."""
     # The archive package (zstandard among its imports) loads only when this command runs.
     from oraculum.archive import build_archive, select_entries
     from oraculum.archive.build import SUFFIX
+    from oraculum.archive.selection import empty_selection_error
 
     if provider not in PROVIDERS:
         raise OracleError(
@@ -175,7 +183,10 @@ def archive_command(
     root = _project_root(project)
     items = list(inputs) if inputs else ["."]
     if list_only:
-        data = selection_data(select_entries(root, items))
+        selection = select_entries(root, items, include_git_dir=include_git_dir)
+        if not selection.entries:  # the build refuses it: so does its preview
+            raise empty_selection_error(selection)
+        data = selection_data(selection)
         emit(data, lambda console: _render_list(data, console))
         return
     settings = _settings(root, provider)
@@ -192,6 +203,7 @@ def archive_command(
         job_id,
         provider,  # type: ignore[arg-type]  # checked against PROVIDERS above
         filename=filename,
+        include_git_dir=include_git_dir,
         **settings,
     )
     data = result.to_dict()

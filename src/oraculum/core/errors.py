@@ -42,6 +42,8 @@ _EXIT_BY_CODE: dict[str, ExitCode] = {
             "archive_input_missing",
             "archive_input_outside_project",
             "archive_input_symlink_escape",
+            "archive_input_git_dir",
+            "archive_input_unreadable",
             "archive_empty",
             "follow_up_job_wrong_project",
             "follow_up_job_not_complete",
