@@ -19,6 +19,11 @@ PRESET_OPTION = typer.Option(
     None, "--preset", help="ChatGPT preset (see `oraculum presets`) or Grok mode."
 )
 WAIT_OPTION = typer.Option(False, "--wait", help="Block until the job ends; print its wake-up.")
+INCLUDE_GIT_DIR_OPTION = typer.Option(
+    False,
+    "--include-git-dir",
+    help="Allow naming .git as a file to archive (every committed secret goes with it).",
+)
 
 
 def _render(result: dict[str, Any], out: Console) -> None:
@@ -50,6 +55,7 @@ def submit_command(
     ),
     session: str | None = SESSION_OPTION,
     wait_for_it: bool = WAIT_OPTION,
+    include_git_dir: bool = INCLUDE_GIT_DIR_OPTION,
 ) -> None:
     """Archive FILES, submit PROMPT as a background job, and return at once (or --wait)."""
     from oraculum.service.submit import submit
@@ -62,6 +68,7 @@ def submit_command(
         provider=provider,
         follow_up_job=follow_up,
         conversation=conversation,
+        include_git_dir=include_git_dir,
     )
     _submitted(result, session=session, wait_for_it=wait_for_it)
 
@@ -74,9 +81,17 @@ def followup_command(
     preset: str | None = PRESET_OPTION,
     session: str | None = SESSION_OPTION,
     wait_for_it: bool = WAIT_OPTION,
+    include_git_dir: bool = INCLUDE_GIT_DIR_OPTION,
 ) -> None:
     """Ask a follow-up in the same provider thread as JOB."""
     from oraculum.service.followup import followup
 
-    result = followup(job, prompt, list(files or ["."]), session=session, preset=preset)
+    result = followup(
+        job,
+        prompt,
+        list(files or ["."]),
+        session=session,
+        preset=preset,
+        include_git_dir=include_git_dir,
+    )
     _submitted(result, session=session, wait_for_it=wait_for_it)

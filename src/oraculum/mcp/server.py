@@ -218,7 +218,8 @@ def build_server(state: OracleMcp) -> MCPServer:
         "relative to the project root ('.' for the whole repository). preset: omit to use the "
         "configured default. After a successful or queued submit, stop and wait for the "
         "completion wake-up (or call oracle_wait). archive_too_large is retryable with a "
-        "smaller selection: at most two submit attempts in total.",
+        "smaller selection: at most two submit attempts in total. Naming .git is refused "
+        "unless includeGitDir is true (it uploads every committed secret).",
     )
     async def oracle_submit(
         ctx: Context,
@@ -229,6 +230,7 @@ def build_server(state: OracleMcp) -> MCPServer:
         followUpJobId: str | None = None,
         conversationId: str | None = None,
         sessionId: str | None = None,
+        includeGitDir: bool = False,
     ) -> CallToolResult:
         return await run_tool(
             ctx,
@@ -243,6 +245,7 @@ def build_server(state: OracleMcp) -> MCPServer:
                 follow_up_job=followUpJobId,
                 conversation=conversationId,
                 request_source="mcp",
+                include_git_dir=includeGitDir,
             ),
         )
 

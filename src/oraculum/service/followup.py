@@ -20,6 +20,7 @@ def followup(
     request_source: str = "cli",
     selection_extras: dict[str, Any] | None = None,
     store: JobStore | None = None,
+    include_git_dir: bool = False,
 ) -> dict[str, Any]:
     """Submit ``prompt`` (with an archive of ``inputs``) as a follow-up to ``job_ref``."""
     return submit(
@@ -32,4 +33,5 @@ def followup(
         request_source=request_source,
         selection_extras=selection_extras,
         store=store,
+        include_git_dir=include_git_dir,
     )

@@ -130,6 +130,7 @@ def submit(
     selection_extras: dict[str, Any] | None = None,
     config_overrides: dict[str, Any] | None = None,
     store: JobStore | None = None,
+    include_git_dir: bool = False,
 ) -> dict[str, Any]:
     """Create one job and hand it to a worker (or the queue); returns ``{"job", "message"}``.
 
@@ -180,6 +181,7 @@ def submit(
             threads=config.archive.threads,
             timeout_s=config.archive.timeout_ms / 1000,
             max_bytes=config.archive_max_bytes(archive_format),
+            include_git_dir=include_git_dir,  # naming `.git` is refused without it
         )
         job = submit_job(
             JobRequest(
