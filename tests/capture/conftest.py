@@ -13,6 +13,8 @@ from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 from oraculum.browser.chromium import launch_args, resolve_executable
 from oraculum.simulator import Simulator, run_simulator
 
+from .support import SEEDED_ARCHIVE
+
 SHELLS = ("classic", "redesign")
 
 
@@ -35,7 +37,13 @@ class Shell:
     context: BrowserContext
 
     async def open(self, turns: list[Any], **knobs: Any) -> tuple[Page, str]:
-        """A new page on a freshly seeded conversation, its turns rendered."""
+        """A new page on a freshly seeded conversation, its turns rendered.
+
+        A plain first question shows SEEDED_ARCHIVE, as a job's own user turn shows its
+        archive: collection binds the answer through that turn (jobs made with
+        ``make_job(..., archive_name=SEEDED_ARCHIVE)``)."""
+        if turns and isinstance(turns[0], str):
+            turns = [{"text": turns[0], "attachments": [SEEDED_ARCHIVE]}, *turns[1:]]
         cid = self.sim.seed_conversation(turns, **knobs)
         page = await self.context.new_page()
         await page.goto(self.sim.conversation_url(cid))

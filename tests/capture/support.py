@@ -12,6 +12,9 @@ from oraculum.jobs.ids import new_job_id
 from oraculum.jobs.model import Job, Phase, PromptSendState, utc_now
 from oraculum.jobs.store import JobPaths, JobStore
 
+# The archive a seeded conversation's first question shows (tests/capture/conftest.py).
+SEEDED_ARCHIVE = "context-seeded.tar.zst"
+
 
 def make_job(
     root: Path,
@@ -20,9 +23,12 @@ def make_job(
     chat_url: str | None,
     config: Config | None = None,
     complete: bool = False,
+    archive_name: str | None = None,
     **fields: Any,
 ) -> tuple[JobStore, Job, JobPaths]:
-    """A job that has sent its prompt and is waiting for (or has finished) its answer."""
+    """A job that has sent its prompt and is waiting for (or has finished) its answer.
+
+    Its archive is ``context-<id>.tar.zst`` unless ``archive_name`` names another."""
     store = JobStore(root / "jobs")
     job_id = new_job_id()
     base = store.paths(job_id).dir
@@ -36,7 +42,7 @@ def make_job(
             "project_root": str(root),
             "project_id": "0123456789abcdef",
             "prompt_path": str(base / "prompt.md"),
-            "archive_path": str(base / f"context-{job_id}.tar.zst"),
+            "archive_path": str(base / (archive_name or f"context-{job_id}.tar.zst")),
             "response_path": str(base / "response.md"),
             "artifacts_manifest_path": str(base / "artifacts.json"),
             "logs_dir": str(base / "logs"),

@@ -16,7 +16,7 @@ from oraculum.simulator import artifacts as sample
 from oraculum.simulator.state import FileBlob
 
 from .conftest import Shell
-from .support import Persist, make_job
+from .support import SEEDED_ARCHIVE, Persist, make_job
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
 
@@ -31,7 +31,10 @@ async def _collect(shell: Shell, tmp_path: Path, turns: list, *, blobs: int = 0)
             f"document.querySelectorAll('a[href^=\"blob:\"]').length >= {blobs}"
         )
     store, job, paths = make_job(
-        tmp_path, conversation_id=cid, chat_url=shell.sim.conversation_url(cid)
+        tmp_path,
+        conversation_id=cid,
+        chat_url=shell.sim.conversation_url(cid),
+        archive_name=SEEDED_ARCHIVE,
     )
     persist = Persist(store, job.id)
     result = await collect(

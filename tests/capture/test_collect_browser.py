@@ -14,7 +14,7 @@ from oraculum.capture.redact import REDACTED, safe_url
 from oraculum.core.config import Config
 
 from .conftest import Shell
-from .support import Persist, make_job
+from .support import SEEDED_ARCHIVE, Persist, make_job
 from .test_rules import SAFE_URL_CASES
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
@@ -54,7 +54,11 @@ RICH_MARKDOWN = "\n".join(
 
 async def _collect(shell: Shell, tmp_path: Path, page: Page, cid: str, index: int, **fields):
     store, job, paths = make_job(
-        tmp_path, conversation_id=cid, chat_url=shell.sim.conversation_url(cid), **fields
+        tmp_path,
+        conversation_id=cid,
+        chat_url=shell.sim.conversation_url(cid),
+        archive_name=SEEDED_ARCHIVE,
+        **fields,
     )
     persist = Persist(store, job.id)
     reopened: list[str] = []

@@ -65,14 +65,20 @@ class BindingRefused(Exception):
 
 
 def resolve_capture(
-    binding: Binding, capture: TurnCapture, *, archive_name: str | None = None
+    binding: Binding,
+    capture: TurnCapture,
+    *,
+    archive_name: str | None = None,
+    anchored: bool = False,
 ) -> Binding:
     """The binding after a successful ``capture`` of the bound turn, or BindingRefused.
 
     - the capture must come from the bound conversation;
     - with a message id, the page resolved the turn by identity (a shifted index is followed);
     - without one, a stored hash must match the turn's text, and when ``archive_name`` is given
-      the user turn showing it must be unique and its first reply must sit at the saved index;
+      the user turn showing it must be unique and its first reply must be the captured turn:
+      at the saved index (recollection), or wherever the page shows it when ``anchored`` (the
+      first capture, which binds through that user turn rather than a count made before send);
     - the result records the identity (if the turn has one) and the text hash.
     """
     if not capture.ok:
@@ -97,11 +103,12 @@ def resolve_capture(
                     f"The job's archive {archive_name} is shown in {matches} user turns; "
                     "exactly one is required to recollect a positional binding.",
                 )
-            if anchor.get("followingIndex") != binding.response_index:
+            expected = capture.response_index if anchored else binding.response_index
+            if anchor.get("followingIndex") != expected:
                 raise BindingRefused(
                     "archive_turn_mismatch",
-                    "The reply to the user turn showing the job's archive is not at the saved "
-                    "response index.",
+                    "The reply to the user turn showing the job's archive is not the "
+                    + ("captured turn." if anchored else "turn at the saved response index."),
                 )
         if binding.turn_sha256 and capture.turn_sha256 != binding.turn_sha256:
             raise BindingRefused(

@@ -9,7 +9,8 @@
 //   expectConversationId: string | null,  // checked against this page before anything is read
 //   responseIndex: number,                 // 0-based among assistant turn roots
 //   messageId: string | null,              // identity wins over a shifted index
-//   archiveName: string | null,            // for positional recollection through the user turn
+//   archiveName: string | null,            // the job's archive, as its user turn shows it
+//   bindByArchive: boolean,                // bind to the first reply after that user turn
 //   headingText: string, userHeadingText: string,
 // }
 (request) => {
@@ -76,6 +77,25 @@
     return [...ids];
   };
 
+  // The job's own exchange: the user turn that shows the job's archive, and the reply after it.
+  // A first capture binds through it; a positional recollection checks its saved index by it.
+  let archiveAnchor = null;
+  if (request.archiveName) {
+    const userNodes = outermost([
+      ...document.querySelectorAll(USER_SELECTOR),
+      ...headingRoots(request.userHeadingText || "You said:"),
+    ].filter((n, i, all) => all.indexOf(n) === i));
+    const matches = userNodes.filter((n) => (n.textContent || "").includes(request.archiveName)
+      || [...n.querySelectorAll("[aria-label]")].some((e) => e.getAttribute("aria-label").includes(request.archiveName)));
+    let followingIndex = null;
+    if (matches.length === 1) {
+      const at = roots.findIndex((r) => matches[0].compareDocumentPosition(r) & Node.DOCUMENT_POSITION_FOLLOWING
+        && !matches[0].contains(r));
+      followingIndex = at >= 0 ? at : null;
+    }
+    archiveAnchor = { matches: matches.length, followingIndex };
+  }
+
   if (request.mode === "count") {
     return { ...base, ok: true, count: roots.length,
       messageIds: roots.map((r) => { const ids = identities(r); return ids.length === 1 ? ids[0] : null; }) };
@@ -90,6 +110,19 @@
         message: "Bound response message ID is absent or ambiguous." };
     }
     index = hits[0];
+  } else if (request.bindByArchive) {
+    if (!archiveAnchor || archiveAnchor.matches !== 1) {
+      const matches = archiveAnchor ? archiveAnchor.matches : 0;
+      return { ...base, ok: false, error: matches ? "archive_turn_ambiguous" : "archive_turn_absent",
+        rootCount: roots.length, archiveAnchor,
+        message: `The job's archive ${request.archiveName} is shown in ${matches} user turns; `
+          + "exactly one is required to bind the answer." };
+    }
+    if (archiveAnchor.followingIndex === null) {
+      return { ...base, ok: false, error: "bound_root_absent", rootCount: roots.length, archiveAnchor,
+        message: "No assistant reply follows the user turn that shows the job's archive." };
+    }
+    index = archiveAnchor.followingIndex;
   } else {
     index = request.responseIndex;
     if (!(index >= 0 && index < roots.length)) {
@@ -237,24 +270,6 @@
   for (let sib = root.previousElementSibling, n = 0; !reasoningLabel && sib && n < 4; sib = sib.previousElementSibling, n += 1) {
     if (sib.matches(`${USER_SELECTOR},${ROLE_SELECTOR}`) || sib.querySelector(`${USER_SELECTOR},${ROLE_SELECTOR}`)) break;
     reasoningLabel = findLabel(sib);
-  }
-
-  // Positional recollection: the user turn that shows the job's archive, and the reply after it.
-  let archiveAnchor = null;
-  if (request.archiveName) {
-    const userNodes = outermost([
-      ...document.querySelectorAll(USER_SELECTOR),
-      ...headingRoots(request.userHeadingText || "You said:"),
-    ].filter((n, i, all) => all.indexOf(n) === i));
-    const matches = userNodes.filter((n) => (n.textContent || "").includes(request.archiveName)
-      || [...n.querySelectorAll("[aria-label]")].some((e) => e.getAttribute("aria-label").includes(request.archiveName)));
-    let followingIndex = null;
-    if (matches.length === 1) {
-      const at = roots.findIndex((r) => matches[0].compareDocumentPosition(r) & Node.DOCUMENT_POSITION_FOLLOWING
-        && !matches[0].contains(r));
-      followingIndex = at >= 0 ? at : null;
-    }
-    archiveAnchor = { matches: matches.length, followingIndex };
   }
 
   return {

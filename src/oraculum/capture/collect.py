@@ -88,14 +88,19 @@ async def bound_capture(
     reopen: Reopen,
     *,
     archive_name: str | None = None,
+    anchored: bool = False,
     attempts: int = MAX_CAPTURE_ATTEMPTS,
 ) -> tuple[TurnCapture, Binding]:
-    """Capture the bound turn; reopen the job's conversation when the page shows another."""
+    """Capture the bound turn; reopen the job's conversation when the page shows another.
+
+    ``anchored``: bind to the first reply after the user turn showing ``archive_name`` (unless
+    an earlier attempt already learned the turn's message id, which wins)."""
     request = CaptureRequest(
         response_index=binding.response_index,
         expect_conversation_id=binding.conversation_id,
         message_id=binding.message_id,
         archive_name=archive_name,
+        bind_by_archive=anchored and archive_name is not None and not binding.message_id,
     )
     last: TurnCapture | None = None
     for attempt in range(attempts):
@@ -103,14 +108,21 @@ async def bound_capture(
         last = capture
         if capture.ok:
             try:
-                return capture, resolve_capture(binding, capture, archive_name=archive_name)
+                resolved = resolve_capture(
+                    binding, capture, archive_name=archive_name, anchored=anchored
+                )
+                return capture, resolved
             except BindingRefused as refused:
                 raise CaptureFailed(refused.code, refused.message, binding) from None
         if capture.error in ("conversation_mismatch", "evaluation_failed"):
             if attempt + 1 < attempts:
                 await reopen()
             continue
-        rendering = capture.error in ("bound_root_absent", "bound_message_absent")
+        rendering = capture.error in (
+            "bound_root_absent",
+            "bound_message_absent",
+            "archive_turn_absent",
+        )
         if rendering and attempt + 1 < attempts:
             # The turns may still be rendering after a (re)load.
             await asyncio.sleep(RENDER_RETRY_DELAY_S * (attempt + 1))
@@ -290,7 +302,11 @@ async def collect(
         )
     await persist({"collection_binding": binding.to_json_dict()})
     try:
-        capture, binding = await bound_capture(page, binding, reopen)
+        # Proven, not counted: the answer is the first reply after the user turn that shows
+        # this job's archive, read in the same evaluation as the turn itself.
+        capture, binding = await bound_capture(
+            page, binding, reopen, archive_name=Path(job.archive_path).name, anchored=True
+        )
     except CaptureFailed as error:
         return _failed(job, paths, error, recollecting=False)
     await persist({"collection_binding": binding.to_json_dict()})  # before any download

@@ -38,6 +38,7 @@ class CaptureRequest:
     expect_conversation_id: str | None = None
     message_id: str | None = None
     archive_name: str | None = None
+    bind_by_archive: bool = False  # the bound turn is the first reply after the archive's turn
     heading_text: str = CHATGPT_HEADING
     user_heading_text: str = USER_HEADING
     report_mode: bool = False
@@ -49,6 +50,7 @@ class CaptureRequest:
             "expectConversationId": self.expect_conversation_id,
             "messageId": self.message_id,
             "archiveName": self.archive_name,
+            "bindByArchive": self.bind_by_archive,
             "headingText": self.heading_text,
             "userHeadingText": self.user_heading_text,
             "reportMode": self.report_mode,

@@ -144,34 +144,64 @@ class Stability:
         return self.count >= self.needed
 
 
-def signature(reading: TurnsReading, index: int) -> str | None:
-    if reading.stop_present or index >= len(reading.assistant_texts):
+def answer_index(reading: TurnsReading, archive_name: str | None, fallback: int) -> int | None:
+    """Where this job's answer is in ``reading``: the first assistant turn after the one user
+    turn that shows the job's archive. A turn counted before the send is never trusted while
+    that evidence can be had: a thread may show earlier exchanges, render them late, or gain
+    an assistant message before ours. ``archive_name`` None (the URL was adopted without the
+    archive in view) falls back to the pre-send position, which collection then refuses to
+    bind, so the answer is never saved from a guess."""
+    if archive_name is None:
+        return fallback
+    if reading.archive_matches == 1:
+        return reading.archive_reply_index
+    return None
+
+
+def signature(reading: TurnsReading, index: int | None) -> str | None:
+    if index is None or reading.stop_present or index >= len(reading.assistant_texts):
         return None
     text = reading.assistant_texts[index]
     return "text:" + re.sub(r"\s+", " ", text).strip() if text.strip() else None
+
+
+@dataclass(frozen=True)
+class Answer:
+    text: str
+    index: int  # the position of this job's answer among the assistant turns
 
 
 @dataclass
 class CompletionContext:
     conversation_id: str
     chat_url: str
-    index: int  # the position of this job's answer among the assistant turns
+    index: int  # the pre-send position of this job's answer (used without archive evidence)
     poll_s: float
     timeout_s: float
     stale_stop_s: float
     log: Callable[[str], None]
     on_navigation: Callable[[str], Awaitable[None]]
     heartbeat: Callable[[], Awaitable[None]] | None = None
+    archive_name: str | None = None  # the job's archive, as its user turn shows it
     retried: bool = field(default=False)
 
+    def index_in(self, reading: TurnsReading) -> int | None:
+        return answer_index(reading, self.archive_name, self.index)
 
-async def wait_for_answer(chat: ChatGPTPage, ctx: CompletionContext) -> str:
-    """The finished text of the bound turn."""
+
+def _text_at(reading: TurnsReading, index: int | None) -> str:
+    if index is None or index >= len(reading.assistant_texts):
+        return ""
+    return reading.assistant_texts[index]
+
+
+async def wait_for_answer(chat: ChatGPTPage, ctx: CompletionContext) -> Answer:
+    """The finished text of the bound turn, and where it is."""
     deadline = time.monotonic() + ctx.timeout_s
     stability = Stability()
     stale = StaleStop(ctx.stale_stop_s)
     while time.monotonic() < deadline:
-        reading = await chat.turns()
+        reading = await chat.turns(ctx.archive_name)
         seen_id = conversation_id_from_url(reading.url)
         if seen_id != ctx.conversation_id:
             # Another conversation contributes nothing: go back and count afresh.
@@ -189,9 +219,8 @@ async def wait_for_answer(chat: ChatGPTPage, ctx: CompletionContext) -> str:
                 f"ChatGPT is showing a rate-limit page while waiting for the answer: {limited}",
                 retryable=True,
             )
-        text = (
-            reading.assistant_texts[ctx.index] if ctx.index < len(reading.assistant_texts) else ""
-        )
+        index = ctx.index_in(reading)
+        text = _text_at(reading, index)
         failure = generation_failure(scoped) or (
             generation_failure(text) if not reading.stop_present else None
         )
@@ -216,8 +245,8 @@ async def wait_for_answer(chat: ChatGPTPage, ctx: CompletionContext) -> str:
             stability = Stability()
             stale = StaleStop(ctx.stale_stop_s)
             continue
-        if stability.observe(signature(reading, ctx.index)):
-            return await reconcile_after_reload(chat, ctx, text)
+        if stability.observe(signature(reading, index)) and index is not None:
+            return await reconcile_after_reload(chat, ctx, Answer(text, index))
         if ctx.heartbeat:
             await ctx.heartbeat()
         await asyncio.sleep(ctx.poll_s)
@@ -229,21 +258,26 @@ async def wait_for_answer(chat: ChatGPTPage, ctx: CompletionContext) -> str:
     )
 
 
-async def reconcile_after_reload(chat: ChatGPTPage, ctx: CompletionContext, streamed: str) -> str:
+async def reconcile_after_reload(
+    chat: ChatGPTPage, ctx: CompletionContext, streamed: Answer
+) -> Answer:
     """Reload and read the turn again: a hidden tab freezes its stream while the server has
     the whole answer, so the streamed text is only a lower bound. Keep the longer."""
     await chat.page.goto(ctx.chat_url)
     stability = Stability()
     deadline = time.monotonic() + RECONCILE_TIMEOUT_S
     while time.monotonic() < deadline:
-        reading = await chat.turns()
-        if conversation_id_from_url(reading.url) == ctx.conversation_id and stability.observe(
-            signature(reading, ctx.index)
+        reading = await chat.turns(ctx.archive_name)
+        index = ctx.index_in(reading)
+        if (
+            conversation_id_from_url(reading.url) == ctx.conversation_id
+            and index == streamed.index
+            and stability.observe(signature(reading, index))
         ):
-            reloaded = reading.assistant_texts[ctx.index]
-            if len(reloaded) > len(streamed):
-                ctx.log(f"reload recovered {len(reloaded) - len(streamed)} more characters")
-                return reloaded
+            reloaded = _text_at(reading, index)
+            if len(reloaded) > len(streamed.text):
+                ctx.log(f"reload recovered {len(reloaded) - len(streamed.text)} more characters")
+                return Answer(reloaded, index)
             return streamed
         await asyncio.sleep(RECONCILE_POLL_S)
     ctx.log("reload reconciliation found no stable turn; keeping the streamed text")

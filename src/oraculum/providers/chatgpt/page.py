@@ -30,9 +30,14 @@ class TurnsReading:
     stop_present: bool
     send_enabled: bool
     hidden: bool
+    # Read only when an archive name was asked about: how many user turns show it, and the
+    # index of the first assistant turn after the one that does (when exactly one does).
+    archive_matches: int | None = None
+    archive_reply_index: int | None = None
 
     @classmethod
     def from_js(cls, data: dict[str, Any]) -> TurnsReading:
+        anchor = data.get("archiveAnchor") or {}
         return cls(
             url=data["url"],
             assistant_texts=list(data["assistantTexts"]),
@@ -40,6 +45,8 @@ class TurnsReading:
             stop_present=bool(data["stopPresent"]),
             send_enabled=bool(data["sendEnabled"]),
             hidden=bool(data["hidden"]),
+            archive_matches=anchor.get("matches"),
+            archive_reply_index=anchor.get("followingIndex"),
         )
 
 
@@ -52,8 +59,8 @@ class ChatGPTPage:
         # A control that never appears should fail this step, not hang for Playwright's 30 s.
         page.set_default_timeout(self.ACTION_TIMEOUT_MS)
 
-    async def evaluate(self, name: str) -> Any:
-        return await self.page.evaluate(script(name), self.vocabulary)
+    async def evaluate(self, name: str, **extra: Any) -> Any:
+        return await self.page.evaluate(script(name), {**self.vocabulary, **extra})
 
     # Locators ------------------------------------------------------------------------------
 
@@ -114,8 +121,9 @@ class ChatGPTPage:
     async def scoped_text(self) -> str:
         return (await self.evaluate("observe.js"))["scopedText"]
 
-    async def turns(self) -> TurnsReading:
-        return TurnsReading.from_js(await self.evaluate("turns.js"))
+    async def turns(self, archive_name: str | None = None) -> TurnsReading:
+        """The conversation now; with ``archive_name``, also where the job's exchange is."""
+        return TurnsReading.from_js(await self.evaluate("turns.js", archiveName=archive_name))
 
     async def clear_composer(self) -> dict[str, Any]:
         return await self.evaluate("clear_composer.js")

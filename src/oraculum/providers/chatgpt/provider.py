@@ -162,6 +162,9 @@ class ChatGPTProvider:
             )
         job = await ctx.enter_phase(Phase.AWAITING_RESPONSE, patch=patch)
         chat_url = job.chat_url or ""
+        # Without the archive ever in view the answer is waited for by position, and
+        # collection (which always binds through the archive's turn) refuses to save a guess.
+        evidenced = adopted is None or adopted.verified
         answer = await wait_for_answer(
             chat,
             CompletionContext(
@@ -173,10 +176,16 @@ class ChatGPTProvider:
                 stale_stop_s=config.worker.stale_stop_ms / 1000,
                 log=ctx.log,
                 on_navigation=navigated,
+                archive_name=archive.name if evidenced else None,
             ),
         )
+        if answer.index != before.assistant_count:
+            ctx.log(
+                f"the reply to this job's archive turn is assistant turn {answer.index}, "
+                f"not {before.assistant_count} as counted before send"
+            )
         await ctx.enter_phase(Phase.EXTRACTING_RESPONSE)
-        return await self._collect(ctx, chat, answer, before.assistant_count)
+        return await self._collect(ctx, chat, answer.text, answer.index)
 
     async def _collect(
         self, ctx: WorkerContext, chat: ChatGPTPage, streamed: str, index: int
