@@ -153,19 +153,23 @@ async def test_prefilled_thread_earlier_reply_is_at_the_pre_send_count(
     await _assert_ordinary_vocabulary(page, shell)
 
 
-async def test_prefilled_thread_send_before_it_shows_puts_it_first(
+async def test_prefilled_thread_shown_with_the_send_is_missed_by_a_count_at_send(
     page: Page, sim: Simulator, tmp_path: Path
 ) -> None:
-    """A fast sender beats the earlier exchange: it still lands above the new user turn."""
+    """With a delay longer than the preparation, the earlier exchange appears only with the send:
+    a count taken just before clicking Send (as a driver takes its baseline) is 0."""
     archive = _archive(tmp_path, "context-job13fast.tar.zst")
     prompt = "Sent before the thread restored"
     await page.goto(
         sim.chat_url(scenario="prefilled_thread", answer="echo", prefill_delay_ms=60_000)
     )
     await wait_editable(page)
+    await attach(page, archive)
+    await composer(page, "classic").fill(prompt)
+    await expect(send_button(page, "classic")).to_be_enabled()
     count_before_send = await assistant_turns(page).count()
     assert count_before_send == 0
-    await _send_with_archive(page, "classic", archive, prompt)
+    await send_button(page, "classic").click()
     await wait_answer_done(page, "classic", count=2)
     texts = await assistant_texts(page)
     assert PREFILL_PROMPT in texts[0] and prompt in texts[1]

@@ -113,7 +113,7 @@ KNOBS: dict[str, tuple[str, tuple[str, ...] | None, str]] = {
     "reasoning_label": ("str", None, "override the reasoning label, e.g. 'Worked for 1m 7s'"),
     "message_ids": ("choice", MESSAGE_ID_MODES, "which message-id attributes turns carry"),
     "model": ("str", None, "set the account's model on page load, e.g. 'pro/extended'"),
-    "prefill_delay_ms": ("int", None, "delay after the composer hydrates before prefilled_thread"),
+    "prefill_delay_ms": ("int", None, "prefilled_thread: delay after hydrating (Send is sooner)"),
 }
 
 # Query keys that are part of a chat URL but not knobs (ignored, never an error).
