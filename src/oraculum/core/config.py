@@ -48,9 +48,11 @@ from oraculum.core.presets import (
 )
 
 MIB: Final = 1024 * 1024
+GIB: Final = 1024 * MIB
 SECOND_MS: Final = 1000
 MINUTE_MS: Final = 60 * SECOND_MS
-DAY_MS: Final = 24 * 60 * MINUTE_MS
+HOUR_MS: Final = 60 * MINUTE_MS
+DAY_MS: Final = 24 * HOUR_MS
 
 BUILTIN: Final = "built-in"
 ARGUMENTS: Final = "arguments"
@@ -316,8 +318,8 @@ class BrowserSection(_Section):
 
 
 class AuthSection(_Section):
-    poll_ms: StrictInt = Field(1000, ge=100)
-    bootstrap_timeout_ms: StrictInt = Field(10 * MINUTE_MS, ge=1000)
+    poll_ms: StrictInt = Field(1000, ge=100, le=MINUTE_MS)
+    bootstrap_timeout_ms: StrictInt = Field(10 * MINUTE_MS, ge=1000, le=HOUR_MS)
     chrome_profile: StrictStr | None = None
     chrome_cookie_path: Path | None = None
 
@@ -333,16 +335,16 @@ class AuthSection(_Section):
 
 
 class WorkerSection(_Section):
-    poll_ms: StrictInt = Field(5 * SECOND_MS, ge=100)
-    completion_timeout_ms: StrictInt = Field(90 * MINUTE_MS, ge=1000)
-    heartbeat_interval_ms: StrictInt = Field(10 * SECOND_MS, ge=100)
-    stale_heartbeat_ms: StrictInt = Field(3 * MINUTE_MS, ge=100)
-    no_worker_grace_ms: StrictInt = Field(30 * SECOND_MS, ge=0)
-    terminate_grace_ms: StrictInt = Field(5 * SECOND_MS, ge=0)
-    send_accept_timeout_ms: StrictInt = Field(20 * SECOND_MS, ge=100)
-    url_verify_timeout_ms: StrictInt = Field(60 * SECOND_MS, ge=0)
-    stale_stop_ms: StrictInt = Field(2 * MINUTE_MS, ge=100)
-    readiness_timeout_ms: StrictInt = Field(30 * SECOND_MS, ge=100)
+    poll_ms: StrictInt = Field(5 * SECOND_MS, ge=100, le=10 * MINUTE_MS)
+    completion_timeout_ms: StrictInt = Field(90 * MINUTE_MS, ge=1000, le=7 * DAY_MS)
+    heartbeat_interval_ms: StrictInt = Field(10 * SECOND_MS, ge=100, le=10 * MINUTE_MS)
+    stale_heartbeat_ms: StrictInt = Field(3 * MINUTE_MS, ge=100, le=HOUR_MS)
+    no_worker_grace_ms: StrictInt = Field(30 * SECOND_MS, ge=0, le=HOUR_MS)
+    terminate_grace_ms: StrictInt = Field(5 * SECOND_MS, ge=0, le=10 * MINUTE_MS)
+    send_accept_timeout_ms: StrictInt = Field(20 * SECOND_MS, ge=100, le=HOUR_MS)
+    url_verify_timeout_ms: StrictInt = Field(60 * SECOND_MS, ge=0, le=HOUR_MS)
+    stale_stop_ms: StrictInt = Field(2 * MINUTE_MS, ge=100, le=6 * HOUR_MS)
+    readiness_timeout_ms: StrictInt = Field(30 * SECOND_MS, ge=100, le=30 * MINUTE_MS)
 
     @model_validator(mode="after")
     def _heartbeat_outlives_interval(self) -> WorkerSection:
@@ -357,36 +359,36 @@ class WorkerSection(_Section):
 
 
 class PollerSection(_Section):
-    interval_ms: StrictInt = Field(5 * SECOND_MS, ge=100)
+    interval_ms: StrictInt = Field(5 * SECOND_MS, ge=100, le=10 * MINUTE_MS)
 
 
 class ArtifactsSection(_Section):
     capture: StrictBool = True
-    max_bytes: StrictInt = Field(25 * MIB, ge=1)
+    max_bytes: StrictInt = Field(25 * MIB, ge=1, le=2 * GIB)
 
 
 class CleanupSection(_Section):
-    complete_job_retention_ms: StrictInt = Field(14 * DAY_MS, ge=0)
-    failed_job_retention_ms: StrictInt = Field(30 * DAY_MS, ge=0)
-    wakeup_grace_ms: StrictInt = Field(10 * MINUTE_MS, ge=0)
+    complete_job_retention_ms: StrictInt = Field(14 * DAY_MS, ge=0, le=3650 * DAY_MS)
+    failed_job_retention_ms: StrictInt = Field(30 * DAY_MS, ge=0, le=3650 * DAY_MS)
+    wakeup_grace_ms: StrictInt = Field(10 * MINUTE_MS, ge=0, le=7 * DAY_MS)
 
 
 class ArchiveSection(_Section):
     zstd_level: StrictInt = Field(3, ge=1, le=22)
     threads: StrictInt = Field(0, ge=0, le=1024)  # 0 = every core
-    timeout_ms: StrictInt = Field(2 * MINUTE_MS, ge=1000)
-    chatgpt_max_bytes: StrictInt = Field(250 * MIB, ge=1)
-    grok_max_bytes: StrictInt = Field(200 * MIB, ge=1)
+    timeout_ms: StrictInt = Field(2 * MINUTE_MS, ge=1000, le=HOUR_MS)
+    chatgpt_max_bytes: StrictInt = Field(250 * MIB, ge=1, le=2 * GIB)
+    grok_max_bytes: StrictInt = Field(200 * MIB, ge=1, le=2 * GIB)
 
 
 class QueueSection(_Section):
     max_queued_per_slot: StrictInt = Field(1, ge=0, le=1000)
-    max_queued_archive_bytes: StrictInt | None = Field(None, ge=1)
+    max_queued_archive_bytes: StrictInt | None = Field(None, ge=1, le=64 * GIB)
 
 
 class NotifySection(_Section):
     hook: tuple[StrictStr, ...] | None = Field(None, min_length=1)
-    timeout_ms: StrictInt = Field(10 * SECOND_MS, ge=100)
+    timeout_ms: StrictInt = Field(10 * SECOND_MS, ge=100, le=10 * MINUTE_MS)
 
     @field_validator("hook")
     @classmethod
@@ -444,6 +446,29 @@ SECTION_MODELS: Final[dict[str, type[_Section]]] = {
 }
 ALL_SECTIONS: Final[tuple[str, ...]] = tuple(SECTION_MODELS)
 
+# The most a project file may set; the least is the schema's own minimum. A project file comes
+# with a repository someone else may have written: it may tune a job, not park a worker, a slot
+# or a job's files for decades. The user's own global file may go up to the schema's maxima
+# (wider, still finite). completionTimeoutMs allows a whole day, since Deep Research and Pro
+# runs take hours at the most (the built-in default is 90 minutes).
+PROJECT_MAXIMA: Final[dict[str, int]] = {
+    "worker.pollMs": MINUTE_MS,
+    "worker.completionTimeoutMs": DAY_MS,
+    "worker.heartbeatIntervalMs": MINUTE_MS,
+    "worker.staleHeartbeatMs": 10 * MINUTE_MS,
+    "worker.noWorkerGraceMs": 5 * MINUTE_MS,
+    "worker.terminateGraceMs": MINUTE_MS,
+    "worker.sendAcceptTimeoutMs": 5 * MINUTE_MS,
+    "worker.urlVerifyTimeoutMs": 10 * MINUTE_MS,
+    "worker.staleStopMs": HOUR_MS,
+    "worker.readinessTimeoutMs": 5 * MINUTE_MS,
+    "poller.intervalMs": MINUTE_MS,
+    "artifacts.maxBytes": 256 * MIB,
+    "cleanup.completeJobRetentionMs": 365 * DAY_MS,
+    "cleanup.failedJobRetentionMs": 365 * DAY_MS,
+    "cleanup.wakeupGraceMs": DAY_MS,
+}
+
 _ALLOWED_VALUES: Final[dict[str, tuple[str, ...]]] = {
     "defaults.provider": PROVIDERS,
     "defaults.preset": PRESET_IDS,
@@ -460,6 +485,33 @@ def section_keys(section: str) -> tuple[str, ...]:
 
 def all_keys() -> list[str]:
     return [f"{section}.{key}" for section in ALL_SECTIONS for key in section_keys(section)]
+
+
+def field_range(key: str) -> tuple[int | None, int | None]:
+    """The (minimum, maximum) the schema allows for the dotted ``key``; None where unbounded."""
+    section, _, name = key.partition(".")
+    model = SECTION_MODELS.get(section)
+    for field_name, info in model.model_fields.items() if model else ():
+        if (info.alias or field_name) == name:
+            low = next((m.ge for m in info.metadata if hasattr(m, "ge")), None)
+            high = next((m.le for m in info.metadata if hasattr(m, "le")), None)
+            return low, high
+    return None, None
+
+
+def project_bound_problem(key: str, value: Any) -> str | None:
+    """Why a project file may not set ``key`` to ``value``, or None. Non-integers are left to
+    the schema, which names the type it wants."""
+    if key not in PROJECT_MAXIMA or isinstance(value, bool) or not isinstance(value, int):
+        return None
+    low, _ = field_range(key)
+    high = PROJECT_MAXIMA[key]
+    if (low is None or value >= low) and value <= high:
+        return None
+    return (
+        f"must be between {low} and {high} in a project config (the global config "
+        f"{paths.global_config_path()} may allow more)"
+    )
 
 
 def grok_seed_path(chatgpt_seed: Path) -> Path:
@@ -543,6 +595,16 @@ _PROBLEM_BY_TYPE: Final[dict[str, str]] = {
 }
 
 
+_BOUND_ERRORS: Final = frozenset({"greater_than_equal", "less_than_equal"})
+
+
+def _range_problem(key: str) -> str | None:
+    """`must be between A and B` for a setting bounded on both sides: the whole range, not
+    only the side that was crossed."""
+    low, high = field_range(key)
+    return None if low is None or high is None else f"must be between {low} and {high}"
+
+
 def _describe(error: Mapping[str, Any]) -> str:
     template = _PROBLEM_BY_TYPE.get(error["type"])
     if template is None:
@@ -569,6 +631,8 @@ def _error_from_validation(
         problem = _describe(first)
         if first["type"] == "extra_forbidden":
             value = loc[-1]
+        if first["type"] in _BOUND_ERRORS and len(loc) == 2:
+            problem = _range_problem(".".join(loc)) or problem
     key = ".".join(loc[:2]) or None
     display = key if len(loc) <= 2 else f"{key}[{']['.join(loc[2:])}]"
     if isinstance(value, Mapping | list | tuple):
@@ -597,6 +661,15 @@ def validate_config(
 
 
 # --- layers -----------------------------------------------------------------------------------
+
+
+def check_project_bounds(data: Mapping[str, Any], where: str) -> None:
+    """Refuse a project file's duration or size outside the project range (checked layer)."""
+    for section, body in data.items():
+        for name, value in body.items():
+            problem = project_bound_problem(f"{section}.{name}", value)
+            if problem:
+                raise config_error(where, f"{section}.{name}", problem, value=value)
 
 
 def check_layer(data: Any, where: str, allowed_sections: Sequence[str]) -> None:
@@ -724,6 +797,8 @@ def load_config(
         if data is None:
             continue
         check_layer(data, str(path), allowed)
+        if allowed == PROJECT_SECTIONS:
+            check_project_bounds(data, str(path))
         layers.append((str(path), data))
         files.append(path)
     if overrides:
