@@ -82,6 +82,13 @@ def validate_job_id(value: object) -> str:
     )
 
 
+def given_job_ref(value: str | None) -> str | None:
+    """The one rule for a job id a caller may omit: omitted (None) stays None, so each command
+    keeps its documented default (newest job, the session's next, a usage error); anything given
+    must be a job id or prefix, so a blank one is `invalid_job_id`, never "the default"."""
+    return None if value is None else validate_job_ref(value)
+
+
 def validate_job_ref(value: object) -> str:
     """A full id or a unique prefix of at least 4 characters (case-insensitive)."""
     if isinstance(value, str):

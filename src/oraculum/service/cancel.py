@@ -7,6 +7,7 @@ from typing import Any
 
 from oraculum.core.errors import OracleError
 from oraculum.jobs.cancel import cancel_job
+from oraculum.jobs.ids import given_job_ref
 from oraculum.jobs.store import JobStore
 from oraculum.service.common import project_root
 from oraculum.service.status import job_in_project
@@ -21,14 +22,15 @@ USAGE = (
 def cancel(
     job_ref: str | None, *, cwd: Path | None = None, store: JobStore | None = None
 ) -> dict[str, Any]:
-    if job_ref is None or not str(job_ref).strip():
+    job_ref = given_job_ref(job_ref)
+    if job_ref is None:
         raise OracleError(
             "invalid_argument",
             USAGE,
             suggested_next_step="Run `oraculum status` (oracle_status) to list job ids.",
         )
     store = store or JobStore()
-    job = job_in_project(store, str(job_ref).strip(), project_root(cwd))
+    job = job_in_project(store, job_ref, project_root(cwd))
     if job.is_terminal:
         raise OracleError(
             "job_not_cancellable",

@@ -8,6 +8,7 @@ from typing import Any
 
 from oraculum.core.errors import OracleError
 from oraculum.core.project import project_id
+from oraculum.jobs.ids import given_job_ref
 from oraculum.jobs.model import Job
 from oraculum.jobs.reconcile import reconcile
 from oraculum.jobs.retention import open_job_blocked, prune_terminal, remove_job
@@ -49,24 +50,25 @@ def clean(
             "skippedOpen": [],
             "message": _message(len(report.removed), total, report.kept),
         }
-    if target is None or not target.strip():
+    if target is None:
         raise OracleError(
             "invalid_argument",
             "Usage: oraculum clean <job-id|all> (or --expired).",
             suggested_next_step="Run `oraculum status` to list job ids.",
         )
+    one = None if target.strip() == ALL else given_job_ref(target)
     root = project_root(cwd)
     try:
         reconcile(store)
     except OracleError:
         pass  # removal re-checks every blocker under the job lock anyway
-    if target.strip() == ALL:
+    if one is None:
         wanted = project_id(root)
         chosen = [j for j in store.iter_jobs() if isinstance(j, Job) and j.project_id == wanted]
         if not chosen:
             raise OracleError("job_not_found", "No matching oracle jobs found.")
     else:
-        chosen = [job_in_project(store, target.strip(), root)]
+        chosen = [job_in_project(store, one, root)]
         if not chosen[0].is_terminal:
             raise open_job_blocked(chosen[0])
     removed: list[str] = []
@@ -82,7 +84,7 @@ def clean(
                 removed.append(job.id)  # gone already
                 continue
             kept[job.id] = error.message
-            if target.strip() != ALL:
+            if one is not None:
                 raise
     message = _message(len(removed), len(finished), kept)
     if skipped:

@@ -14,6 +14,7 @@ from typing import Any
 from oraculum.core.errors import OracleError
 from oraculum.core.project import project_id
 from oraculum.core.session import resolve_session_id
+from oraculum.jobs.ids import given_job_ref
 from oraculum.jobs.locks import RECOLLECT_LOCK, is_locked
 from oraculum.jobs.model import Job, Status, utc_now
 from oraculum.jobs.process import spawn_worker
@@ -99,6 +100,7 @@ def read(
     store: JobStore | None = None,
 ) -> dict[str, Any]:
     """Status plus the saved answer of one job (default: the project's newest)."""
+    job_ref = given_job_ref(job_ref)
     store = store or JobStore()
     root = project_root(cwd)
     if action is not None and action not in ACTIONS:
@@ -109,7 +111,7 @@ def read(
             allowed_values=list(ACTIONS),
         )
     reconcile_before_reading(store)
-    job = job_in_project(store, job_ref, root) if job_ref else newest_job(store, root)
+    job = job_in_project(store, job_ref, root) if job_ref is not None else newest_job(store, root)
     recollection = recollect(job, store) if action == "recollect" else None
     session_id = resolve_session_id(session, action="read", required=False)
     if job.is_terminal:

@@ -9,6 +9,7 @@ from oraculum.core.errors import OracleError
 from oraculum.core.project import find_project_root, project_id
 from oraculum.core.session import resolve_session_id
 from oraculum.jobs import indexes
+from oraculum.jobs.ids import given_job_ref
 from oraculum.jobs.model import Job, utc_now
 from oraculum.jobs.reconcile import reconcile_before_reading
 from oraculum.jobs.store import JobStore
@@ -45,6 +46,7 @@ def status(
     Looking at one finished job settles its wake-up once a reminder was sent; before the first
     reminder it is only recorded as observed, so the reminder still goes out.
     """
+    job_ref = given_job_ref(job_ref)
     store = store or JobStore()
     project = None if all_projects else find_project_root(cwd)
     reconcile_before_reading(store)

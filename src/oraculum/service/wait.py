@@ -16,6 +16,7 @@ from typing import Any
 from oraculum.core.errors import OracleError
 from oraculum.core.project import project_id
 from oraculum.core.session import resolve_session_id
+from oraculum.jobs.ids import given_job_ref
 from oraculum.jobs.model import Job
 from oraculum.jobs.reconcile import reconcile_before_reading
 from oraculum.jobs.store import JobStore
@@ -60,10 +61,11 @@ def wait(
     ``poller`` and ``inbox`` let a host that already polls for the session (the MCP server)
     share its poller and its pending wake-ups instead of starting its own.
     """
+    job_ref = given_job_ref(job_ref)
     store = store or JobStore()
     root = project_root(cwd)
     reconcile_before_reading(store)
-    job = job_in_project(store, job_ref, root) if job_ref else None
+    job = job_in_project(store, job_ref, root) if job_ref is not None else None
     session_id = resolve_session_id(
         session, action="wait for the session's next job", required=job is None
     )
