@@ -24,6 +24,12 @@ INCLUDE_GIT_DIR_OPTION = typer.Option(
     "--include-git-dir",
     help="Allow naming .git as a file to archive (every committed secret goes with it).",
 )
+PROMPT_FILE_OPTION = typer.Option(
+    None,
+    "--prompt-file",
+    metavar="PATH",
+    help="Read the prompt from PATH (UTF-8; - reads standard input). Long prompts go here.",
+)
 
 
 def _render(result: dict[str, Any], out: Console) -> None:
@@ -41,7 +47,8 @@ def _submitted(result: dict[str, Any], *, session: str | None, wait_for_it: bool
 
 @app.command("submit")
 def submit_command(
-    prompt: str = typer.Option(..., "-p", "--prompt", help="The question for the oracle."),
+    prompt: str | None = typer.Option(None, "-p", "--prompt", help="The question for the oracle."),
+    prompt_file: str | None = PROMPT_FILE_OPTION,
     files: list[str] | None = FILES_ARGUMENT,
     preset: str | None = PRESET_OPTION,
     provider: str | None = typer.Option(
@@ -58,10 +65,11 @@ def submit_command(
     include_git_dir: bool = INCLUDE_GIT_DIR_OPTION,
 ) -> None:
     """Archive FILES, submit PROMPT as a background job, and return at once (or --wait)."""
+    from oraculum.service.prompt import choose_prompt
     from oraculum.service.submit import submit
 
     result = submit(
-        prompt,
+        choose_prompt(prompt, prompt_file),
         list(files or ["."]),
         session=session,
         preset=preset,
@@ -76,19 +84,29 @@ def submit_command(
 @app.command("followup")
 def followup_command(
     job: str = typer.Argument(..., help="The completed job whose thread continues."),
-    prompt: str = typer.Argument(..., help="The follow-up question."),
+    prompt: str | None = typer.Argument(
+        None, help="The follow-up question (with --prompt-file, a first file instead)."
+    ),
     files: list[str] | None = FILES_ARGUMENT,
+    prompt_file: str | None = PROMPT_FILE_OPTION,
     preset: str | None = PRESET_OPTION,
     session: str | None = SESSION_OPTION,
     wait_for_it: bool = WAIT_OPTION,
     include_git_dir: bool = INCLUDE_GIT_DIR_OPTION,
 ) -> None:
-    """Ask a follow-up in the same provider thread as JOB."""
+    """Ask a follow-up in the same provider thread as JOB. With --prompt-file, every argument
+    after JOB is a file to archive (like `grep -f`)."""
     from oraculum.service.followup import followup
+    from oraculum.service.prompt import prompt_text, read_prompt_file
 
+    if prompt_file is not None:
+        text = read_prompt_file(prompt_file)
+        files = [*([prompt] if prompt is not None else []), *(files or [])]
+    else:
+        text = prompt_text(prompt)
     result = followup(
         job,
-        prompt,
+        text,
         list(files or ["."]),
         session=session,
         preset=preset,

@@ -51,6 +51,9 @@ _EXIT_BY_CODE: dict[str, ExitCode] = {
             "job_id_ambiguous",
             "job_not_terminal",
             "job_not_cancellable",
+            "prompt_too_large",
+            "prompt_file_missing",
+            "prompt_file_unreadable",
         )
     },
     **{code: ExitCode.NOT_FOUND for code in ("job_not_found", "follow_up_job_not_found")},

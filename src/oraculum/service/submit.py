@@ -19,7 +19,7 @@ from oraculum.core.paths import jobs_dir
 from oraculum.core.project import project_id
 from oraculum.core.session import resolve_session_id
 from oraculum.jobs.admission import JobRequest, submit_job
-from oraculum.jobs.ids import new_job_id
+from oraculum.jobs.ids import given_job_ref, new_job_id
 from oraculum.jobs.model import Job, Status
 from oraculum.jobs.reconcile import reconcile
 from oraculum.jobs.store import JobStore
@@ -29,6 +29,7 @@ from oraculum.service.common import (
     choose_provider,
     project_root,
 )
+from oraculum.service.prompt import check_prompt_size, prompt_text
 from oraculum.service.summary import job_summary
 
 STAGING_DIR = ".staging"
@@ -135,17 +136,13 @@ def submit(
     """Create one job and hand it to a worker (or the queue); returns ``{"job", "message"}``.
 
     ``config_overrides`` is the explicit-arguments config layer (it wins over every file)."""
-    if not isinstance(prompt, str) or not prompt.strip():
-        raise OracleError(
-            "invalid_argument",
-            "A prompt is required.",
-            suggested_next_step="Pass the question with -p/--prompt.",
-        )
+    prompt = prompt_text(prompt)
+    follow_up_job = given_job_ref(follow_up_job)
     session_id = resolve_session_id(session, action="submit oracle jobs")
     root = project_root(cwd)
     config = load_config(root, config_overrides).config
     store = store or JobStore()
-    prior = check_follow_up(store, follow_up_job, root) if follow_up_job else None
+    prior = check_follow_up(store, follow_up_job, root) if follow_up_job is not None else None
     choice = choose_provider(
         provider or (prior.provider if prior else None), preset, config, selection_extras
     )
@@ -156,6 +153,7 @@ def submit(
             rejected_value=choice.provider,
             suggested_next_step="Omit --provider for a follow-up.",
         )
+    check_prompt_size(prompt, choice.provider)
     chat_url, conversation_id = _thread_target(prior, conversation, choice.provider, config)
     check_prerequisites(config, choice.provider)
     # Finish what crashed first: a stale job must not hold capacity this job could use.
