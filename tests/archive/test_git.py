@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from oraculum.archive import select_entries
-from oraculum.archive.git import GitListing, SelectionTimeout
+from oraculum.archive.git import GitListing, SelectionTimeout, unreadable_dirs
 from oraculum.archive.selection import stream_entries
 
 from .support import GIT, git_init, write
@@ -119,3 +119,24 @@ def test_a_stream_that_cannot_start_leaves_nothing_open(tmp_path: Path) -> None:
         stream_entries(tmp_path, ["."], deadline=time.monotonic() - 1, open_files=True)
     assert set(os.listdir("/proc/self/fd")) == before
     assert _git_children() == []
+
+
+def test_unreadable_directories_read_from_git_warnings() -> None:
+    """git's walk names the directories it could not open relative to the top of the work
+    tree; they are reported relative to the project root, and those outside it are dropped."""
+    stderr = (
+        b"warning: could not open directory 'app/locked/': Permission denied\n"
+        b"warning: could not open directory 'other/x/': Permission denied\n"
+        b"warning: could not open directory 'app/caf\xe9 dir/': Permission denied\n"
+        b"warning: something else entirely\n"
+    )
+    assert unreadable_dirs(stderr, "app/") == {
+        "locked": "Permission denied",
+        os.fsdecode(b"caf\xe9 dir"): "Permission denied",
+    }
+    assert unreadable_dirs(stderr, "") == {
+        "app/locked": "Permission denied",
+        "other/x": "Permission denied",
+        os.fsdecode(b"app/caf\xe9 dir"): "Permission denied",
+    }
+    assert unreadable_dirs(b"", "") == {}

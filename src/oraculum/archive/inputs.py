@@ -25,6 +25,10 @@ WHOLE_REPO = "."
 # them with these gives back their exact bytes.
 FS_ENCODING, FS_ERRORS = sys.getfilesystemencoding(), sys.getfilesystemencodeerrors()
 
+# How a member is opened for reading: never through a link, never blocking on a FIFO, never
+# becoming a controlling terminal.
+MEMBER_OPEN_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
+
 InputKind = Literal["root", "file", "dir", "symlink", "special"]
 
 
@@ -115,7 +119,7 @@ def _git_dir_error(raw: str) -> OracleError:
 def _check_readable(path: str, raw: str) -> None:
     """A named file must be readable: it would otherwise vanish from the archive unseen."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        fd = os.open(path, MEMBER_OPEN_FLAGS)
     except OSError as exc:
         raise OracleError(
             "archive_input_unreadable",

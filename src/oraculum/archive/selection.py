@@ -43,6 +43,7 @@ from oraculum.archive.git import GitListing, SelectionTimeout, git_ignored
 from oraculum.archive.inputs import (
     FS_ENCODING,
     FS_ERRORS,
+    MEMBER_OPEN_FLAGS,
     ResolvedInput,
     display,
     is_inside,
@@ -51,10 +52,6 @@ from oraculum.archive.inputs import (
 from oraculum.core.errors import OracleError
 
 EntryKind = Literal["file", "symlink"]
-
-# How a member is opened for reading: never through a link, never blocking on a FIFO, never
-# becoming a controlling terminal.
-MEMBER_OPEN_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
 
 _DENIED = frozenset({errno.EACCES, errno.EPERM})
 
