@@ -356,45 +356,49 @@ class _Selector:
         self._held = None
         return held[1]
 
+    def _open_rel(self, rel: str) -> tuple[int, os.stat_result] | str:
+        if self._root_fd >= 0:
+            return open_regular(rel, self._root_fd)
+        return open_regular(self._abs(rel), None)
+
     def open_entry(self, entry: Entry) -> int:
         """Open ``entry``'s file for its reader; -1 (and the entry skipped) if it cannot be."""
-        if self._root_fd >= 0:
-            opened = open_regular(entry.path, self._root_fd)
-        else:
-            opened = open_regular(self._abs(entry.path), None)
+        opened = self._open_rel(entry.path)
         if isinstance(opened, str):
             self.skipped[entry.path] = opened
             self.rejected.add(entry.path)
             return -1
         return opened[0]
 
-    def _read_head(self, rel: str, fd: int) -> bytes:
-        """Up to one byte more than the token-check cap, from the start of the file (the
-        offset of an open descriptor is left where it is, for its reader)."""
-        size = rules.TOKEN_CHECK_MAX_BYTES + 1
-        if fd >= 0:
-            return os.pread(fd, size, 0)
-        if self._root_fd >= 0:
-            own = os.open(rel, MEMBER_OPEN_FLAGS, dir_fd=self._root_fd)
-        else:
-            own = os.open(self._abs(rel), MEMBER_OPEN_FLAGS)
+    def _read_head(self, rel: str, fd: int) -> bytes | str:
+        """Up to one byte more than the token-check cap from the start of the file, or why it
+        cannot be read. An open descriptor is read with pread: its offset stays at 0 for the
+        archive writer."""
+        own = -1
+        if fd < 0:
+            opened = self._open_rel(rel)
+            if isinstance(opened, str):
+                return opened
+            own = fd = opened[0]
         try:
-            return os.pread(own, size, 0)
+            return os.pread(fd, rules.TOKEN_CHECK_MAX_BYTES + 1, 0)
+        except OSError as exc:
+            return open_failure_reason(exc)
         finally:
-            os.close(own)
+            if own >= 0:
+                os.close(own)
 
     def _token_file_out(self, rel: str, name: str, size: int, fd: int, forced: bool) -> bool:
         """Whether a `.npmrc`/`.pypirc` stays out: it holds a token, it is too large to check,
         or it cannot be read to tell (recorded as excluded or skipped)."""
         head = None
         if size <= rules.TOKEN_CHECK_MAX_BYTES:
-            try:
-                head = self._read_head(rel, fd)
-            except OSError as exc:
-                self.skipped[rel] = open_failure_reason(exc)
+            got = self._read_head(rel, fd)
+            if isinstance(got, str):
+                self.skipped[rel] = got
                 return True
-            if len(head) > rules.TOKEN_CHECK_MAX_BYTES:  # it grew since it was looked at
-                head = None
+            if len(got) <= rules.TOKEN_CHECK_MAX_BYTES:  # else it grew since it was looked at
+                head = got
         reason = rules.token_exclusion_reason(name, size, head)
         if reason is None:
             return False
