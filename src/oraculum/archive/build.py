@@ -32,7 +32,7 @@ from oraculum.archive.selection import (
 )
 from oraculum.archive.writer import WriteStats, WriteTimeout, write_archive
 from oraculum.core.errors import OracleError, failed
-from oraculum.core.fsio import fsync_dir
+from oraculum.core.fsio import DISK_FULL_ERRNOS, fsync_dir, os_error
 
 Provider = Literal["chatgpt", "grok"]
 
@@ -233,10 +233,15 @@ class _Build:
         except OracleError as exc:
             self.error = exc
         except OSError as exc:
-            self.error = OracleError(
-                "archive_failed",
-                f"Oracle archive failed: {exc}",
-                suggested_next_step="Check that the project is readable and the jobs dir writable.",
+            self.error = (
+                os_error(exc, self.final, action="write the archive")  # free space, retry
+                if exc.errno in DISK_FULL_ERRNOS
+                else OracleError(
+                    "archive_failed",
+                    f"Oracle archive failed: {exc}",
+                    suggested_next_step="Check that the project is readable and the jobs dir "
+                    "writable.",
+                )
             )
         except Exception as exc:  # e.g. a zstd error: the stable fallback code, never lost
             self.error = failed("archive", exc)

@@ -74,6 +74,7 @@ _EXIT_BY_CODE: dict[str, ExitCode] = {
             "jobs_dir_unwritable",
             "job_corrupt",
             "auth_unavailable",
+            "disk_full",  # free space, then retry: an environment problem, not the call's
         )
     },
     **{

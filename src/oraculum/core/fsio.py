@@ -8,11 +8,56 @@ import json
 import os
 import secrets
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from oraculum.core.errors import OracleError
+
 DIR_MODE = 0o700
 FILE_MODE = 0o600
+# A full filesystem or an exhausted quota: freeing space and retrying fixes both.
+DISK_FULL_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT})
+DISK_ERROR_CODES = ("disk_full", "io_error")
+
+
+def os_error(exc: OSError, path: Path | str | None = None, *, action: str = "write") -> OracleError:
+    """The one mapping of an OSError to an OracleError: ``disk_full`` for ENOSPC/EDQUOT,
+    ``io_error`` otherwise, naming the path (``exc.filename`` when ``path`` is not given: a
+    failed ``write()`` carries no file name, so writers pass theirs)."""
+    known = path if path is not None else exc.filename
+    target = None if known is None else str(known)
+    name = errno.errorcode.get(exc.errno or 0, str(exc.errno))
+    reason = exc.strerror or str(exc)
+    what = f"{action} {target}" if target else action
+    place = target or "the jobs and state directories"
+    details = {"path": target, "errno": name}
+    if exc.errno in DISK_FULL_ERRNOS:
+        return OracleError(
+            "disk_full",
+            f"Disk full: cannot {what} ({reason}).",
+            rejected_value=target,
+            retryable=True,
+            suggested_next_step=f"Free space on the filesystem holding {place} "
+            "(`oraculum clean --expired` removes old jobs), then retry.",
+            details=details,
+        )
+    return OracleError(
+        "io_error",
+        f"Cannot {what}: {reason} ({name}).",
+        rejected_value=target,
+        suggested_next_step=f"Check {place} and the filesystem holding it, then retry.",
+        details=details,
+    )
+
+
+@contextlib.contextmanager
+def os_errors(path: Path | str | None = None, *, action: str = "write") -> Iterator[None]:
+    """Raise an OSError from inside the block as :func:`os_error`'s OracleError."""
+    try:
+        yield
+    except OSError as exc:
+        raise os_error(exc, path, action=action) from exc
 
 
 def ensure_private_dir(path: Path) -> Path:
@@ -58,21 +103,25 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Write ``data`` so that readers see either the old file or the whole new one.
 
     The temporary file sits next to the target (same filesystem), is fsynced before the rename,
-    and the directory is fsynced after it so the rename survives a power loss.
+    and the directory is fsynced after it so the rename survives a power loss. An OSError
+    (a full disk, say) leaves the old file as it was and is raised as :func:`os_error`'s
+    OracleError naming ``path``.
     """
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, FILE_MODE)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-        raise
-    fsync_dir(path.parent)
+    with os_errors(path):
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, FILE_MODE)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            # A half-written temp file must not keep the space a full disk needs back.
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
+            raise
+        fsync_dir(path.parent)
 
 
 def atomic_write_text(path: Path, text: str) -> None:
@@ -84,7 +133,18 @@ def atomic_write_json(path: Path, value: Any) -> None:
 
 
 def write_private_file(path: Path, data: bytes) -> None:
-    """Create a new file exclusively with 0600 (fails if it exists)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, FILE_MODE)
-    with os.fdopen(fd, "wb") as handle:
-        handle.write(data)
+    """Create a new file exclusively with 0600 (``FileExistsError`` if it exists; any other
+    OSError is :func:`os_error`'s OracleError, and the partial file is removed)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, FILE_MODE)
+    except FileExistsError:
+        raise  # the caller's collision, not a filesystem fault
+    except OSError as exc:
+        raise os_error(exc, path) from exc
+    try:
+        with os_errors(path), os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
+        raise
