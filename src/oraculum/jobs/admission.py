@@ -17,6 +17,7 @@ from typing import Any
 
 from oraculum.core.config import Config
 from oraculum.core.errors import OracleError
+from oraculum.core.fsio import DISK_ERROR_CODES, os_error, os_errors
 from oraculum.core.project import project_id
 from oraculum.jobs import indexes, leases, transitions
 from oraculum.jobs.ids import new_job_id
@@ -28,6 +29,8 @@ from oraculum.jobs.runtime import job_settings_config, record_cleanup, teardown,
 from oraculum.jobs.store import JobStore
 
 ADMISSION_LOCK_TIMEOUT_S = 30.0
+# What a failed lease or index-marker write was doing, for its disk_full / io_error message.
+_RECORDING = "record the job in the state directory"
 
 
 @dataclass
@@ -148,11 +151,12 @@ def _job_fields(request: JobRequest, store: JobStore) -> dict[str, Any]:
 
 
 def _move_archive(source: Path, target: Path) -> None:
-    try:
-        os.replace(source, target)
-    except OSError:
-        shutil.move(str(source), str(target))  # across filesystems
-    target.chmod(0o600)
+    with os_errors(target, action="move the archive to"):
+        try:
+            os.replace(source, target)
+        except OSError:
+            shutil.move(str(source), str(target))  # across filesystems
+        target.chmod(0o600)
 
 
 def _queued_archive_bytes() -> int:
@@ -188,7 +192,8 @@ def _check_queue_limits(
 def submit_job(request: JobRequest, *, store: JobStore | None = None) -> Job:
     """Create the job admitted (worker spawned) or queued, and return it.
 
-    Once the job is durably queued or handed to its worker, no later error undoes it.
+    Any failure before the job is durably queued or handed to its worker undoes every step
+    (:func:`_create`); once it is, no later error undoes it.
     """
     store = store or JobStore()
     settings = EngineSettings.from_config(request.config)
@@ -218,47 +223,58 @@ def submit_job(request: JobRequest, *, store: JobStore | None = None) -> Job:
             source="oracle:submit",
             fields=_job_fields(request, store),
         )
-        if not queued:
-            return _admit_new(store, request, job)
-        indexes.register(job.id, job.project_id, queued_bytes=request.archive_bytes)
-        _persist_new(store, request, job)
-        return job
+        return _create(store, request, job)
 
 
-def _persist_new(store: JobStore, request: JobRequest, job: Job) -> None:
-    """Write the new job's directory and move its archive in; undo everything on failure."""
+def _create(store: JobStore, request: JobRequest, job: Job) -> Job:
+    """Index the new job, take its leases (when admitted), write its directory, move its
+    archive in and hand it to its worker; any failure on the way undoes all of it.
+
+    A failed hand-off is undone too, rather than leaving the job failed: its caller has not
+    been given the id, nothing was sent, and undoing needs no disk space (a full disk is the
+    likely cause) where recording a failure needs a job.json rewrite that may not fit. The
+    caller gets the precise error (`disk_full`, …) and the same submit can simply be retried,
+    so nothing is lost and no half-written job remains.
+    """
+    queued = job.status == Status.QUEUED
+    created = False
     try:
-        store.create(job, request.prompt)
+        with os_errors(action=_RECORDING):
+            if queued:
+                indexes.register(job.id, job.project_id, queued_bytes=request.archive_bytes)
+            else:
+                leases.write_lease(leases.RUNTIME, job.runtime_id, job.id)
+                if job.conversation_id:
+                    leases.write_lease(leases.CONVERSATION, job.conversation_id, job.id)
+                indexes.register(job.id, job.project_id)
+        store.create(job, request.prompt)  # removes what it wrote if it fails
+        created = True
         _move_archive(request.archive, Path(job.archive_path))
+        if queued:
+            return job
+        return _hand_off(
+            store,
+            job,
+            source="oracle:submit",
+            failure_prefix="Submission failed before durable worker handoff",
+        )
     except BaseException:
-        _discard_unborn(store, job)
+        _discard_unborn(store, job, created=created)
         raise
 
 
-def _discard_unborn(store: JobStore, job: Job) -> None:
-    """Undo a job that never became durable: no directory, no markers, no leases."""
-    indexes.forget(job.id, job.project_id)
-    teardown(job)
-    with contextlib.suppress(OracleError):
+def _discard_unborn(store: JobStore, job: Job, *, created: bool) -> None:
+    """Undo a job that never became durable: no directory (with the archive moved into it),
+    no leases, no markers. Its worker, if one was spawned, was stopped before it could run."""
+    if created:  # never a directory this attempt did not make
         shutil.rmtree(store.paths(job.id).dir, ignore_errors=True)
-
-
-def _admit_new(store: JobStore, request: JobRequest, job: Job) -> Job:
-    leases.write_lease(leases.RUNTIME, job.runtime_id, job.id)
-    if job.conversation_id:
-        leases.write_lease(leases.CONVERSATION, job.conversation_id, job.id)
-    indexes.register(job.id, job.project_id)
-    _persist_new(store, request, job)
-    return _hand_off(
-        store,
-        job,
-        source="oracle:submit",
-        failure_prefix="Submission failed before durable worker handoff",
-    )
+    _release_leases(job)
+    indexes.forget(job.id, job.project_id)
 
 
 def _hand_off(store: JobStore, job: Job, *, source: str, failure_prefix: str) -> Job:
-    """Spawn the worker and persist its identity; on failure before that, fail the job."""
+    """Spawn the worker and persist its identity. When that fails before the identity is
+    durable, the worker is stopped and the error raised: the caller undoes or fails the job."""
     identity: WorkerIdentity | None = None
     try:
         paths = store.paths(job.id)
@@ -276,17 +292,50 @@ def _hand_off(store: JobStore, job: Job, *, source: str, failure_prefix: str) ->
             return latest  # durably handed off: the worker owns the job now
         if identity is not None:
             terminate(identity, grace_s=2.0)
-        message = f"{failure_prefix}: {exc}"
-        failed = _fail(store, job.id, message, source=source)
-        warnings = teardown(failed or job)
-        if failed is not None:
-            record_cleanup(store, job.id, warnings, source=source)
-        raise OracleError(
-            "oracle_submit_failed", message, suggested_next_step="Check `oraculum preflight`."
-        ) from exc
+        raise _hand_off_error(failure_prefix, exc) from exc
 
 
-def _fail(store: JobStore, job_id: str, message: str, *, source: str) -> Job | None:
+def _hand_off_error(prefix: str, exc: Exception) -> OracleError:
+    """The hand-off's failure: a filesystem fault keeps its precise code and path."""
+    cause = os_error(exc, action="start the worker") if isinstance(exc, OSError) else exc
+    if isinstance(cause, OracleError) and cause.code in DISK_ERROR_CODES:
+        return OracleError(
+            cause.code,
+            f"{prefix}: {cause.message}",
+            rejected_value=cause.rejected_value,
+            suggested_next_step=cause.suggested_next_step,
+            retryable=cause.retryable,
+            details=cause.details,
+        )
+    return OracleError(
+        "oracle_submit_failed",
+        f"{prefix}: {exc}",
+        suggested_next_step="Check `oraculum preflight`.",
+    )
+
+
+def _fail_promoted(store: JobStore, job: Job, error: OracleError) -> None:
+    """A queued job's hand-off failed. Its submitter already has the id, so it is not undone:
+    it ends failed with the hand-off's code and its leases are freed. If even that cannot be
+    written (a full disk), the job stays `submitted` with no worker and no lease, and reconcile
+    fails it once it can write (no worker within `noWorkerGraceMs`)."""
+    failed = _fail(store, job.id, error.message, source="oracle:queue", code=error.code)
+    warnings = teardown(failed or job)
+    if failed is not None:
+        with contextlib.suppress(OracleError):
+            record_cleanup(store, job.id, warnings, source="oracle:queue")
+
+
+def _release_leases(job: Job) -> None:
+    """Give back the job's capacity slot and conversation (never another job's lease)."""
+    if job.conversation_id:
+        leases.release(leases.CONVERSATION, job.conversation_id, job.id)
+    leases.release(leases.RUNTIME, job.runtime_id, job.id)
+
+
+def _fail(
+    store: JobStore, job_id: str, message: str, *, source: str, code: str | None = None
+) -> Job | None:
     def change(job: Job) -> Job | None:
         if job.is_terminal:
             return None
@@ -297,6 +346,7 @@ def _fail(store: JobStore, job_id: str, message: str, *, source: str) -> Job | N
             source=source,
             message=f"Job failed: {message}",
             error=message,
+            error_code=code,
         )
 
     try:
@@ -343,10 +393,11 @@ def promote_queue(
             break
         if job.conversation_id and conversation_holder(store, job.conversation_id, job.id):
             continue
-        leases.write_lease(leases.RUNTIME, job.runtime_id, job.id)
-        if job.conversation_id:
-            leases.write_lease(leases.CONVERSATION, job.conversation_id, job.id)
         try:
+            with os_errors(action=_RECORDING):
+                leases.write_lease(leases.RUNTIME, job.runtime_id, job.id)
+                if job.conversation_id:
+                    leases.write_lease(leases.CONVERSATION, job.conversation_id, job.id)
             job = store.update(
                 job.id,
                 lambda current: transitions.transition(
@@ -358,12 +409,13 @@ def promote_queue(
                 ),
             )
         except OracleError:
-            teardown(job)
+            # Still queued: only the slot goes back (its archive must stay for a later pass).
+            _release_leases(job)
             continue
         indexes.unmark(indexes.QUEUE, job_id)
         try:
             _hand_off(store, job, source="oracle:queue", failure_prefix="Queued promotion failed")
             promoted.append(job.id)
-        except OracleError:
-            continue
+        except OracleError as error:
+            _fail_promoted(store, job, error)
     return promoted

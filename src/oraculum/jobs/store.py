@@ -1,13 +1,25 @@
 """The job store: one private directory per job, with `job.json` as the truth.
 
 Readers never take locks (writes are atomic renames); writers of one job serialise on its job
-lock, so no update between worker, poller, cancel and reconcile is ever lost.
+lock, so no update between worker, poller, cancel and reconcile is ever lost. Every write
+failure is an OracleError naming the path (`disk_full`, `io_error`: `core.fsio.os_error`).
+
+The store also owns `<jobs dir>/.staging/`, where a submit builds its archive (on the jobs
+filesystem, so admission's move is a rename). Each submit works in its own directory named
+after its process (pid + start time), so a sweep can tell what a killed submit left behind
+from what a live one is still writing.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import os
+import re
+import secrets
+import shutil
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,16 +27,30 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from oraculum.core.errors import OracleError
-from oraculum.core.fsio import atomic_write_json, ensure_private_dir, write_private_file
+from oraculum.core.fsio import (
+    DIR_MODE,
+    atomic_write_json,
+    ensure_private_dir,
+    os_errors,
+    write_private_file,
+)
 from oraculum.core.paths import jobs_dir
 from oraculum.jobs.ids import JOB_DIR_PREFIX, JOB_ID_PATTERN, validate_job_id, validate_job_ref
 from oraculum.jobs.locks import named_lock
-from oraculum.jobs.model import Job
+from oraculum.jobs.model import Job, WorkerIdentity
 from oraculum.jobs.transitions import check_invariants
 
 JOB_FILE = "job.json"
 PROMPT_FILE = "prompt.md"
 JOB_LOCK_TIMEOUT_S = 30.0
+STAGING_DIR = ".staging"
+# `<pid>-<process start time in ms>-<random>`: one submit's staging directory.
+_STAGING_OWNER = re.compile(r"^([1-9][0-9]{0,9})-([0-9]{1,16})-[0-9a-f]{8}$")
+# Entries without an owner come from versions that recorded none; no submit runs this long.
+UNOWNED_STAGING_GRACE_S = 3600.0
+# Room a worker sets aside so that a full disk cannot keep it from recording how the job
+# ended: a job.json rewrite (tens of KiB at most) plus the cleanup record and log lines.
+SPACE_RESERVE_BYTES = 64 * 1024
 
 
 @dataclass(frozen=True)
@@ -60,6 +86,10 @@ class JobPaths:
     @property
     def worker_log(self) -> Path:
         return self.logs_dir / "worker.log"
+
+    @property
+    def space_reserve(self) -> Path:
+        return self.dir / ".space-reserve"
 
     def archive(self, job_id: str, provider: str) -> Path:
         suffix = ".tar.gz" if provider == "grok" else ".tar.zst"
@@ -162,13 +192,20 @@ class JobStore:
     # Writing ---------------------------------------------------------------------------------
 
     def create(self, job: Job, prompt: str) -> JobPaths:
-        """Create the job directory exclusively and write `prompt.md` and `job.json`."""
+        """Create the job directory exclusively and write `prompt.md` and `job.json`; on any
+        failure the directory is removed again (no half-written job)."""
         paths = self.paths(job.id)
-        ensure_private_dir(self.root)
-        paths.dir.mkdir(mode=0o700)  # FileExistsError: an id collision, never an overwrite
-        ensure_private_dir(paths.logs_dir)
-        write_private_file(paths.prompt, prompt.encode("utf-8"))
-        self.save(check_invariants(job))
+        with os_errors(self.root, action="create the jobs directory"):
+            ensure_private_dir(self.root)
+        paths.dir.mkdir(mode=DIR_MODE)  # FileExistsError: an id collision, never an overwrite
+        try:
+            with os_errors(paths.logs_dir, action="create"):
+                ensure_private_dir(paths.logs_dir)
+            write_private_file(paths.prompt, prompt.encode("utf-8"))
+            self.save(check_invariants(job))
+        except BaseException:
+            shutil.rmtree(paths.dir, ignore_errors=True)
+            raise
         return paths
 
     def save(self, job: Job) -> None:
@@ -192,6 +229,106 @@ class JobStore:
                 raise OracleError("invalid_transition", "A job update cannot change the job id.")
             self.save(check_invariants(changed))
             return changed
+
+    # Space reserve ---------------------------------------------------------------------------
+
+    def reserve_space(self, job_id: str) -> bool:
+        """Set :data:`SPACE_RESERVE_BYTES` aside in the job directory (written, so really
+        allocated); False when even that does not fit."""
+        try:
+            write_private_file(self.paths(job_id).space_reserve, bytes(SPACE_RESERVE_BYTES))
+        except FileExistsError:
+            return True
+        except OracleError:
+            return False
+        return True
+
+    def release_reserve(self, job_id: str) -> bool:
+        """Give the reserved space back; True when there was a reserve to give."""
+        try:
+            self.paths(job_id).space_reserve.unlink()
+        except FileNotFoundError:
+            return False
+        return True
+
+    # Staging ---------------------------------------------------------------------------------
+
+    @property
+    def staging_root(self) -> Path:
+        return self.root / STAGING_DIR
+
+    @contextlib.contextmanager
+    def staging_area(self) -> Iterator[Path]:
+        """A private directory for one submit's archive, removed when the block ends."""
+        area = self.staging_root / _staging_name(os.getpid())
+        with os_errors(area, action="create"):
+            ensure_private_dir(self.staging_root)
+            area.mkdir(mode=DIR_MODE)
+        try:
+            yield area
+        finally:
+            shutil.rmtree(area, ignore_errors=True)
+
+    def sweep_staging(self, *, now: float | None = None) -> list[str]:
+        """Remove what killed submits left in the staging directory; returns the names removed."""
+        try:
+            with os.scandir(self.staging_root) as listing:
+                entries = list(listing)
+        except FileNotFoundError:
+            return []
+        moment = time.time() if now is None else now
+        removed = []
+        for entry in entries:
+            if _staging_entry_is_stale(entry, moment):
+                _remove_entry(Path(entry.path))
+                removed.append(entry.name)
+        return removed
+
+
+def _staging_name(pid: int) -> str:
+    return f"{pid}-{round(_start_time(pid) * 1000)}-{secrets.token_hex(4)}"
+
+
+@functools.cache
+def _start_time(pid: int) -> float:
+    # Keyed by pid, so a forked child asks again. jobs.process loads psutil on first use.
+    from oraculum.jobs.process import process_start_time
+
+    started = process_start_time(pid)
+    if started is None:  # cannot happen for ourselves; an owner no sweep can match is safer
+        raise OracleError("io_error", f"Cannot read the start time of process {pid}.")
+    return started
+
+
+def staging_owner(name: str) -> WorkerIdentity | None:
+    """The process a staging entry belongs to, from its name; None for an unowned entry."""
+    match = _STAGING_OWNER.fullmatch(name)
+    if match is None:
+        return None
+    return WorkerIdentity(pid=int(match[1]), start_time=int(match[2]) / 1000, nonce="")
+
+
+def _staging_entry_is_stale(entry: os.DirEntry[str], now: float) -> bool:
+    from oraculum.jobs.process import Liveness, liveness
+
+    owner = staging_owner(entry.name)
+    if owner is not None and entry.is_dir(follow_symlinks=False):
+        # Another process on the recorded pid (MISMATCH) means the owner is gone too.
+        return liveness(owner) != Liveness.ALIVE
+    try:
+        age = now - entry.stat(follow_symlinks=False).st_mtime
+    except FileNotFoundError:
+        return False
+    return age > UNOWNED_STAGING_GRACE_S
+
+
+def _remove_entry(path: Path) -> None:
+    # Best effort: a sweep never stands in the way of the submit or clean that runs it.
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        with contextlib.suppress(OSError):
+            path.unlink(missing_ok=True)
 
 
 def _first_line(exc: BaseException) -> str:

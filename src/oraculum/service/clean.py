@@ -41,6 +41,7 @@ def clean(
 ) -> dict[str, Any]:
     """``target`` is a job id (or prefix) or ``all``; ``expired`` prunes by retention instead."""
     store = store or JobStore()
+    store.sweep_staging()  # what killed submits left behind is finished business too
     if expired:
         report = prune_terminal(store)
         total = len(report.removed) + len(report.kept)

@@ -1,8 +1,9 @@
 """`submit`: validate → archive → admit → spawn → the job summary.
 
 Everything that can refuse runs before the archive is built, so a refusal costs nothing and
-leaves no job directory. The archive is built in a staging directory on the jobs filesystem
-(so admission's move is a rename) and removed on any error.
+leaves no job directory. The archive is built in the submit's own staging directory on the
+jobs filesystem (so admission's move is a rename), removed on any error; what killed submits
+left there is swept first.
 """
 
 from __future__ import annotations
@@ -14,8 +15,6 @@ from typing import Any
 
 from oraculum.core.config import Config, load_config
 from oraculum.core.errors import OracleError
-from oraculum.core.fsio import ensure_private_dir
-from oraculum.core.paths import jobs_dir
 from oraculum.core.project import project_id
 from oraculum.core.session import resolve_session_id
 from oraculum.jobs.admission import JobRequest, submit_job
@@ -32,7 +31,6 @@ from oraculum.service.common import (
 from oraculum.service.prompt import check_prompt_size, prompt_text
 from oraculum.service.summary import job_summary
 
-STAGING_DIR = ".staging"
 CONVERSATION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]{0,127}$")
 _CONVERSATION_URL = re.compile(r"/c/([A-Za-z0-9][A-Za-z0-9-]{0,127})/?(?:[?#].*)?$")
 
@@ -162,13 +160,14 @@ def submit(
 
     # The archive builder (pathspec, zstandard) loads here, not with this module: `preflight`
     # imports this module for `check_follow_up` and never builds an archive.
-    from oraculum.archive import archive_filename, build_archive
+    from oraculum.archive import build_archive
 
     job_id = new_job_id()
     archive_format = "grok" if choice.provider == "grok" else "chatgpt"
-    staging = ensure_private_dir(jobs_dir() / STAGING_DIR)
-    staged = staging / archive_filename(job_id, archive_format)
-    try:
+    store.sweep_staging()
+    # On success admission moved the archive into the job directory; on failure it must not
+    # linger: the staging area goes either way.
+    with store.staging_area() as staging:
         archive = build_archive(
             root,
             list(inputs),
@@ -200,9 +199,6 @@ def submit(
             ),
             store=store,
         )
-    finally:
-        # On success admission moved it into the job directory; on failure it must not linger.
-        staged.unlink(missing_ok=True)
     summary = job_summary(store.load(job.id))
     summary["autoPrunedArchivePaths"] = [p.to_dict() for p in archive.pruned_paths]
     summary["archive"] = {
