@@ -2,7 +2,9 @@
 
 Every text written here has passed transport-secret redaction. `response.md` is replaced
 atomically; an earlier, different version is kept beside it as `response.md.<sha>.previous`
-so a recollection can never silently destroy an answer someone already read.
+so a recollection can never silently destroy an answer someone already read. A write that
+fails (a full disk) raises `disk_full` / `io_error` naming the file and leaves the earlier
+file whole; the worker then ends the job with that code and `recollectionNeeded`.
 """
 
 from __future__ import annotations

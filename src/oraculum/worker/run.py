@@ -13,16 +13,18 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from oraculum.core.config import Config
 from oraculum.core.errors import OracleError
+from oraculum.core.fsio import DISK_ERROR_CODES, os_error
 from oraculum.jobs import transitions
 from oraculum.jobs.admission import promote_queue
 from oraculum.jobs.ids import JOB_DIR_PREFIX, validate_job_id
-from oraculum.jobs.model import EventKind, Job, Phase, iso, utc_now
+from oraculum.jobs.model import EventKind, Job, Phase, PromptSendState, iso, utc_now
 from oraculum.jobs.process import NONCE_ENV
 from oraculum.jobs.runtime import job_settings_config, record_cleanup, teardown
 from oraculum.jobs.store import JobPaths, JobStore
@@ -148,25 +150,45 @@ def _finish(store: JobStore, job_id: str, at: datetime, outcome: ProviderOutcome
     )
 
 
+def _answer_may_be_unsaved(job: Job, code: str) -> bool:
+    """A disk fault after the prompt was accepted may have cost the answer: it is still in the
+    conversation, so the job says to recollect it (`oraculum read --recollect`), not resend."""
+    return code in DISK_ERROR_CODES and job.prompt_send_state == PromptSendState.ACCEPTED
+
+
 def _fail(store: JobStore, job_id: str, error: OracleError) -> Job:
     at = utc_now()
-    return store.update(
-        job_id,
-        lambda job: (
-            None
-            if job.is_terminal
-            else transitions.end(
-                job,
-                Phase.FAILED,
-                at=at,
-                source=SOURCE,
-                message=f"Job failed: {error.message}",
-                error=error.message,
-                error_code=error.code,
-                cleanup_pending=True,
-            )
-        ),
-    )
+
+    def change(job: Job) -> Job | None:
+        if job.is_terminal:
+            return None
+        ended = transitions.end(
+            job,
+            Phase.FAILED,
+            at=at,
+            source=SOURCE,
+            message=f"Job failed: {error.message}",
+            error=error.message,
+            error_code=error.code,
+            cleanup_pending=True,
+        )
+        if not _answer_may_be_unsaved(job, error.code):
+            return ended
+        patch = {"recollection_needed": True}
+        return transitions.update(ended, at=at, source=SOURCE, patch=patch)
+
+    return store.update(job_id, change)
+
+
+def _last_write(store: JobStore, job_id: str, write: Callable[[], Job]) -> Job:
+    """Record how the job ended; on a full disk, give back the space set aside at start
+    (`JobStore.reserve_space`) and try once more, so the ending is never lost to it."""
+    try:
+        return write()
+    except OracleError as error:
+        if error.code != "disk_full" or not store.release_reserve(job_id):
+            raise
+        return write()
 
 
 async def _run_provider(ctx: Context) -> ProviderOutcome:
@@ -210,25 +232,30 @@ def run_job(job_dir: Path) -> int:
     config = job_settings_config(job)
     heartbeat = Heartbeat(store, job_id, nonce, config.worker.heartbeat_interval_ms / 1000, log)
     heartbeat.start()
+    if not store.reserve_space(job_id):
+        log("no room to set space aside: a full disk may keep this job's ending unrecorded")
     exit_code = EXIT_OK
     terminated = False
     try:
         ctx = Context(store, job, config, log)
         outcome = asyncio.run(_run_provider(ctx))
-        _finish(store, job_id, utc_now(), outcome)
+        _last_write(store, job_id, lambda: _finish(store, job_id, utc_now(), outcome))
         log("job completed")
     except _Terminated:
         terminated = True
         log("terminated by signal; cleaning up without writing a status")
-    except OracleError as error:
+    except (OracleError, OSError) as exc:  # an OSError no writer named still has its code
+        error = exc if isinstance(exc, OracleError) else os_error(exc)
         exit_code = EXIT_FAILED
         log(f"job failed: [{error.code}] {error.message}")
-        _fail(store, job_id, error)
+        _last_write(store, job_id, lambda: _fail(store, job_id, error))
     except Exception as exc:  # the job must end failed, never stuck active
         exit_code = EXIT_FAILED
         log(f"worker crashed: {exc!r}")
-        _fail(store, job_id, OracleError("worker_crashed", f"The worker crashed: {exc}"))
+        crash = OracleError("worker_crashed", f"The worker crashed: {exc}")
+        _last_write(store, job_id, lambda: _fail(store, job_id, crash))
     finally:
+        store.release_reserve(job_id)  # before cleanup, which writes too
         _cleanup(store, job_id, log, terminated=terminated)
         heartbeat.stopped.set()
     return exit_code
