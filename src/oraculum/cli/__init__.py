@@ -74,6 +74,10 @@ def main(argv: list[str] | None = None) -> int:
             return report_error(OracleError("invalid_argument", usage.format_message()))
         usage.show()
         return int(ExitCode.INVALID_INPUT)
+    except Exception as exc:  # a bug or an unmapped OS fault: the error shape, never a traceback
+        from oraculum.core.crashlog import surface_error
+
+        return report_error(surface_error(exc, surface="cli"))
     return int(result or 0) if isinstance(result, int) else 0
 
 

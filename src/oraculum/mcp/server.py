@@ -28,7 +28,8 @@ from mcp.types import CallToolResult, TextContent
 
 from oraculum import __version__
 from oraculum.core.config import load_config
-from oraculum.core.errors import OracleError, failed
+from oraculum.core.crashlog import surface_error
+from oraculum.core.errors import OracleError
 from oraculum.core.project import find_project_root, project_id
 from oraculum.core.session import SESSION_ENV, validate_session_id
 from oraculum.jobs.store import JobStore
@@ -163,8 +164,8 @@ def build_server(state: OracleMcp) -> MCPServer:
                 raise problem
             body = text(data)
             is_error = False
-        except Exception as exc:
-            error = failed(operation, exc)
+        except Exception as exc:  # unexpected: `internal_error` with a traceback log
+            error = surface_error(exc, surface=f"mcp {operation}")
             data = {"error": error.to_dict()}
             body = f"[{error.code}] {error.message}"
             if error.suggested_next_step:
