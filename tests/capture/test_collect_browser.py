@@ -317,3 +317,56 @@ async def test_safe_url_rule_agrees_with_python(shell: Shell) -> None:
         assert kept[str(i)] == want, href
     assert script("capture.js").lstrip().startswith("//")
     await page.close()
+
+
+async def test_first_capture_without_the_jobs_archive_turn_fails_closed(
+    shell: Shell, tmp_path: Path
+) -> None:
+    # A thread that shows only an earlier exchange (another archive): nothing is ours.
+    page, cid = await shell.open(
+        [{"text": "Earlier", "attachments": ["context-other.tar.zst"]}, "An earlier answer."]
+    )
+    result, job, paths, _, _ = await _collect(shell, tmp_path, page, cid, 0)
+    assert result.status == "failed" and result.response_text is None
+    assert job.collection_status == "failed" and job.recollection_needed
+    assert "bound_response_capture" in job.collection_gaps
+    assert any("archive_turn_absent" in g for g in job.collection_gaps)
+    assert not paths.response.exists()
+    await page.close()
+
+
+async def test_first_capture_with_the_archive_in_two_user_turns_fails_closed(
+    shell: Shell, tmp_path: Path
+) -> None:
+    page, cid = await shell.open(
+        [
+            {"text": "First", "attachments": [SEEDED_ARCHIVE]},
+            "First answer.",
+            {"text": "Second", "attachments": [SEEDED_ARCHIVE]},
+            "Second answer.",
+        ]
+    )
+    result, job, paths, _, _ = await _collect(shell, tmp_path, page, cid, 1)
+    assert result.status == "failed" and job.recollection_needed
+    assert any("archive_turn_ambiguous" in g for g in job.collection_gaps)
+    assert not paths.response.exists()
+    await page.close()
+
+
+async def test_first_capture_binds_the_reply_after_the_archive_not_the_count(
+    shell: Shell, tmp_path: Path
+) -> None:
+    # An earlier exchange sits at the index counted before send; ours follows the archive.
+    page, cid = await shell.open(
+        [
+            {"text": "Earlier", "attachments": ["context-other.tar.zst"]},
+            "An earlier answer.",
+            {"text": "Ours", "attachments": [SEEDED_ARCHIVE]},
+            "Our answer.",
+        ]
+    )
+    result, job, paths, _, _ = await _collect(shell, tmp_path, page, cid, 0)
+    assert result.status == "complete"
+    assert paths.response.read_text() == "Our answer."
+    assert job.collection_binding["responseIndex"] == 1
+    await page.close()

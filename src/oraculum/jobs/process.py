@@ -6,6 +6,7 @@ ever signalled on a pid alone: a recycled pid has another start time and is left
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import signal
@@ -139,26 +140,31 @@ def _wait_gone(identity: WorkerIdentity, timeout_s: float) -> bool:
 
 
 def kill_profile_processes(profile_dir: Path, *, wait_s: float = 3.0) -> list[str]:
-    """SIGKILL every process of ours running on ``profile_dir`` (a browser whose worker died).
+    """SIGKILL the browser still running on ``profile_dir`` (one whose worker died), and its
+    children. Returns warnings for what survived.
 
-    Chromium is started in its own process group, so a worker's death does not take it along;
-    it is found by its ``--user-data-dir``. Returns warnings for what survived.
+    Chromium is started in its own process group, so a worker's death does not take it along.
+    It names its pid in the profile's ``SingletonLock`` link (``<host>-<pid>``) and removes the
+    link when it exits cleanly, so a profile without one has no browser and costs one
+    readlink; the pid is trusted only if that process runs on this very profile.
     """
     import psutil
 
+    try:
+        target = os.readlink(profile_dir / "SingletonLock")
+        pid = int(target.rsplit("-", 1)[1])
+    except (OSError, ValueError, IndexError):
+        return []
     flag = f"--user-data-dir={profile_dir}"
-    uid = os.getuid()
-    victims: list[psutil.Process] = []
-    for proc in psutil.process_iter(["cmdline", "uids"]):
-        try:
-            uids = proc.info.get("uids")
-            if uids is None or uids.real != uid or flag not in (proc.info.get("cmdline") or ()):
-                continue
+    try:
+        browser = psutil.Process(pid)
+        if flag not in browser.cmdline():
+            return []
+        victims = [browser, *browser.children(recursive=True)]
+    except (psutil.NoSuchProcess, psutil.ZombieProcess, psutil.AccessDenied):
+        return []
+    for proc in victims:
+        with contextlib.suppress(psutil.NoSuchProcess, psutil.ZombieProcess, psutil.AccessDenied):
             proc.kill()
-            victims.append(proc)
-        except (psutil.NoSuchProcess, psutil.ZombieProcess):
-            continue
-        except psutil.AccessDenied:
-            continue
     _, alive = psutil.wait_procs(victims, timeout=wait_s)
     return [f"Browser process {p.pid} on {profile_dir} survived SIGKILL." for p in alive]

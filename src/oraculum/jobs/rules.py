@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from oraculum.core.config import Config
-from oraculum.jobs.model import Job, Status
+from oraculum.core.errors import OracleError
+from oraculum.jobs.model import Job, PromptSendState, Status
 from oraculum.jobs.process import Liveness
 
 MAX_CLEANUP_WARNINGS = 8
@@ -175,3 +176,29 @@ def retention_expired(job: Job, now: datetime, settings: EngineSettings) -> bool
     keep = settings.failed_retention if job.status == Status.FAILED else settings.complete_retention
     finished = job.completed_at or job.created_at
     return now - finished >= keep
+
+
+def recollect_refusal(job: Job) -> OracleError | None:
+    """Why ``job`` cannot be recollected (None: it can).
+
+    A completed job can, and so can a failed one whose prompt the provider accepted in a known
+    conversation (its worker died, the site went away, the disk filled): its answer may be
+    there, and recollecting it never sends anything."""
+    revivable = job.status == Status.FAILED and job.prompt_send_state == PromptSendState.ACCEPTED
+    if job.status != Status.COMPLETE and not revivable:
+        return OracleError(
+            "recollect_not_complete",
+            f"Oracle job {job.id} is {job.status.value}"
+            + (f" and its prompt was {job.prompt_send_state.value}" if not revivable else "")
+            + "; only a completed job, or a failed one whose prompt was accepted, can be "
+            "recollected.",
+            rejected_value=job.id,
+            suggested_next_step="Read it as it is, or submit the question again.",
+        )
+    if not job.chat_url:
+        return OracleError(
+            "recollect_no_conversation",
+            f"Oracle job {job.id} has no saved conversation URL to recollect from.",
+            rejected_value=job.id,
+        )
+    return None

@@ -181,6 +181,48 @@ def end(
     return transition(job, phase, at=at, source=source, message=message, patch=patch)
 
 
+def revive(
+    job: Job,
+    phase: Phase,
+    *,
+    at: datetime,
+    source: str,
+    message: str,
+    patch: dict[str, Any] | None = None,
+) -> Job:
+    """A failed job whose prompt the provider accepted, completed after all: recollection
+    found its answer in the saved conversation. The one way out of a terminal phase.
+
+    The earlier failure stays in the lifecycle (``message`` should name it); ``error`` and
+    ``errorCode`` are cleared, since they describe the job's outcome."""
+    if phase not in _COMPLETE_PHASES:
+        raise TransitionError(f"revive() only completes a job, not {phase}.")
+    if job.status != Status.FAILED:
+        raise TransitionError(f"Job {job.id} is {job.status}; only a failed job can be revived.")
+    if job.prompt_send_state != PromptSendState.ACCEPTED or not job.chat_url:
+        raise TransitionError(
+            f"Job {job.id} never had its prompt accepted in a known conversation; "
+            "there is no answer to revive it with."
+        )
+    patch = dict(patch or {})
+    _check_patch(job, patch)
+    event = LifecycleEvent(
+        at=at, source=source, kind=EventKind.PHASE, status=PHASE_STATUS[phase], phase=phase,
+        message=message,
+    )  # fmt: skip
+    fields: dict[str, Any] = {
+        **patch,
+        "status": PHASE_STATUS[phase],
+        "phase": phase,
+        "phase_at": at,
+        "completed_at": at,
+        "error": None,
+        "error_code": None,
+        "lifecycle_events": _with_event(job.lifecycle_events, event),
+    }
+    return check_invariants(job.model_copy(update=fields))
+
+
 def update(
     job: Job,
     *,

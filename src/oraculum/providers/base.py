@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from oraculum.core.config import Config
-from oraculum.jobs.model import EventKind, Job, Phase
+from oraculum.core.errors import OracleError
+from oraculum.jobs.model import EventKind, Job, Phase, PromptSendState
 from oraculum.jobs.store import JobPaths
 
 
@@ -46,3 +47,22 @@ class Provider(Protocol):
     async def run(self, ctx: WorkerContext) -> ProviderOutcome:
         """Drive the job from `submitted` to an answer; raise OracleError on failure."""
         ...
+
+
+def with_send_warning(error: OracleError, job: Job) -> OracleError:
+    """``error`` told whether the prompt already went out, so nobody resends it blindly.
+
+    After `attempted` the provider may or may not have it; after `accepted` it has it, and the
+    answer may be in the saved conversation, to be recollected rather than asked again.
+    """
+    state = job.prompt_send_state
+    if state == PromptSendState.ATTEMPTED and error.code != "send_not_accepted":
+        error.message += " (the prompt may already have been sent: resubmitting could duplicate it)"
+    elif state == PromptSendState.ACCEPTED:
+        error.message += " (the prompt was already sent and accepted: do not resubmit it)"
+        if job.chat_url:
+            error.suggested_next_step = (
+                f"The answer may be in the conversation: `oraculum read {job.id} --recollect` "
+                "collects it without sending anything."
+            )
+    return error

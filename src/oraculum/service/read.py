@@ -19,6 +19,7 @@ from oraculum.jobs.locks import RECOLLECT_LOCK, is_locked
 from oraculum.jobs.model import Job, Status, utc_now
 from oraculum.jobs.process import spawn_worker
 from oraculum.jobs.reconcile import reconcile_before_reading
+from oraculum.jobs.rules import recollect_refusal
 from oraculum.jobs.store import JobStore
 from oraculum.service import PREVIEW_CHARS
 from oraculum.service.common import TEST_PROVIDER, project_root
@@ -136,28 +137,19 @@ def read(
 
 
 def recollect(job: Job, store: JobStore) -> dict[str, Any]:
-    """Start re-collecting a completed job's saved turn, without sending anything.
+    """Start re-collecting a job's saved turn, without sending anything: a completed job's, or
+    a failed one's whose prompt was accepted (it turns complete if the answer is there).
 
     The worker's `recollect` entry reopens the job's own conversation in a fresh runtime and
     collects the bound turn again; it runs detached (it drives a browser), so this returns at
     once and the caller reads the job again later.
     """
-    if job.status != Status.COMPLETE:
-        raise OracleError(
-            "recollect_not_complete",
-            f"Oracle job {job.id} is {job.status.value}; only a completed job can be recollected.",
-            rejected_value=job.id,
-            suggested_next_step="Read it as it is, or submit the question again.",
-        )
-    if job.provider == TEST_PROVIDER:
+    if job.provider == TEST_PROVIDER and job.status == Status.COMPLETE:
         message = "A dry-run (test provider) job has no turn to recollect."
         return {"started": False, "message": message}
-    if not job.chat_url:
-        raise OracleError(
-            "recollect_no_conversation",
-            f"Oracle job {job.id} has no saved conversation URL to recollect from.",
-            rejected_value=job.id,
-        )
+    refusal = recollect_refusal(job)
+    if refusal is not None:
+        raise refusal
     if is_locked(RECOLLECT_LOCK, job.id):
         return {"started": False, "message": f"A recollection of oracle job {job.id} is running."}
     paths = store.paths(job.id)

@@ -15,15 +15,20 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from playwright.async_api import Page
+
+from oraculum.browser.errors import classify_browser_error
 from oraculum.browser.profile import clone_profile, remove_profile
 from oraculum.browser.session import LaunchOptions, browser_on_profile
-from oraculum.capture.collect import CollectionResult, recollect
+from oraculum.capture.binding import conversation_id_from_url
+from oraculum.capture.collect import CollectionResult, collect, recollect
 from oraculum.core.config import Config, seed_profile_dir
 from oraculum.core.errors import OracleError
 from oraculum.jobs import transitions
 from oraculum.jobs.ids import JOB_DIR_PREFIX, validate_job_id
 from oraculum.jobs.locks import RECOLLECT_LOCK, named_lock
 from oraculum.jobs.model import Job, Status, utc_now
+from oraculum.jobs.rules import recollect_refusal
 from oraculum.jobs.runtime import job_settings_config
 from oraculum.jobs.store import JobStore
 from oraculum.worker.run import WorkerLog
@@ -33,21 +38,42 @@ EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_REFUSED = 3
 NAVIGATION_TIMEOUT_MS = 60_000
+# How long a revived job's reply may still be finishing before the recollection gives up.
+REVIVE_WAIT_S = 600.0
 
 
 def _check_recollectable(job: Job) -> str:
-    if job.status != Status.COMPLETE:
-        raise OracleError(
-            "recollect_not_complete",
-            f"Job {job.id} is {job.status}; only a completed job can be recollected.",
-            rejected_value=str(job.status),
-        )
-    if not job.chat_url:
-        raise OracleError(
-            "recollect_no_conversation",
-            f"Job {job.id} has no saved conversation URL to reopen.",
-        )
+    refusal = recollect_refusal(job)
+    if refusal is not None:
+        raise refusal
+    assert job.chat_url is not None
     return job.chat_url
+
+
+async def _finished_answer(page: Page, job: Job, config: Config, log: WorkerLog) -> None:
+    """Wait until the job's reply has finished in the reopened conversation (a failed job's
+    worker may have died while it streamed; the provider may still be writing it)."""
+    from oraculum.providers.chatgpt.completion import CompletionContext, wait_for_answer
+    from oraculum.providers.chatgpt.page import ChatGPTPage
+
+    async def navigated(away: str) -> None:
+        log(f"recollect: the tab showed another page ({away}); reopening")
+
+    chat_url = job.chat_url or ""
+    await wait_for_answer(
+        ChatGPTPage(page),
+        CompletionContext(
+            conversation_id=job.conversation_id or conversation_id_from_url(chat_url) or "",
+            chat_url=chat_url,
+            index=0,
+            poll_s=config.worker.poll_ms / 1000,
+            timeout_s=min(config.worker.completion_timeout_ms / 1000, REVIVE_WAIT_S),
+            stale_stop_s=config.worker.stale_stop_ms / 1000,
+            log=log,
+            on_navigation=navigated,
+            archive_name=Path(job.archive_path).name,
+        ),
+    )
 
 
 async def _run(store: JobStore, job: Job, config: Config, log: WorkerLog) -> CollectionResult:
@@ -70,7 +96,14 @@ async def _run(store: JobStore, job: Job, config: Config, log: WorkerLog) -> Col
                 await page.goto(chat_url, wait_until="domcontentloaded")
 
             await page.goto(chat_url, wait_until="domcontentloaded", timeout=NAVIGATION_TIMEOUT_MS)
-            return await recollect(page, job, paths, config, reopen=reopen, persist=persist)
+            if job.status == Status.COMPLETE:
+                return await recollect(page, job, paths, config, reopen=reopen, persist=persist)
+            # A failed job has no trustworthy saved turn: bind as a first capture does, to the
+            # first reply after the user turn that shows the job's archive.
+            await _finished_answer(page, job, config, log)
+            return await collect(
+                page, job, paths, config, response_index=0, reopen=reopen, persist=persist
+            )
     finally:
         for warning in remove_profile(profile):
             log(f"recollect cleanup warning: {warning}")
@@ -101,32 +134,61 @@ def _recollect_locked(store: JobStore, job_id: str, log: WorkerLog) -> int:
     try:
         job = store.load(job_id)
         _check_recollectable(job)
-        config = job_settings_config(job)
-        log(f"recollect {job_id}: started (pid {os.getpid()})")
-        result = asyncio.run(_run(store, job, config, log))
     except OracleError as error:
         log(f"recollect refused: [{error.code}] {error.message}")
         return EXIT_REFUSED
+    try:
+        config = job_settings_config(job)
+        log(f"recollect {job_id}: started (pid {os.getpid()})")
+        result = asyncio.run(_run(store, job, config, log))
     except Exception as exc:  # the job keeps its earlier bytes; say why on the job
-        log(f"recollect crashed: {exc!r}")
+        reason = (
+            f"{exc.code}: {exc.message}"
+            if isinstance(exc, OracleError)
+            else f"recollect_crashed: {classify_browser_error(exc).message}"
+        )
+        log(f"recollect failed: {reason}")
         try:
             _record(
                 store,
                 job_id,
-                {"recollection_error": f"recollect_crashed: {exc}", "recollection_needed": True},
-                "Recollection crashed.",
+                {"recollection_error": reason, "recollection_needed": True},
+                f"Recollection failed: {reason}",
             )
         except OracleError as error:
-            log(f"recollect could not record the crash: {error.message}")
+            log(f"recollect could not record the failure: {error.message}")
         return EXIT_FAILED
     message = (
         f"Recollection finished: collection {result.status}."
         if result.error is None
         else f"Recollection failed: {result.error}"
     )
+    if job.status == Status.FAILED and result.response_text is not None:
+        _revive(store, job, result)
+        log(f"recollect: the failed job's answer was there; the job is complete ({message})")
+        return EXIT_OK
+    if job.status == Status.FAILED and result.error is not None:
+        result.patch["recollection_error"] = result.error
     _record(store, job_id, result.patch, message)
     log(message)
     return EXIT_OK if result.error is None else EXIT_FAILED
+
+
+def _revive(store: JobStore, job: Job, result: CollectionResult) -> Job:
+    now = utc_now()
+    earlier = f"[{job.error_code}] {job.error}" if job.error_code else (job.error or "failed")
+    return store.update(
+        job.id,
+        lambda current: transitions.revive(
+            current,
+            result.phase_hint,
+            at=now,
+            source=SOURCE,
+            message=f"Recollection found the answer; the job is complete (it had failed: "
+            f"{earlier}).",
+            patch={"generation_status": "completed", **result.patch},
+        ),
+    )
 
 
 def main(argv: list[str]) -> int:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from oraculum.browser.diagnostics import capture_diagnostics
+from oraculum.browser.errors import classify_browser_error
 from oraculum.browser.profile import clone_profile
 from oraculum.browser.session import LaunchOptions, browser_on_profile
 from oraculum.capture.collect import collect
@@ -19,7 +20,7 @@ from oraculum.core.config import seed_profile_dir
 from oraculum.core.errors import OracleError
 from oraculum.jobs.locks import named_lock
 from oraculum.jobs.model import EventKind, Job, Phase, PromptSendState
-from oraculum.providers.base import ProviderOutcome, WorkerContext
+from oraculum.providers.base import ProviderOutcome, WorkerContext, with_send_warning
 from oraculum.providers.chatgpt import composer
 from oraculum.providers.chatgpt.completion import (
     CompletionContext,
@@ -63,23 +64,27 @@ class ChatGPTProvider:
         generation = await asyncio.to_thread(_clone_under_auth_lock, seed, profile)
         await ctx.enter_phase(Phase.LAUNCHING_BROWSER, patch={"seed_generation": generation})
         options = LaunchOptions.from_config(config)
-        async with browser_on_profile(profile, options) as browser:
-            page = browser.pages[0] if browser.pages else await browser.new_page()
-            chat = ChatGPTPage(page)
-            try:
-                return await self._drive(ctx, chat)
-            except OracleError as error:
-                await self._diagnose(ctx, chat, "failure")
-                if (
-                    ctx.job.prompt_send_state == PromptSendState.ATTEMPTED
-                    and error.code != "send_not_accepted"
-                ):
-                    error.message += (
-                        " (the prompt may already have been sent: resubmitting could duplicate it)"
-                    )
+        try:
+            async with browser_on_profile(profile, options) as browser:
+                page = browser.pages[0] if browser.pages else await browser.new_page()
+                chat = ChatGPTPage(page)
+                try:
+                    return await self._drive(ctx, chat)
+                except Exception:
+                    await self._diagnose(ctx, chat, "failure")  # while the page still exists
+                    raise
+        except Exception as exc:
+            # A raw browser or network error (the provider went away mid-answer, Chromium
+            # died) gets a precise code too, and the word on whether the prompt went out.
+            error = with_send_warning(classify_browser_error(exc), ctx.job)
+            if error is exc:
                 raise
+            raise error from exc
 
     async def _diagnose(self, ctx: WorkerContext, chat: ChatGPTPage, reason: str) -> None:
+        if chat.page.is_closed():
+            ctx.log("no diagnostics: the page is gone")
+            return
         try:
             scoped = await chat.scoped_text()
         except Exception:
