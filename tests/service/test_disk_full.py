@@ -34,6 +34,7 @@ from oraculum.jobs.model import Job, Phase, PromptSendState, Status
 from oraculum.jobs.process import terminate
 from oraculum.jobs.store import JobPaths, JobStore
 from oraculum.service.read import read
+from oraculum.service.status import status
 from oraculum.service.submit import submit
 
 pytestmark = pytest.mark.slow
@@ -256,6 +257,30 @@ def test_enospc_everywhere_still_records_how_the_job_ended(disk: Disk) -> None:
     ended = finished(job_id)
     assert_recoverable(ended, paths)
     assert f"cannot write {paths.job_file} " in (ended.error or "")
+
+
+def test_full_disk_job_of_a_killed_worker_is_explained_once_there_is_room(disk: Disk) -> None:
+    store = JobStore()
+    job_id = submit(
+        "Hang.", ["src"], session=SESSION, provider="test", selection_extras={"outcome": "hang"}
+    )["job"]["id"]
+    deadline = time.monotonic() + 30
+    while (job := store.load(job_id)).phase != Phase.AWAITING_RESPONSE:
+        assert time.monotonic() < deadline, job.phase
+        time.sleep(0.05)
+    disk.fill(leave_pages=0)
+    assert job.worker is not None
+    os.kill(job.worker.pid, signal.SIGKILL)  # no ending of its own; nobody can write one yet
+    time.sleep(1.0)
+    assert status(job_id, session=SESSION)["job"]["status"] == "waiting"  # readers still work
+
+    disk.empty()
+    deadline = time.monotonic() + 30
+    while (shown := status(job_id, session=SESSION)["job"])["status"] != "failed":
+        assert time.monotonic() < deadline, shown
+        time.sleep(0.2)
+    assert shown["errorCode"] == "worker_lost"
+    assert f"PID {job.worker.pid} is no longer running" in shown["error"]
 
 
 def test_enospc_rewriting_response_keeps_the_earlier_one(disk: Disk) -> None:
