@@ -124,6 +124,10 @@ def _cancel_active(store: JobStore, job: Job, reason: str) -> CancelOutcome:
 
     final = store.update(job.id, decide)
     if final.phase_at != end:
+        if final.status == Status.CANCELLED and final.phase_at >= asked:
+            # The worker's watchdog (or a reconcile) saw it die first and carried out the
+            # intent we recorded; the job is cancelled as asked.
+            return CancelOutcome(final, "cancelled", f"Cancelled oracle job {job.id}.")
         return _finished(final, "finished_first")
     if not stopped:
         blocked = (

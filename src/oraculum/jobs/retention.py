@@ -6,11 +6,13 @@ from __future__ import annotations
 import shutil
 import time
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from oraculum.core.errors import OracleError
 from oraculum.jobs import indexes
 from oraculum.jobs.locks import RECOLLECT_LOCK, is_locked, named_lock
 from oraculum.jobs.model import Job, iso, utc_now
+from oraculum.jobs.process import Liveness
 from oraculum.jobs.rules import EngineSettings, PruneBlocker, removal_blocker, retention_expired
 from oraculum.jobs.runtime import job_settings_config, teardown, with_cleanup, worker_liveness
 from oraculum.jobs.store import JobStore
@@ -32,6 +34,21 @@ def remove_job(job_id: str, *, store: JobStore | None = None) -> None:
         _remove_locked(store, job)
 
 
+# A worker whose job has just finished and been cleaned up is on its way out: `wait` returns at
+# the ending, and a `clean` right after it should not be refused for the last few moments.
+EXITING_WORKER_GRACE_S = 2.0
+RECENT_CLEANUP = timedelta(seconds=30)
+
+
+def _let_a_finished_worker_exit(job: Job) -> None:
+    recent = job.last_cleanup_at is not None and utc_now() - job.last_cleanup_at < RECENT_CLEANUP
+    if job.worker is None or job.cleanup_pending or not recent:
+        return
+    deadline = time.monotonic() + EXITING_WORKER_GRACE_S
+    while worker_liveness(job) == Liveness.ALIVE and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
 def open_job_blocked(job: Job) -> OracleError:
     """A job still queued or running cannot be removed yet: busy, so retryable (exit 5) once it
     ends or is cancelled."""
@@ -47,8 +64,9 @@ def open_job_blocked(job: Job) -> OracleError:
 def _remove_locked(store: JobStore, job: Job) -> None:
     if not job.is_terminal:
         raise open_job_blocked(job)
-    now = utc_now()
     settings = EngineSettings.from_config(job_settings_config(job))
+    _let_a_finished_worker_exit(job)
+    now = utc_now()
     blocker = removal_blocker(job, now, worker_liveness(job), settings)
     if blocker is None and is_locked(RECOLLECT_LOCK, job.id):
         blocker = PruneBlocker("a recollection of its answer is running")
