@@ -295,6 +295,7 @@ async def post_message(request: web.Request) -> web.Response:
         return web.json_response({"detail": "still answering"}, status=409)
     except actions.UnknownPrefill:
         raise _bad_request("unknown prefill_id: that earlier exchange was never shown") from None
+    _record_send_while_processing(state, sent, body.get("processing"))
     decoy_id = None
     if scenario.has("navigate_away"):
         decoy_id = actions.decoy(state, scenario).id
@@ -308,6 +309,19 @@ async def post_message(request: web.Request) -> web.Response:
             "decoy_id": decoy_id,
         }
     )
+
+
+def _record_send_while_processing(state: SimState, sent: actions.Sent, processing: Any) -> None:
+    """drift_upload_lingers: the page names the chips still processing when Send was pressed;
+    a careful driver never sends then, and tests assert this event never happens."""
+    names = [str(name) for name in processing or []] if isinstance(processing, list) else []
+    if names:
+        state.record(
+            "send_while_processing",
+            conversation_id=sent.conversation.id,
+            message_id=sent.user.message_id,
+            names=names,
+        )
 
 
 def _conversation_or_404_by_id(state: SimState, conversation_id: str) -> Conversation:

@@ -41,6 +41,12 @@ FLAGS: dict[str, str] = {
     "announcement": "a product announcement ('Close dialog' / 'Get started') opens over the page",
     "prefilled_thread": "a new chat shows an earlier exchange `prefill_delay_ms` after it is ready",
     "extra_assistant": "each send adds an assistant message before the new user turn",
+    # UI drift (issue 14 §4): same vocabulary, different mechanics.
+    "drift_zero_height_slider": "the Power slider has a zero-height box; keys still step it",
+    "drift_sticky_menu": "model-picker menus and dialogs ignore Escape and outside clicks",
+    "drift_opener_relabel": "a picker's opener has another name while its menu is open",
+    "drift_send_needs_text": "Send stays disabled on an empty composer, attachments or not",
+    "drift_upload_lingers": "the upload chip shows 'Processing' for `upload_linger_ms` first",
 }
 
 
@@ -68,6 +74,7 @@ class Scenario:
     message_ids: str = "both"
     model: str = ""
     prefill_delay_ms: int = 400
+    upload_linger_ms: int = 2500
 
     def has(self, flag: str) -> bool:
         return flag in self.flags
@@ -114,6 +121,7 @@ KNOBS: dict[str, tuple[str, tuple[str, ...] | None, str]] = {
     "message_ids": ("choice", MESSAGE_ID_MODES, "which message-id attributes turns carry"),
     "model": ("str", None, "set the account's model on page load, e.g. 'pro/extended'"),
     "prefill_delay_ms": ("int", None, "prefilled_thread: delay after hydrating (Send is sooner)"),
+    "upload_linger_ms": ("int", None, "drift_upload_lingers: chip processing after the bytes"),
 }
 
 # Query keys that are part of a chat URL but not knobs (ignored, never an error).

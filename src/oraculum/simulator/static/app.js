@@ -16,6 +16,14 @@
     ? { composer: "Ask ChatGPT", send: "Send", stop: "Stop" }
     : { composer: "Chat with ChatGPT", send: "Send prompt", stop: "Stop answering" };
   const IDS = SC.message_ids; // both | selection | none
+  // UI drift (issue 14 §4): the vocabulary stays the facts file's; only the mechanics change.
+  const DRIFT = {
+    zeroHeightSlider: FLAGS.has("drift_zero_height_slider"),
+    stickyMenu: FLAGS.has("drift_sticky_menu"),
+    openerRelabel: FLAGS.has("drift_opener_relabel"),
+    sendNeedsText: FLAGS.has("drift_send_needs_text"),
+    uploadLingers: FLAGS.has("drift_upload_lingers"),
+  };
 
   let conversationId = CONFIG.conversation ? CONFIG.conversation.id : null;
   let selection = Object.assign({}, CONFIG.selection);
@@ -234,8 +242,11 @@
 
   function sendAllowed() {
     if (generating) return false;
-    if (uploads.some((u) => u.state !== "done")) return false;
-    return editorText().trim().length > 0 || uploads.length > 0;
+    // A chip still processing (drift_upload_lingers) does not hold Send back once there is text.
+    if (uploads.some((u) => u.state !== "done" && u.state !== "processing")) return false;
+    if (editorText().trim().length > 0) return true;
+    // Attachments alone make a message once every chip is done, unless drift_send_needs_text.
+    return !DRIFT.sendNeedsText && uploads.length > 0 && uploads.every((u) => u.state === "done");
   }
   function updateSendState() {
     sendButton.disabled = !sendAllowed();
@@ -248,30 +259,64 @@
   setGenerating(false);
 
   // ---------------------------------------------------------------- tools menu, uploads
+  // One popover at a time. `sticky` (drift_sticky_menu): Escape, outside clicks and other
+  // popovers leave it open; only its opener or its own items close it. `openName`
+  // (drift_opener_relabel): the opener's accessible name while it is open.
   let openPopover = null;
   function closePopover() {
     if (!openPopover) return;
-    const { el, opener, onClose } = openPopover;
+    const { el, opener, onClose, closedName } = openPopover;
     openPopover = null;
     el.remove();
-    if (opener) opener.setAttribute("aria-expanded", "false");
+    if (opener) {
+      opener.setAttribute("aria-expanded", "false");
+      if (closedName === null) opener.removeAttribute("aria-label");
+      else if (closedName !== undefined) opener.setAttribute("aria-label", closedName);
+    }
     if (onClose) onClose();
   }
-  function showPopover(el, opener, onClose) {
+  function showPopover(el, opener, onClose, options) {
+    const { sticky = false, openName = null } = options || {};
+    if (openPopover && openPopover.sticky && openPopover.opener !== opener) {
+      // A stuck menu keeps the page's pointer (as a modal menu does): nothing else opens.
+      const stuck = openPopover.opener;
+      pageEvent("menu_still_open", { opener: stuck ? stuck.getAttribute("aria-label") || stuck.textContent : null });
+      return false;
+    }
     closePopover();
-    openPopover = { el, opener, onClose };
+    openPopover = { el, opener, onClose, sticky };
     composerWrap.append(el);
-    if (opener) opener.setAttribute("aria-expanded", "true");
+    if (opener) {
+      opener.setAttribute("aria-expanded", "true");
+      if (openName) {
+        openPopover.closedName = opener.getAttribute("aria-label");
+        opener.setAttribute("aria-label", openName);
+      }
+    }
+    return true;
+  }
+  // The options a model picker's menu opens with under the drift flags.
+  function pickerMenuOptions(openName) {
+    return { sticky: DRIFT.stickyMenu, openName: DRIFT.openerRelabel ? openName : null };
   }
   document.addEventListener("pointerdown", (event) => {
-    if (!openPopover) return;
+    if (!openPopover || openPopover.sticky) return;
     const { el, opener } = openPopover;
     if (el.contains(event.target) || (opener && opener.contains(event.target))) return;
     closePopover();
   });
   document.addEventListener("keydown", (event) => {
     if (event.key !== "Escape") return;
+    const top = modals[modals.length - 1];
+    if (top && top.sticky) {
+      pageEvent("escape_ignored", { what: "dialog" });
+      return;
+    }
     if (closeTopModal()) return;
+    if (openPopover && openPopover.sticky) {
+      pageEvent("escape_ignored", { what: "menu" });
+      return;
+    }
     if (openPopover) {
       const opener = openPopover.opener;
       closePopover();
@@ -379,6 +424,27 @@
     const started = performance.now();
     let serverDone = false;
     let failed = false;
+    const markDone = () => {
+      entry.state = "done";
+      chip.dataset.state = "done";
+      chip.removeAttribute("aria-busy");
+      chip.querySelectorAll(".chip-status, .chip-progress, .chip-spinner").forEach((el) => el.remove());
+      updateSendState();
+    };
+    // drift_upload_lingers: the bytes are in, yet the chip spins as "Processing" for a while.
+    const startProcessing = () => {
+      entry.state = "processing";
+      chip.dataset.state = "loading";
+      chip.setAttribute("aria-busy", "true");
+      progress.remove();
+      status.textContent = "Processing…";
+      // Indeterminate (no aria-valuenow), as a spinner is.
+      remove.before(h("div", { role: "progressbar", class: "chip-spinner", "aria-label": `Processing ${file.name}` }));
+      updateSendState();
+      setTimeout(() => {
+        if (entry.state === "processing") markDone();
+      }, SC.upload_linger_ms);
+    };
     const tick = () => {
       if (failed || entry.state !== "uploading") return;
       const fraction = Math.min(1, (performance.now() - started) / Math.max(1, SC.upload_ms));
@@ -386,11 +452,8 @@
       progress.setAttribute("aria-valuenow", String(pct));
       progress.style.setProperty("--pct", `${pct}%`);
       if (serverDone && fraction >= 1) {
-        entry.state = "done";
-        chip.dataset.state = "done";
-        status.remove();
-        progress.remove();
-        updateSendState();
+        if (DRIFT.uploadLingers && SC.upload_linger_ms > 0) startProcessing();
+        else markDone();
         return;
       }
       setTimeout(tick, 50);
@@ -768,7 +831,10 @@
     const payload = {
       conversation_id: conversationId,
       prompt: editorText(),
-      attachments: uploads.filter((u) => u.state === "done").map((u) => u.id),
+      // A chip still processing has its bytes on the server: the message carries it, and the
+      // server records that Send came early (drift_upload_lingers, `send_while_processing`).
+      attachments: uploads.filter((u) => u.state === "done" || u.state === "processing").map((u) => u.id),
+      processing: uploads.filter((u) => u.state === "processing").map((u) => u.name),
       tool,
       scenario: conversationId ? null : SC,
       // The earlier exchange this new chat showed (or was about to) becomes its first turns.
@@ -863,7 +929,7 @@
           openConfigureDialog();
         }),
       );
-      showPopover(menu, opener);
+      showPopover(menu, opener, null, pickerMenuOptions("Configure model"));
     };
     pickerSlot.replaceChildren(opener);
     pickerRender();
@@ -872,9 +938,10 @@
   function openConfigureDialog() {
     const content = h("div", { class: "dialog-content" });
     const close = h("button", { type: "button", class: "dialog-close", "aria-label": "Close" }, "×");
+    // drift_sticky_menu: Escape leaves the dialog open; "Close" still closes it.
     const dialog = openModal("model-config", "Model configuration", [content], close, () => {
       dialogRender = null;
-    });
+    }, null, { sticky: DRIFT.stickyMenu });
     void dialog;
     let listbox = null;
     dialogRender = () => {
@@ -974,7 +1041,7 @@
         menu.replaceChildren(...rows);
       };
       menuRender();
-      showPopover(menu, opener, () => { menuRender = null; });
+      showPopover(menu, opener, () => { menuRender = null; }, pickerMenuOptions("Choose model"));
     };
     pickerSlot.replaceChildren(opener, chipSlot);
     pickerRender();
@@ -1022,7 +1089,7 @@
         menu.replaceChildren(...rows);
       };
       render();
-      showPopover(menu, pill);
+      showPopover(menu, pill, null, pickerMenuOptions("Intelligence"));
     };
     pickerSlot.replaceChildren(pill);
     pickerRender();
@@ -1063,7 +1130,8 @@
       const slider = h("div", { role: "slider", class: "power-track", "aria-label": "Power level", "aria-valuemin": 0, "aria-valuemax": 4 });
       const power = h(
         "div",
-        { role: "menuitem", tabindex: 0, class: "menu-row power", "aria-label": "Power", "aria-describedby": "power-status power-hint", "data-reasoning-slider": "" },
+        // drift_zero_height_slider: the same element, collapsed to no pixels (app.css).
+        { role: "menuitem", tabindex: 0, class: DRIFT.zeroHeightSlider ? "menu-row power drift-collapsed" : "menu-row power", "aria-label": "Power", "aria-describedby": "power-status power-hint", "data-reasoning-slider": "" },
         stopLabel,
         slider,
       );
@@ -1119,7 +1187,8 @@
         rows.forEach((row, i) => { if (menu.children[i] !== row) menu.insertBefore(row, menu.children[i] || null); });
       };
       menuRender();
-      showPopover(menu, pill, () => { menuRender = null; labelPill(false); });
+      // Its pill reads "Thinking effort" while open anyway (facts §1.4d): no relabel to add.
+      showPopover(menu, pill, () => { menuRender = null; labelPill(false); }, pickerMenuOptions(null));
       labelPill(true);
     };
     pickerSlot.replaceChildren(pill);
@@ -1128,7 +1197,7 @@
 
   // ---------------------------------------------------------------- modals
   const modals = [];
-  function openModal(kind, heading, children, closeButton, onClose, actions) {
+  function openModal(kind, heading, children, closeButton, onClose, actions, options) {
     const headingId = `dialog-title-${kind}`;
     const overlay = h("div", { class: "modal-overlay", "data-testid": `modal-${kind}` });
     const dialog = h(
@@ -1141,6 +1210,7 @@
     overlay.append(dialog);
     overlayRoot.append(overlay);
     const entry = {
+      sticky: !!(options && options.sticky),
       close: () => {
         overlay.remove();
         const i = modals.indexOf(entry);
