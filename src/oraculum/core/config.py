@@ -345,6 +345,8 @@ class WorkerSection(_Section):
     url_verify_timeout_ms: StrictInt = Field(60 * SECOND_MS, ge=0, le=HOUR_MS)
     stale_stop_ms: StrictInt = Field(2 * MINUTE_MS, ge=100, le=6 * HOUR_MS)
     readiness_timeout_ms: StrictInt = Field(30 * SECOND_MS, ge=100, le=30 * MINUTE_MS)
+    upload_timeout_ms: StrictInt = Field(10 * MINUTE_MS, ge=100, le=6 * HOUR_MS)
+    send_ready_timeout_ms: StrictInt = Field(5 * MINUTE_MS, ge=100, le=HOUR_MS)
 
     @model_validator(mode="after")
     def _heartbeat_outlives_interval(self) -> WorkerSection:
@@ -462,6 +464,8 @@ PROJECT_MAXIMA: Final[dict[str, int]] = {
     "worker.urlVerifyTimeoutMs": 10 * MINUTE_MS,
     "worker.staleStopMs": HOUR_MS,
     "worker.readinessTimeoutMs": 5 * MINUTE_MS,
+    "worker.uploadTimeoutMs": HOUR_MS,
+    "worker.sendReadyTimeoutMs": 30 * MINUTE_MS,
     "poller.intervalMs": MINUTE_MS,
     "artifacts.maxBytes": 256 * MIB,
     "cleanup.completeJobRetentionMs": 365 * DAY_MS,

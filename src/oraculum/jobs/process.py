@@ -15,9 +15,13 @@ import sys
 import time
 from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from oraculum.core.fsio import ensure_private_dir
 from oraculum.jobs.model import WorkerIdentity
+
+if TYPE_CHECKING:
+    import psutil
 
 NONCE_ENV = "ORACULUM_WORKER_NONCE"
 # psutil's create_time is a float derived from clock ticks; allow for its rounding.
@@ -139,32 +143,43 @@ def _wait_gone(identity: WorkerIdentity, timeout_s: float) -> bool:
     return liveness(identity) != Liveness.ALIVE
 
 
-def kill_profile_processes(profile_dir: Path, *, wait_s: float = 3.0) -> list[str]:
+def kill_profile_processes(
+    profile_dir: Path, *, search: bool = False, wait_s: float = 3.0
+) -> list[str]:
     """SIGKILL the browser still running on ``profile_dir`` (one whose worker died), and its
     children. Returns warnings for what survived.
 
     Chromium is started in its own process group, so a worker's death does not take it along.
     It names its pid in the profile's ``SingletonLock`` link (``<host>-<pid>``) and removes the
-    link when it exits cleanly, so a profile without one has no browser and costs one
-    readlink; the pid is trusted only if that process runs on this very profile.
+    link as it exits, so a profile without one usually has no browser and costs one readlink;
+    ``search`` also looks through every process of ours for one on this very profile (a browser
+    that is still exiting). A pid is trusted only if that process runs on this profile.
     """
     import psutil
 
-    try:
-        target = os.readlink(profile_dir / "SingletonLock")
-        pid = int(target.rsplit("-", 1)[1])
-    except (OSError, ValueError, IndexError):
-        return []
     flag = f"--user-data-dir={profile_dir}"
-    try:
-        browser = psutil.Process(pid)
-        if flag not in browser.cmdline():
-            return []
-        victims = [browser, *browser.children(recursive=True)]
-    except (psutil.NoSuchProcess, psutil.ZombieProcess, psutil.AccessDenied):
-        return []
+    victims: list[psutil.Process] = []
+    for proc in _profile_browsers(profile_dir, search):
+        try:
+            if flag in proc.cmdline():
+                victims += [proc, *proc.children(recursive=True)]
+        except (psutil.NoSuchProcess, psutil.ZombieProcess, psutil.AccessDenied):
+            continue
     for proc in victims:
         with contextlib.suppress(psutil.NoSuchProcess, psutil.ZombieProcess, psutil.AccessDenied):
             proc.kill()
     _, alive = psutil.wait_procs(victims, timeout=wait_s)
     return [f"Browser process {p.pid} on {profile_dir} survived SIGKILL." for p in alive]
+
+
+def _profile_browsers(profile_dir: Path, search: bool) -> list[psutil.Process]:
+    import psutil
+
+    if search:
+        uid = os.getuid()
+        return [p for p in psutil.process_iter(["uids"]) if p.info["uids"].real == uid]
+    try:
+        pid = int(os.readlink(profile_dir / "SingletonLock").rsplit("-", 1)[1])
+        return [psutil.Process(pid)]
+    except (OSError, ValueError, IndexError, psutil.Error):
+        return []

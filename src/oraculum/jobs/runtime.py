@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import shutil
+import time
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -53,6 +54,24 @@ def _remove_tree(path: Path, label: str, warnings: list[str]) -> None:
         shutil.rmtree(path, onerror=on_error)  # onexc needs Python 3.12
 
 
+PROFILE_REMOVE_ATTEMPTS = 3
+PROFILE_REMOVE_PAUSE_S = 0.3
+
+
+def _remove_profile(profile: Path, warnings: list[str]) -> None:
+    """Remove a runtime profile, its browser stopped first. A browser that is still exiting
+    (its worker died a moment ago) may write files while they are removed: try again."""
+    for attempt in range(PROFILE_REMOVE_ATTEMPTS):
+        if not profile.exists():
+            return
+        attempt_warnings = kill_profile_processes(profile, search=attempt > 0)
+        _remove_tree(profile, "runtime profile", attempt_warnings)
+        if not profile.exists() or attempt + 1 == PROFILE_REMOVE_ATTEMPTS:
+            warnings.extend(attempt_warnings)
+            return
+        time.sleep(PROFILE_REMOVE_PAUSE_S)
+
+
 def teardown(job: Job) -> list[str]:
     """Release everything ``job`` holds; return warnings for what could not be released."""
     warnings: list[str] = []
@@ -69,9 +88,7 @@ def teardown(job: Job) -> list[str]:
         profile = Path(job.runtime_profile_dir)
         expected = job_settings_config(job).browser.runtime_profiles_dir / job.runtime_id
         if profile == expected:
-            if profile.exists():
-                warnings.extend(kill_profile_processes(profile))
-            _remove_tree(profile, "runtime profile", warnings)
+            _remove_profile(profile, warnings)
         else:
             # job.json is only data: never let it steer a recursive delete elsewhere.
             warnings.append(

@@ -7,11 +7,12 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 
 from oraculum.core.errors import OracleError
 from oraculum.providers.chatgpt import vocabulary as vocab
-from oraculum.providers.chatgpt.page import ChatGPTPage, TurnsReading
+from oraculum.providers.chatgpt.page import ChatGPTPage, ChipReading, TurnsReading
 from oraculum.providers.chatgpt.page_state import (
     conversation_id_from_url,
     rate_limited,
@@ -20,7 +21,6 @@ from oraculum.providers.chatgpt.page_state import (
 
 UPLOAD_POLL_S = 0.25
 EDITOR_WAIT_S = 15.0
-SEND_READY_TIMEOUT_S = 300.0
 SEND_READY_POLL_S = 0.25
 ACCEPT_POLL_S = 0.25
 
@@ -34,6 +34,27 @@ def _rate_limit_error(context: str, evidence: str) -> OracleError:
     )
 
 
+class ChipState(StrEnum):
+    ABSENT = "absent"
+    BUSY = "busy"
+    ERROR = "error"
+    DONE = "done"
+
+
+def chip_state(reading: ChipReading, file_name: str) -> ChipState:
+    """What the attachment chip says about its upload. Done means present, with no progress
+    or busy marker and no busy or error words; Send's state is never the signal (some pages
+    enable Send only once the composer holds text, others before processing ends)."""
+    if not reading.found:
+        return ChipState.ABSENT
+    text = reading.text.replace(file_name, " ")
+    if reading.error_markers or upload_error(text):
+        return ChipState.ERROR
+    if reading.busy_markers or any(p.search(text) for p in vocab.UPLOAD_CHIP_BUSY_PATTERNS):
+        return ChipState.BUSY
+    return ChipState.DONE
+
+
 async def attach_archive(
     chat: ChatGPTPage,
     archive: Path,
@@ -41,10 +62,8 @@ async def attach_archive(
     timeout_s: float,
     heartbeat: Callable[[], Awaitable[None]] | None = None,
 ) -> None:
-    """Attach ``archive`` and wait for the composer to show it, ready to send.
-
-    Confirmation needs the chip named exactly by the file inside the composer and an enabled
-    Send on two consecutive polls: the chip alone appears while bytes still upload."""
+    """Attach ``archive`` and wait until the composer's chip for it says the upload is done
+    (on two consecutive polls: a chip can flicker between states while it processes)."""
     if not archive.exists():
         raise OracleError("archive_missing", f"Archive missing: {archive}")
     add = chat.add_files()
@@ -52,11 +71,14 @@ async def attach_archive(
         raise OracleError("composer_not_found", f'Could not find "{vocab.ADD_FILES_LABEL}" button')
     await add.first.click()
     await chat.page.locator(vocab.FILE_INPUT_SELECTOR).first.set_input_files(str(archive))
-    with_chip = 0
+    done_polls = 0
+    last = ChipReading(found=False, text="", busy_markers=0, error_markers=0)
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         scoped = await chat.scoped_text()
-        failed = upload_error(scoped)
+        last = await chat.upload_chip_reading(archive.name)
+        state = chip_state(last, archive.name)
+        failed = upload_error(scoped) or (last.text if state == ChipState.ERROR else None)
         if failed:
             raise OracleError(
                 "upload_failed",
@@ -67,19 +89,20 @@ async def attach_archive(
         limited = rate_limited(scoped)
         if limited:
             raise _rate_limit_error("uploading the archive", limited)
-        chip = await chat.upload_chip(archive.name).count() > 0
-        send = chat.send_button()
-        ready = chip and await send.count() > 0 and await send.first.is_enabled()
-        with_chip = with_chip + 1 if ready else 0
-        if with_chip >= 2:
+        done_polls = done_polls + 1 if state == ChipState.DONE else 0
+        if done_polls >= 2:
             return
         if heartbeat:
             await heartbeat()
         await asyncio.sleep(UPLOAD_POLL_S)
+    state = chip_state(last, archive.name)
     raise OracleError(
-        "upload_timeout",
-        f"Timed out waiting for upload confirmation for {archive.name}",
+        "upload_not_confirmed",
+        f"The upload of {archive.name} was not confirmed within {timeout_s:.0f}s: the chip is "
+        + (f"{state.value} ({last.text!r})." if last.found else "not shown in the composer."),
         retryable=True,
+        details={"chipState": state.value, "chipText": last.text},
+        suggested_next_step="Retry; if it persists, run `oraculum doctor --live`.",
     )
 
 
@@ -140,9 +163,12 @@ def send_accepted(before: SendBaseline, now: TurnsReading) -> bool:
 
 
 async def wait_send_ready(
-    chat: ChatGPTPage, *, heartbeat: Callable[[], Awaitable[None]] | None = None
+    chat: ChatGPTPage,
+    *,
+    timeout_s: float,
+    heartbeat: Callable[[], Awaitable[None]] | None = None,
 ) -> None:
-    deadline = time.monotonic() + SEND_READY_TIMEOUT_S
+    deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         send = chat.send_button()
         if await send.count() > 0 and await send.first.is_enabled():

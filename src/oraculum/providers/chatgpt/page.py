@@ -50,6 +50,25 @@ class TurnsReading:
         )
 
 
+@dataclass(frozen=True)
+class ChipReading:
+    """The composer's attachment chip for one file, at one instant."""
+
+    found: bool
+    text: str
+    busy_markers: int
+    error_markers: int
+
+    @classmethod
+    def from_js(cls, data: dict[str, Any]) -> ChipReading:
+        return cls(
+            found=bool(data.get("found")),
+            text=str(data.get("text") or ""),
+            busy_markers=int(data.get("busy") or 0),
+            error_markers=int(data.get("error") or 0),
+        )
+
+
 class ChatGPTPage:
     ACTION_TIMEOUT_MS = 15_000
 
@@ -70,15 +89,6 @@ class ChatGPTPage:
     def composer_region(self) -> Locator:
         return self.page.locator(vocab.COMPOSER_REGION_SELECTOR).filter(
             has=self.page.locator(vocab.COMPOSER_EDITOR_SELECTOR)
-        )
-
-    def upload_chip(self, file_name: str) -> Locator:
-        """The attachment chip named exactly by the uploaded file, inside the composer."""
-        region = self.composer_region()
-        return (
-            region.get_by_role("button", name=file_name, exact=True)
-            .or_(region.get_by_label(file_name, exact=True))
-            .or_(region.get_by_text(file_name, exact=True))
         )
 
     def add_files(self) -> Locator:
@@ -127,6 +137,9 @@ class ChatGPTPage:
 
     async def clear_composer(self) -> dict[str, Any]:
         return await self.evaluate("clear_composer.js")
+
+    async def upload_chip_reading(self, file_name: str) -> ChipReading:
+        return ChipReading.from_js(await self.evaluate("upload_chip.js", fileName=file_name))
 
 
 def exact_any(names: tuple[str, ...] | list[str]) -> re.Pattern[str]:

@@ -9,8 +9,8 @@ their close controls.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import re
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
@@ -22,9 +22,17 @@ from oraculum.providers.chatgpt.page import ChatGPTPage, exact_any
 
 UI_SETTLE_S = 0.3
 STEP_SETTLE_S = 0.25
+# The composer may still be hydrating when configuration starts.
+OPENER_WAIT_S = 10.0
+OPENER_POLL_S = 0.25
+# Presses beyond the slider's stop count, for a press that a re-render swallowed.
+EXTRA_STEPS = 2
 
 _VERSION = r"(?:\d+(?:\.\d+)?\s+)?"
-_OPENERS = "|".join(re.escape(n) for n in (*vocab.MODEL_OPENER_LABELS, *vocab.COMPACT_TIERS))
+_OPENERS = "|".join(
+    re.escape(n)
+    for n in (*vocab.MODEL_OPENER_LABELS, *vocab.COMPACT_TIERS, vocab.POWER_OPENER_OPEN)
+)
 OPENER_NAME = re.compile(rf"^{_VERSION}(?:{_OPENERS})$")
 
 
@@ -64,12 +72,44 @@ def choice(label: str) -> re.Pattern[str]:
     return re.compile(rf"^{re.escape(label)}(?:\s*[{vocab.CHECK_MARKS}])?$")
 
 
+DRIFT_NEXT_STEP = (
+    "ChatGPT's model picker may have changed: run `oraculum doctor --live` and see the job "
+    "diagnostics."
+)
+
+
 def _fail(message: str) -> OracleError:
     return OracleError(
-        "model_configuration_failed",
-        message,
+        "model_configuration_failed", message, retryable=True, suggested_next_step=DRIFT_NEXT_STEP
+    )
+
+
+def picker_not_found() -> OracleError:
+    return OracleError(
+        "model_picker_not_found",
+        "Could not find the model picker in the composer.",
         retryable=True,
-        suggested_next_step="ChatGPT's model picker may have changed; see the job diagnostics.",
+        suggested_next_step=DRIFT_NEXT_STEP,
+    )
+
+
+def selection_unverified(wanted: str, observed: str) -> OracleError:
+    """The picker was found and set, but the composer does not read back what was asked."""
+    return OracleError(
+        "model_selection_unverified",
+        f"The model picker was set, but the composer shows {observed!r}, not {wanted!r}.",
+        retryable=True,
+        details={"wanted": wanted, "observed": observed},
+        suggested_next_step=DRIFT_NEXT_STEP,
+    )
+
+
+def picker_stuck_open() -> OracleError:
+    return OracleError(
+        "model_picker_stuck_open",
+        "The model picker stayed open after Escape and a click on its opener; nothing was sent.",
+        retryable=True,
+        suggested_next_step=DRIFT_NEXT_STEP,
     )
 
 
@@ -130,14 +170,61 @@ class Configurator:
                 return
             await self.settle()
 
-    async def opener(self) -> Locator:
+    async def find_opener(self) -> Locator | None:
+        """The model picker's opener: a button named like one, or (while its menu is open and
+        its name has drifted to something else) the composer's expanded popup button."""
         region = self.chat.composer_region()
-        candidates = region.get_by_role("button", name=OPENER_NAME)
-        if await candidates.count() == 0:
-            candidates = self.page.get_by_role("button", name=OPENER_NAME)
-        if await candidates.count() == 0:
-            raise _fail("Could not find the model picker in the composer.")
-        return candidates.first
+        for candidates in (
+            region.get_by_role("button", name=OPENER_NAME),
+            region.locator(vocab.EXPANDED_POPUP_OPENER_SELECTOR),
+            self.page.get_by_role("button", name=OPENER_NAME),
+        ):
+            if await candidates.count():
+                return candidates.first
+        return None
+
+    async def opener(self) -> Locator:
+        deadline = time.monotonic() + OPENER_WAIT_S
+        while True:
+            found = await self.find_opener()
+            if found is not None:
+                return found
+            if time.monotonic() >= deadline:
+                raise picker_not_found()
+            await asyncio.sleep(OPENER_POLL_S)
+
+    async def picker_closed(self, menu: Locator | None) -> bool:
+        """Closed by its effect: the opener says `aria-expanded="false"` (it owns that
+        contract, so a lingering node does not count), or without that word, no menu left."""
+        opener = await self.find_opener()
+        expanded = await opener.get_attribute("aria-expanded") if opener is not None else None
+        if expanded is not None:
+            return expanded != "true"
+        return menu is None or await menu.count() == 0 or not await menu.first.is_visible()
+
+    async def close_picker(self, menu: Locator | None) -> None:
+        """Close the picker and confirm it closed: Escape, then a click on the opener (some
+        menus ignore Escape). Nothing continues while it is open."""
+        for step in ("escape", "opener", "escape", "opener"):
+            if await self.picker_closed(menu):
+                return
+            if step == "escape":
+                await self.page.keyboard.press("Escape")
+            else:
+                opener = await self.find_opener()
+                if opener is not None:
+                    await opener.click()
+            await self.settle()
+        if not await self.picker_closed(menu):
+            raise picker_stuck_open()
+
+    async def read_back(self, wanted: str) -> str:
+        """The closed opener's text, which must name ``wanted`` (else the selection is
+        unverified: found and set, but not what the composer shows)."""
+        shows = (await (await self.opener()).inner_text()).strip()
+        if not tier_matches(shows, wanted):
+            raise selection_unverified(wanted, shows)
+        return shows
 
     async def configure(self, wanted: Wanted) -> ObservedSelection:
         await self.dismiss_modals()
@@ -166,7 +253,7 @@ class Configurator:
         )
         if await family_rows.count():
             return await self.chips(wanted)
-        await self.page.keyboard.press("Escape")
+        await self.close_picker(self.page.get_by_role("menu"))
         raise _fail("Could not open model configuration UI.")
 
     # Power slider ---------------------------------------------------------------------------
@@ -174,44 +261,49 @@ class Configurator:
     async def power(self, menu: Locator, wanted: Wanted) -> ObservedSelection:
         target = vocab.power_stop_for(wanted.family, wanted.effort)
         power = menu.get_by_role("menuitem", name=vocab.POWER_ITEM, exact=True).first
-        reading = await self._power_reading(power)
-        if reading is None:
-            raise _fail("Could not read the Power slider position.")
-        _, index, count = reading
-        goal = vocab.POWER_STOPS.index(target) + 1
-        await power.focus()
-        for _ in range(count):
-            if index == goal:
-                break
-            await self.page.keyboard.press("ArrowRight" if goal > index else "ArrowLeft")
-            await asyncio.sleep(STEP_SETTLE_S)
-            if not await power.count() or not await power.is_visible():
-                break  # stepping down to Instant closes the whole picker
-            moved = await self._power_reading(power)
-            if moved is None or moved[1] == index:
-                raise _fail(f"The Power slider did not move toward {target}.")
-            _, index, count = moved
+        await self._step_power(power, target)
         effort_seen = None
-        if wanted.family == "pro" and await power.count() and await power.is_visible():
+        if wanted.family == "pro" and await power.count():
             effort_seen = await self._pick_pro_effort(menu, wanted.effort or "standard")
-        if await power.count() and await power.is_visible():
-            await self.page.keyboard.press("Escape")
-            await self.settle()
-        shows = await (await self.opener()).inner_text()
-        if not tier_matches(shows.strip(), target):
-            raise _fail(
-                "Requested model did not remain selected: "
-                f"the composer shows {shows!r}, not {target!r}."
-            )
+        await self.close_picker(menu)
+        shows = await self.read_back(target)
         strong = wanted.family != "pro" or effort_seen == (wanted.effort or "standard")
         return ObservedSelection(
             "power",
-            shows.strip(),
+            shows,
             wanted.family,
             effort_seen or wanted.effort,
             None,
             "strong" if strong else "weak",
         )
+
+    async def _step_power(self, power: Locator, target: str) -> None:
+        """Step the slider until its read-back stop is ``target``: bounded presses, re-read
+        after each, whatever its pixel size. Stepping to Instant may close the whole picker;
+        the closed pill is then checked by the caller."""
+        reading = await self._power_reading(power)
+        if reading is None:
+            raise _fail("Could not read the Power slider position.")
+        label, index, count = reading
+        goal = vocab.POWER_STOPS.index(target) + 1
+        stalled = 0
+        for _ in range(count + EXTRA_STEPS):
+            if index == goal:
+                return
+            await power.focus()
+            await self.page.keyboard.press("ArrowRight" if goal > index else "ArrowLeft")
+            await asyncio.sleep(STEP_SETTLE_S)
+            if not await power.count():
+                return  # the picker closed itself
+            moved = await self._power_reading(power)
+            if moved is None:
+                raise _fail("Could not read the Power slider position after a step.")
+            stalled = stalled + 1 if moved[1] == index else 0
+            if stalled >= 2:
+                raise selection_unverified(target, moved[0])
+            label, index, count = moved
+        if index != goal:
+            raise selection_unverified(target, label)
 
     async def _power_reading(self, power: Locator) -> tuple[str, int, int] | None:
         description = await power.evaluate(
@@ -266,11 +358,11 @@ class Configurator:
                     await rows.nth(index).click()
                     break
             else:
+                await self.close_picker(self._intelligence_menu())
                 raise _fail(f"Could not find the {tier!r} row in the Intelligence menu.")
         await self.settle()
-        shows = (await (await self.opener()).inner_text()).strip()
-        if not tier_matches(shows, tier):
-            raise _fail(f"Requested model did not remain selected: the composer shows {shows!r}.")
+        await self.close_picker(self._intelligence_menu())
+        shows = await self.read_back(tier)
         strong = wanted.family != "pro" or effort_seen is not None or wanted.effort is None
         return ObservedSelection(
             "intelligence",
@@ -280,6 +372,10 @@ class Configurator:
             None,
             "strong" if strong else "weak",
         )
+
+    def _intelligence_menu(self) -> Locator:
+        heading = self.page.get_by_role("heading", name=vocab.INTELLIGENCE_HEADING, exact=True)
+        return self.page.get_by_role("menu").filter(has=heading)
 
     # Legacy configuration dialog ------------------------------------------------------------
 
@@ -338,9 +434,8 @@ class Configurator:
         close = dialog.get_by_role("button", name=exact_any(vocab.CLOSE_LABELS))
         if await close.count():
             await close.first.click()
-        else:
-            await self.page.keyboard.press("Escape")
-        await self.settle()
+            await self.settle()
+        await self.close_picker(dialog)
         shows = (await (await self.opener()).inner_text()).strip()
         return ObservedSelection("legacy", shows, wanted.family, effort_seen, auto_seen, "strong")
 
@@ -366,8 +461,6 @@ class Configurator:
                 auto_seen = await toggle.first.get_attribute("aria-checked") == "true"
             if auto_seen is not None and auto_seen != wanted.auto_switch:
                 raise _fail("Auto-switch to Thinking did not take the requested state.")
-            with contextlib.suppress(Exception):
-                await self.page.keyboard.press("Escape")
         else:
             effort_label = vocab.EFFORT_LABELS[wanted.effort or "standard"]
             effort = self.page.get_by_role("menuitemradio", name=choice(effort_label))
@@ -376,9 +469,9 @@ class Configurator:
                 raise _fail(f"Could not find labeled entry: {wanted.effort}")
             if await effort.first.get_attribute("aria-checked") != "true":
                 await effort.first.click()
-            else:
-                await self.page.keyboard.press("Escape")
         await self.settle()
+        family_radio = self.page.get_by_role("menuitemradio", name=choice(family_name))
+        await self.close_picker(self.page.get_by_role("menu").filter(has=family_radio))
         expected = chip_label(wanted)
         chips = self.chat.composer_region().get_by_role(
             "button", name=re.compile(re.escape(vocab.CHIP_REMOVE_SUFFIX) + "$")
@@ -392,10 +485,7 @@ class Configurator:
         if expected is None and shown:
             raise _fail(f"Requested Instant, but the composer still shows {shown[0]!r}.")
         if expected is not None and expected not in shown:
-            raise _fail(
-                "Requested model did not remain selected: "
-                f"the composer shows {shown or 'no model chip'}."
-            )
+            raise selection_unverified(expected, ", ".join(shown) or "no model chip")
         strong = wanted.family != "instant" or auto_seen is not None
         return ObservedSelection(
             "chips",

@@ -33,7 +33,6 @@ from oraculum.providers.chatgpt.pickers import Configurator, Wanted
 from oraculum.providers.chatgpt.readiness import wait_until_ready
 
 AUTH_LOCK_TIMEOUT_S = 600.0
-UPLOAD_TIMEOUT_S = 600.0
 
 
 def _clone_under_auth_lock(seed: Path, target: Path) -> str | None:
@@ -120,9 +119,11 @@ class ChatGPTProvider:
 
         await ctx.enter_phase(Phase.UPLOADING_ARCHIVE)
         archive = Path(job.archive_path)
-        await composer.attach_archive(chat, archive, timeout_s=UPLOAD_TIMEOUT_S)
+        await composer.attach_archive(
+            chat, archive, timeout_s=config.worker.upload_timeout_ms / 1000
+        )
         await composer.fill_prompt(chat, ctx.prompt)
-        await composer.wait_send_ready(chat)
+        await composer.wait_send_ready(chat, timeout_s=config.worker.send_ready_timeout_ms / 1000)
         before = composer.SendBaseline.of(await chat.turns())
         await ctx.record(
             {"prompt_send_state": PromptSendState.ATTEMPTED}, message="Sending the prompt."

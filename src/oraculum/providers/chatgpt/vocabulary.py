@@ -26,6 +26,16 @@ COMPOSER_REGION_SELECTOR = "form"  # the composer form: the one holding the edit
 ADD_FILES_LABEL = "Add files and more"
 ADD_FILES_SELECTOR = 'button[aria-label="Add files and more"]'
 FILE_INPUT_SELECTOR = 'input[type="file"]'
+# The attachment chip in the composer: the element named by the file, inside one of these
+# (else its parent); it is busy while it holds a progress or busy marker or says so.
+UPLOAD_CHIP_CONTAINER_SELECTORS = ('[data-testid*="file"]', '[role="group"]', "li")
+UPLOAD_CHIP_BUSY_SELECTOR = '[role="progressbar"], [aria-busy="true"], [data-state="uploading"]'
+UPLOAD_CHIP_ERROR_SELECTOR = '[data-state="error"]'
+UPLOAD_CHIP_BUSY_PATTERNS = (
+    re.compile(r"\buploading\b", re.I),
+    re.compile(r"\bprocessing\b", re.I),
+    re.compile(r"\bloading\b", re.I),
+)
 SEND_LABELS = ("Send prompt", "Send")
 STOP_LABELS = ("Stop answering", "Stop streaming", "Stop generating", "Stop")
 STOP_SELECTOR = '[data-testid="stop-button"]'
@@ -120,6 +130,8 @@ INTELLIGENCE_HEADING = "Intelligence"
 SHOW_ADVANCED = "Show advanced options"
 PRO_EFFORT_OPTIONS = "Pro effort options"
 POWER_OPENER_OPEN = "Thinking effort"  # the pill's name while the power menu is open
+# The picker's opener while its menu is open, whatever its name has become meanwhile.
+EXPANDED_POPUP_OPENER_SELECTOR = 'button[aria-haspopup][aria-expanded="true"]'
 POWER_MENU = "Thinking effort"
 POWER_ITEM = "Power"
 SELECT_MODEL_ITEM = "Select model"
@@ -172,4 +184,8 @@ def page_vocabulary() -> dict[str, Any]:
         "meEndpoint": ME_ENDPOINT,
         "sendLabels": list(SEND_LABELS),
         "stopLabels": list(STOP_LABELS),
+        "composerRegionSelector": COMPOSER_REGION_SELECTOR,
+        "chipContainerSelectors": list(UPLOAD_CHIP_CONTAINER_SELECTORS),
+        "chipBusySelector": UPLOAD_CHIP_BUSY_SELECTOR,
+        "chipErrorSelector": UPLOAD_CHIP_ERROR_SELECTOR,
     }
