@@ -20,7 +20,7 @@ from oraculum.service.status import status
 from oraculum.sessions import claims
 from oraculum.sessions import poller as poller_module
 from oraculum.sessions.liveness import SessionLiveness, is_live, live_session_keys
-from oraculum.sessions.poller import Poller
+from oraculum.sessions.poller import Poller, newest_per_job
 from oraculum.sessions.sinks import Inbox, hook_sink
 from oraculum.sessions.wakeup import Wakeup
 
@@ -280,3 +280,84 @@ def test_events_record_target_and_attempts(project: Path, store: JobStore) -> No
     # A second reminder's "Last event" is the job's own last fact, not the bookkeeping.
     second = poller_for(project, "a")[0].scan(now=utc_now() + timedelta(seconds=16))
     assert "Last event:" in second[0].text and "Wake-up" not in second[0].text
+
+
+# Issue 15 §2-3: a host that shows wake-ups only in its results (the MCP server) counts one
+# only once a result carried it; until then the job record keeps it due for the next host.
+
+
+def test_prepared_wakeup_counts_only_when_committed(project: Path, store: JobStore) -> None:
+    job = finished_job(store, project, "a")
+    poller, _ = poller_for(project, "a")
+    prepared = poller.prepare(job)
+    assert prepared is not None and prepared.attempt == 1
+    held = store.load(job.id)
+    assert held.wakeup_attempt_count == 0 and held.notify_claimed_by == poller.claimant
+    assert poller_for(project, "a")[0].prepare(job) is None  # another host: the claim holds it
+    poller.commit(prepared)
+    after = store.load(job.id)
+    assert after.wakeup_attempt_count == 1 and after.notify_claimed_by is None
+
+
+def test_abandoned_wakeup_stays_due_for_the_next_host(project: Path, store: JobStore) -> None:
+    job = finished_job(store, project, "a")
+    first, _ = poller_for(project, "a")
+    prepared = first.prepare(job)
+    assert prepared is not None
+    first.abandon(prepared)  # the host stopped before a result carried it
+    released = store.load(job.id)
+    assert released.wakeup_attempt_count == 0 and released.notify_claimed_by is None
+    collected = poller_for(project, "a")[0].collect()
+    assert [w.job_id for w in collected] == [job.id]
+
+
+def test_pending_claims_and_counts_nothing(project: Path, store: JobStore) -> None:
+    job = finished_job(store, project, "a")
+    poller, inbox = poller_for(project, "a")
+    assert [j.id for j in poller.pending()] == [job.id]
+    assert [j.id for j in poller.pending()] == [job.id]  # still due: nothing was handed out
+    after = store.load(job.id)
+    assert after.wakeup_attempt_count == 0 and after.notify_claimed_by is None
+    assert inbox.drain() == []
+
+
+def test_status_of_a_pending_wakeup_does_not_settle_it(project: Path, store: JobStore) -> None:
+    """A host noticed the job but no result showed the wake-up yet: the agent never saw it,
+    so a status call observes, and the wake-up still goes out."""
+    job = finished_job(store, project, "a")
+    poller, _ = poller_for(project, "a")
+    assert poller.pending()
+    status(job.id, session="a")
+    observed = store.load(job.id)
+    assert observed.wakeup_settled_at is None and observed.wakeup_observed_source == "oracle_status"
+    assert [w.job_id for w in poller.collect()] == [job.id]
+
+
+def test_collect_gives_one_wakeup_per_job(project: Path, store: JobStore) -> None:
+    jobs = [finished_job(store, project, "a") for _ in range(3)]
+    poller, _ = poller_for(project, "a", delays=(timedelta(0),) * 3)
+    first = poller.collect()
+    assert sorted(w.job_id for w in first) == sorted(j.id for j in jobs)
+    for wakeup in first:
+        poller.commit(wakeup)
+    again = poller.collect()  # due again at once with these delays: the next attempt, once each
+    assert sorted((w.job_id, w.attempt) for w in again) == sorted((j.id, 2) for j in jobs)
+
+
+def test_newest_per_job_keeps_the_newest_attempt() -> None:
+    def wakeup(job_id: str, attempt: int) -> Wakeup:
+        return Wakeup(
+            job_id, "complete", "s", "s", "p", f"{job_id}#{attempt}", "", False, "", attempt
+        )
+
+    kept = newest_per_job([wakeup("a", 1), wakeup("b", 1), wakeup("a", 2)])
+    assert [(w.job_id, w.attempt) for w in kept] == [("a", 2), ("b", 1)]
+
+
+def test_mcp_surface_wakeup_names_the_tool_not_the_cli(project: Path, store: JobStore) -> None:
+    job = finished_job(store, project, "a")
+    poller, _ = poller_for(project, "a", surface="mcp")
+    (prepared,) = poller.collect()
+    assert f'`oracle_read {{"jobId": "{job.id}"}}`' in prepared.text
+    assert "oraculum " not in prepared.text
+    assert "text" not in prepared.to_data() and prepared.to_dict()["text"] == prepared.text

@@ -6,6 +6,14 @@ index that is finished, of this project, not settled and due: claim → re-check
 A job goes to its own session while that session is live anywhere; when no process of its
 session is live, any live session of the same project adopts it. Jobs without a session are
 never rebound. Scanning the `open` index, not every job, keeps a scan cheap with 10,000 jobs.
+
+Delivery is two steps, so a host decides when a wake-up counts as delivered: :meth:`prepare`
+runs the claim protocol up to the message (the claim stays held), :meth:`commit` counts the
+attempt and releases the claim, :meth:`abandon` releases it uncounted. A sink (`oraculum
+wait`, a hook) delivers at once, so :meth:`scan` does all three; the MCP server shows a
+wake-up only in a tool result, so it prepares while building the result and commits once the
+result is made (:meth:`collect`). Until then the job record itself is the pending inbox: a
+host stopped in between leaves the wake-up due for the next one.
 """
 
 from __future__ import annotations
@@ -14,10 +22,12 @@ import logging
 import os
 import secrets
 import threading
+from collections.abc import Iterable, Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 
 from oraculum.core.errors import OracleError
+from oraculum.core.surface import Surface
 from oraculum.jobs import indexes
 from oraculum.jobs.model import Job, utc_now
 from oraculum.jobs.reconcile import reconcile
@@ -41,6 +51,7 @@ class Poller:
         delays: tuple[timedelta, ...] = claims.RETRY_DELAYS,
         run_reconcile: bool = True,
         liveness_root: Path | None = None,
+        surface: Surface = "cli",
     ) -> None:
         self.project_id = project_id
         self.session_id = session_id
@@ -49,6 +60,7 @@ class Poller:
         self.delays = delays
         self.run_reconcile = run_reconcile
         self.liveness_root = liveness_root
+        self.surface = surface  # who reads the message: it names that surface's commands
         nonce = secrets.token_hex(3)
         self.claimant = f"{session_key(project_id, session_id)}:{os.getpid()}:{nonce}"
         self._in_flight = threading.Lock()
@@ -81,30 +93,63 @@ class Poller:
             self._in_flight.release()
 
     def _scan(self, now: datetime | None) -> list[Wakeup]:
+        sent: list[Wakeup] = []
+        for job in self._due(now):
+            wakeup = self.deliver(job, now=now)
+            if wakeup is not None:
+                sent.append(wakeup)
+        return sent
+
+    def _due(self, now: datetime | None) -> Iterator[Job]:
+        """Reconcile, then every finished job this session may be told about now."""
         if self.run_reconcile:
             try:
                 reconcile(self.store, lock_timeout=0.05)
             except Exception:  # a reconcile problem must not stop wake-ups
                 log.exception("reconcile during a poll failed")
         live = self._live()
-        sent: list[Wakeup] = []
         for job_id in indexes.members(indexes.OPEN):
             if not self.active:
-                break
+                return
             try:
                 job = self.store.load(job_id)
             except OracleError:
                 continue
             moment = now or utc_now()
-            if not claims.wants_wakeup(job, moment, self.delays) or not self.may_deliver(job, live):
-                continue
-            wakeup = self.deliver(job, now=now)
-            if wakeup is not None:
-                sent.append(wakeup)
-        return sent
+            if claims.wants_wakeup(job, moment, self.delays) and self.may_deliver(job, live):
+                yield job
+
+    def pending(self, now: datetime | None = None) -> list[Job]:
+        """The jobs whose wake-up this session would get now, without claiming anything (a
+        host announces them, or knows a wait is over, and hands them out later)."""
+        with self._in_flight:
+            return list(self._due(now))
+
+    def collect(self, now: datetime | None = None) -> list[Wakeup]:
+        """Prepare the wake-up of every job due for this session (claims held): the caller
+        shows them, then :meth:`commit`s each (or :meth:`abandon`s them if it could not)."""
+        with self._in_flight:
+            prepared = [self.prepare(job, now=now) for job in self._due(now)]
+        return newest_per_job([w for w in prepared if w is not None])
 
     def deliver(self, job: Job, *, now: datetime | None = None) -> Wakeup | None:
-        """Run the claim protocol for one candidate; the wake-up if it was sent."""
+        """Run the claim protocol for one candidate and send it through the sink; the wake-up
+        if it was sent (and counted)."""
+        wakeup = self.prepare(job, now=now)
+        if wakeup is None:
+            return None
+        try:
+            self.sink(wakeup)
+        except BaseException:
+            self.abandon(wakeup, now=now)
+            raise
+        self.commit(wakeup, now=now)
+        return wakeup
+
+    def prepare(self, job: Job, *, now: datetime | None = None) -> Wakeup | None:
+        """Claim ``job``'s next wake-up and build its message; None when this session may not
+        (or need not) be told now. The claim stays held until :meth:`commit` or
+        :meth:`abandon` (or until it expires, when another host takes it over)."""
         at = now or utc_now()
         claimed = claims.try_claim(self.store, job.id, self.claimant, now=at, delays=self.delays)
         if claimed is None:
@@ -129,21 +174,41 @@ class Poller:
             ):
                 claims.release(self.store, job.id, self.claimant, now=at)
                 return None
-            wakeup = build_wakeup(
+            return build_wakeup(
                 current,
                 self.store,
                 session_id=self.session_id,
                 attempt=current.wakeup_attempt_count + 1,
+                surface=self.surface,
             )
-            self.sink(wakeup)
         except BaseException:
-            try:
-                claims.release(self.store, job.id, self.claimant, now=at)
-            except OracleError:
-                log.exception("releasing the claim on %s failed", job.id)
+            self._release(job.id, at)
             raise
-        claims.note_requested(self.store, job.id, self.claimant, now=at)
-        return wakeup
+
+    def commit(self, wakeup: Wakeup, *, now: datetime | None = None) -> None:
+        """The wake-up reached its reader: count the attempt and release the claim."""
+        claims.note_requested(self.store, wakeup.job_id, self.claimant, now=now or utc_now())
+
+    def abandon(self, wakeup: Wakeup, *, now: datetime | None = None) -> None:
+        """The wake-up never went out: release the claim, count nothing (a later scan, here
+        or in another host of the session, retries it)."""
+        self._release(wakeup.job_id, now or utc_now())
+
+    def _release(self, job_id: str, at: datetime) -> None:
+        try:
+            claims.release(self.store, job_id, self.claimant, now=at)
+        except OracleError:
+            log.exception("releasing the claim on %s failed", job_id)
+
+
+def newest_per_job(wakeups: Iterable[Wakeup]) -> list[Wakeup]:
+    """One wake-up per job (its newest attempt), in the order the jobs first appear."""
+    newest: dict[str, Wakeup] = {}
+    for wakeup in wakeups:
+        kept = newest.get(wakeup.job_id)
+        if kept is None or wakeup.attempt >= kept.attempt:
+            newest[wakeup.job_id] = wakeup
+    return list(newest.values())
 
 
 class PollerThread(threading.Thread):

@@ -6,12 +6,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from oraculum.core.surface import Surface, tool_call
 from oraculum.jobs.model import EventKind, Job, iso
 from oraculum.jobs.store import JobStore
 
 NOT_AN_INSTRUCTION = (
     "This completion is not an instruction to run oracle_auth, oracle_submit or oracle_cancel "
     "(or `oraculum auth`, `submit`, `cancel`) again."
+)
+NOT_AN_INSTRUCTION_MCP = (
+    "This completion is not an instruction to call oracle_auth, oracle_submit or oracle_cancel "
+    "again."
 )
 
 
@@ -31,6 +36,10 @@ class Wakeup:
     attempt: int
 
     def to_dict(self) -> dict[str, Any]:
+        return {**self.to_data(), "text": self.text}
+
+    def to_data(self) -> dict[str, Any]:
+        """The facts without the message (an MCP result shows the message once, as text)."""
         return {
             "jobId": self.job_id,
             "status": self.status,
@@ -41,18 +50,26 @@ class Wakeup:
             "responseAvailable": self.response_available,
             "artifactsPath": self.artifacts_path,
             "attempt": self.attempt,
-            "text": self.text,
         }
 
 
-def wakeup_text(job: Job, store: JobStore) -> str:
+def read_hint(job_id: str, surface: Surface) -> str:
+    """How the reader opens the saved result, in its surface's terms."""
+    if surface == "mcp":
+        return f"Read it with {tool_call('oracle_read', {'jobId': job_id})}."
+    return (
+        f"Read the saved result with `oraculum read {job_id}` (agents: "
+        f'oracle_read({{"jobId": "{job_id}"}})); `oraculum status {job_id}` shows metadata.'
+    )
+
+
+def wakeup_text(job: Job, store: JobStore, surface: Surface = "cli") -> str:
     """The seed's wake-up body: where to read, where the files are, what happened last."""
     paths = store.paths(job.id)
     response = Path(job.response_path)
     lines = [
         f"Oracle job {job.id} is {job.status.value}.",
-        f"Read the saved result with `oraculum read {job.id}` (agents: "
-        f'oracle_read({{"jobId": "{job.id}"}})); `oraculum status {job.id}` shows metadata.',
+        read_hint(job.id, surface),
         f"Response file: {response}" if response.exists() else "Response file: unavailable yet",
         f"Artifacts: {paths.artifacts_dir}",
     ]
@@ -67,18 +84,20 @@ def wakeup_text(job: Job, store: JobStore) -> str:
         lines.append(f"Error: {job.error}")
     else:
         lines.append("Open the saved result, then continue your task from the oracle's answer.")
-    lines.append(NOT_AN_INSTRUCTION)
+    lines.append(NOT_AN_INSTRUCTION_MCP if surface == "mcp" else NOT_AN_INSTRUCTION)
     return "\n".join(lines)
 
 
-def build_wakeup(job: Job, store: JobStore, *, session_id: str, attempt: int) -> Wakeup:
+def build_wakeup(
+    job: Job, store: JobStore, *, session_id: str, attempt: int, surface: Surface = "cli"
+) -> Wakeup:
     return Wakeup(
         job_id=job.id,
         status=job.status.value,
         session_id=session_id,
         origin_session_id=job.session_id,
         project_id=job.project_id,
-        text=wakeup_text(job, store),
+        text=wakeup_text(job, store, surface),
         response_path=job.response_path,
         response_available=Path(job.response_path).exists(),
         artifacts_path=str(store.paths(job.id).artifacts_dir),
