@@ -11,16 +11,9 @@ if TYPE_CHECKING:
 
 
 def presets_data() -> list[dict[str, Any]]:
-    from oraculum.core.presets import GROK_MODES_LIST, PRESETS, chatgpt_selection, grok_selection
+    from oraculum.service.presets import presets
 
-    chatgpt = [chatgpt_selection(preset.id) for preset in PRESETS]
-    grok = [grok_selection(mode.id) for mode in GROK_MODES_LIST]
-    rows = []
-    for selection in (*chatgpt, *grok):
-        row = selection.to_json_dict()
-        row["id"] = row.pop("preset", None) or row.pop("mode")
-        rows.append(row)
-    return rows
+    return presets()
 
 
 def _render(rows: list[dict[str, Any]], console: Console) -> None:

@@ -54,9 +54,23 @@ def choose_provider(
             selection["preset"] = chatgpt.get("preset")
         return ProviderChoice(TEST_PROVIDER, {**selection, **(extras or {})})
     if provider is not None:
-        provider = normalize_provider(provider)
+        provider = _surface_provider(provider)
     chosen = resolve_selection(provider, preset, config)
     return ProviderChoice(chosen.provider, {**chosen.to_json_dict(), **(extras or {})})
+
+
+def _surface_provider(provider: str) -> str:
+    """A real provider by any alias; a refusal lists what a caller may pass, dry run included
+    (the config only knows the real ones, so its own refusal does not)."""
+    try:
+        return normalize_provider(provider)
+    except OracleError as error:
+        raise OracleError(
+            error.code,
+            f"Unknown provider: {provider}. Use one of: {', '.join(PROVIDER_CHOICES)}.",
+            rejected_value=provider,
+            allowed_values=list(PROVIDER_CHOICES),
+        ) from None
 
 
 def _writable_dir(path: Path, code: str, label: str) -> None:

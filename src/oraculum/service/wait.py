@@ -3,6 +3,9 @@
 While it waits, a session's `wait` is a live host process of that session: it holds the
 session's liveness file and delivers through the same claim protocol as every other poller,
 so a wake-up it prints is counted and no other live process of the session repeats it at once.
+
+A host that hands wake-ups out itself (the MCP server, which counts one only once a tool result
+carries it) passes its poller as ``host``: the wait then only watches and delivers nothing.
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ PROGRESS_EVERY_S = 1.0
 LIVENESS_EVERY_S = 1.0
 
 Progress = Callable[[dict[str, Any]], None]
+# One look for "has something ended?": the finished job's result, or None to keep waiting.
+Check = Callable[[float], "dict[str, Any] | None"]
 
 
 def _progress_event(job: Job | None, elapsed: float) -> dict[str, Any]:
@@ -51,15 +56,15 @@ def wait(
     timeout_s: float | None = None,
     poll_s: float = POLL_S,
     on_progress: Progress | None = None,
-    poller: Poller | None = None,
-    inbox: Inbox | None = None,
+    host: Poller | None = None,
     store: JobStore | None = None,
 ) -> dict[str, Any]:
-    """Returns ``{"done": True, "job", "wakeup", "wakeups"}`` once something ended, or
-    ``{"done": False, ...}`` when ``timeout_s`` passed first.
+    """Returns ``{"done": True, "job", "wakeup", "wakeups", "delivered"}`` once something
+    ended, or ``{"done": False, ...}`` when ``timeout_s`` passed first.
 
-    ``poller`` and ``inbox`` let a host that already polls for the session (the MCP server)
-    share its poller and its pending wake-ups instead of starting its own.
+    With ``host`` (the poller of a host that carries wake-ups itself) a finished wait is just
+    ``{"done": True, "job"}``: the host hands the wake-ups out with its own result. Without
+    a job, it ends when something is due for the host's session.
     """
     job_ref = given_job_ref(job_ref)
     store = store or JobStore()
@@ -67,12 +72,16 @@ def wait(
     reconcile_before_reading(store)
     job = job_in_project(store, job_ref, root) if job_ref is not None else None
     session_id = resolve_session_id(
-        session, action="wait for the session's next job", required=job is None
+        session, action="wait for the session's next job", required=job is None and host is None
     )
+    if host is not None:
+        check = _watch_job(store, job) if job is not None else _watch_host(store, host)
+        return _wait_loop(store, job, check, timeout_s, poll_s, on_progress)
     owned: list[Any] = []
-    if poller is None and session_id is not None:
+    inbox = Inbox()
+    poller = None
+    if session_id is not None:
         config = project_config(root)
-        inbox = Inbox()
         hook = config.notify.hook
         sink: Sink = fan_out(
             inbox, hook_sink(hook, timeout_s=config.notify.timeout_ms / 1000) if hook else None
@@ -80,7 +89,12 @@ def wait(
         owned.append(SessionLiveness(project_id(root), session_id))
         poller = Poller(project_id(root), session_id, sink, store=store)
     try:
-        return _wait_loop(store, job, poller, inbox, timeout_s, poll_s, on_progress)
+        check = (
+            _deliver_job(store, job, poller, inbox)
+            if job is not None
+            else _deliver_next(store, poller, inbox)
+        )
+        return _wait_loop(store, job, check, timeout_s, poll_s, on_progress)
     finally:
         for liveness in owned:
             liveness.close()
@@ -89,8 +103,7 @@ def wait(
 def _wait_loop(
     store: JobStore,
     job: Job | None,
-    poller: Poller | None,
-    inbox: Inbox | None,
+    check: Check,
     timeout_s: float | None,
     poll_s: float,
     on_progress: Progress | None,
@@ -101,20 +114,15 @@ def _wait_loop(
     last_phase = None
     while True:
         elapsed = time.monotonic() - started
+        if job is not None and elapsed - last_liveness >= LIVENESS_EVERY_S:
+            # No poller may be alive: a dead worker's job must still end while we wait.
+            reconcile_before_reading(store)
+            last_liveness = elapsed
+        done = check(elapsed)
+        if done is not None:
+            return done
         if job is not None:
-            if elapsed - last_liveness >= LIVENESS_EVERY_S:
-                # No poller may be alive: a dead worker's job must still end while we wait.
-                reconcile_before_reading(store)
-                last_liveness = elapsed
             job = store.load(job.id)
-            if job.is_terminal:
-                return _finished(store, job, poller, inbox, elapsed)
-        elif poller is not None:
-            poller.scan()
-            pending = inbox.drain() if inbox is not None else []
-            if pending:
-                newest = store.load(pending[-1].job_id)
-                return _result(newest, pending[-1], pending, elapsed, delivered=True)
         phase = job.phase if job is not None else None
         if on_progress is not None and (
             phase != last_phase or elapsed - last_progress >= PROGRESS_EVERY_S
@@ -135,28 +143,60 @@ def _wait_loop(
         time.sleep(poll_s)
 
 
-def _finished(
-    store: JobStore, job: Job, poller: Poller | None, inbox: Inbox | None, elapsed: float
-) -> dict[str, Any]:
-    delivered: Wakeup | None = None
-    others: list[Wakeup] = []
-    if poller is not None:
-        with contextlib.suppress(OracleError):
-            poller.deliver(job)  # counted like any delivery when this session may be told
-        if inbox is not None:
-            pending = inbox.drain()
-            delivered = next((w for w in pending if w.job_id == job.id), None)
-            others = [w for w in pending if w.job_id != job.id]
-            for wakeup in others:  # not ours to show: keep them for the host's next result
-                inbox(wakeup)
-    current = store.load(job.id)
-    wakeup = delivered or build_wakeup(
-        current,
-        store,
-        session_id=poller.session_id if poller else (current.session_id or ""),
-        attempt=current.wakeup_attempt_count,
-    )
-    return _result(current, wakeup, [wakeup], elapsed, delivered=delivered is not None)
+def _watch_job(store: JobStore, job: Job) -> Check:
+    def check(elapsed: float) -> dict[str, Any] | None:
+        current = store.load(job.id)
+        return _watched(current, elapsed) if current.is_terminal else None
+
+    return check
+
+
+def _watch_host(store: JobStore, host: Poller) -> Check:
+    def check(elapsed: float) -> dict[str, Any] | None:
+        due = host.pending()
+        return _watched(store.load(due[-1].id), elapsed) if due else None
+
+    return check
+
+
+def _watched(job: Job, elapsed: float) -> dict[str, Any]:
+    return {"done": True, "job": job_summary(job), "elapsedSeconds": round(elapsed, 3)}
+
+
+def _deliver_job(store: JobStore, job: Job, poller: Poller | None, inbox: Inbox) -> Check:
+    def check(elapsed: float) -> dict[str, Any] | None:
+        current = store.load(job.id)
+        if not current.is_terminal:
+            return None
+        delivered: Wakeup | None = None
+        if poller is not None:
+            with contextlib.suppress(OracleError):
+                poller.deliver(current)  # counted like any delivery when this session may be told
+            delivered = next((w for w in inbox.drain() if w.job_id == job.id), None)
+        current = store.load(job.id)
+        wakeup = delivered or build_wakeup(
+            current,
+            store,
+            session_id=poller.session_id if poller else (current.session_id or ""),
+            attempt=current.wakeup_attempt_count,
+        )
+        return _result(current, wakeup, [wakeup], elapsed, delivered=delivered is not None)
+
+    return check
+
+
+def _deliver_next(store: JobStore, poller: Poller | None, inbox: Inbox) -> Check:
+    def check(elapsed: float) -> dict[str, Any] | None:
+        if poller is None:
+            return None
+        poller.scan()
+        pending = inbox.drain()
+        if not pending:
+            return None
+        newest = store.load(pending[-1].job_id)
+        return _result(newest, pending[-1], pending, elapsed, delivered=True)
+
+    return check
 
 
 def _result(
