@@ -43,6 +43,7 @@ from oraculum.jobs.transitions import check_invariants
 JOB_FILE = "job.json"
 PROMPT_FILE = "prompt.md"
 JOB_LOCK_TIMEOUT_S = 30.0
+AMBIGUOUS_SHOWN = 10  # jobs an ambiguous prefix lists
 STAGING_DIR = ".staging"
 # `<pid>-<process start time in ms>-<random>`: one submit's staging directory.
 _STAGING_OWNER = re.compile(r"^([1-9][0-9]{0,9})-([0-9]{1,16})-[0-9a-f]{8}$")
@@ -139,11 +140,15 @@ class JobStore:
                 rejected_value=ref,
                 suggested_next_step="Run `oraculum status` to list job ids.",
             )
+        shown = matches[-AMBIGUOUS_SHOWN:]  # the newest: the one meant is most likely recent
+        more = f" (the newest {len(shown)} listed)" if len(matches) > len(shown) else ""
         raise OracleError(
             "job_id_ambiguous",
-            f"Job prefix {ref} matches {len(matches)} jobs; type more characters.",
+            f"Job prefix {ref} matches {len(matches)} jobs{more}: {', '.join(shown)}. "
+            "Type more characters.",
             rejected_value=ref,
-            allowed_values=matches[:10],
+            allowed_values=shown,
+            details={"matches": shown, "count": len(matches)},
         )
 
     def load(self, job_id: str) -> Job:
