@@ -106,10 +106,7 @@ class ChatGPTPage:
         composer = self.composer()
         if await composer.count() == 0:
             return False
-        editable = await self.page.evaluate(
-            "(s) => !!(document.querySelector(s) && document.querySelector(s).isContentEditable)",
-            vocab.COMPOSER_EDITOR_SELECTOR,
-        )
+        editable = await self.evaluate("composer_editable.js")
         add = self.add_files()
         return editable and await add.count() > 0 and await add.first.is_enabled()
 
@@ -137,6 +134,10 @@ class ChatGPTPage:
 
     async def clear_composer(self) -> dict[str, Any]:
         return await self.evaluate("clear_composer.js")
+
+    async def described_by(self, element: Locator) -> str:
+        """The text ``element``'s aria-describedby points at."""
+        return str(await element.evaluate(script("described_by.js")))
 
     async def upload_chip_reading(self, file_name: str) -> ChipReading:
         return ChipReading.from_js(await self.evaluate("upload_chip.js", fileName=file_name))

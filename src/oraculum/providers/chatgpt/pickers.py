@@ -135,7 +135,7 @@ def parse_power(description: str) -> tuple[str, int, int] | None:
 
 def chip_label(wanted: Wanted) -> str | None:
     """The removable chip the composer shows for ``wanted`` (none for Instant)."""
-    effort = vocab.EFFORT_LABELS.get(wanted.effort or "standard", "Standard")
+    effort = vocab.EFFORT_LABELS[wanted.effort or "standard"]
     family = vocab.FAMILY_LABELS[wanted.family]
     if wanted.family == "instant":
         return None
@@ -306,11 +306,7 @@ class Configurator:
             raise selection_unverified(target, label)
 
     async def _power_reading(self, power: Locator) -> tuple[str, int, int] | None:
-        description = await power.evaluate(
-            "(el) => (el.getAttribute('aria-describedby') || '').split(/\\s+/).filter(Boolean)"
-            ".map((id) => (document.getElementById(id) || {}).textContent || '').join(' ')"
-        )
-        return parse_power(description)
+        return parse_power(await self.chat.described_by(power))
 
     async def _pick_pro_effort(self, menu: Locator, effort: str) -> str | None:
         label = vocab.EFFORT_LABELS[effort]
@@ -489,7 +485,7 @@ class Configurator:
         strong = wanted.family != "instant" or auto_seen is not None
         return ObservedSelection(
             "chips",
-            expected or "Instant",
+            expected or vocab.FAMILY_LABELS["instant"],
             wanted.family,
             wanted.effort if wanted.family != "instant" else None,
             auto_seen,

@@ -24,7 +24,6 @@ WORK_COMPOSER_LABEL = "Work with ChatGPT"  # a different product; never counts a
 COMPOSER_EDITOR_SELECTOR = "#prompt-textarea"
 COMPOSER_REGION_SELECTOR = "form"  # the composer form: the one holding the editor
 ADD_FILES_LABEL = "Add files and more"
-ADD_FILES_SELECTOR = 'button[aria-label="Add files and more"]'
 FILE_INPUT_SELECTOR = 'input[type="file"]'
 # The attachment chip in the composer: the element named by the file, inside one of these
 # (else its parent); it is busy while it holds a progress or busy marker or says so.
@@ -41,8 +40,6 @@ STOP_LABELS = ("Stop answering", "Stop streaming", "Stop generating", "Stop")
 STOP_SELECTOR = '[data-testid="stop-button"]'
 RETRY_LABEL = "Retry"
 CLOSE_LABELS = ("Close", "Close dialog")
-DEEP_RESEARCH_ENTRY_PREFIX = "deep research"
-DEEP_RESEARCH_PILL_SELECTOR = "[data-inline-selection-pill]"
 
 # Turns -------------------------------------------------------------------------------------
 
@@ -57,13 +54,6 @@ TURN_CONTAINER_SELECTORS = (
 )
 MESSAGE_ID_ATTRIBUTES = ("data-message-id", "data-chatgpt-selection-message-id")
 DISCLAIMER = "ChatGPT can make mistakes. Check important info."
-CHROME_LINE_PATTERNS = (
-    re.compile(r"^\s*stopped thinking\s*$", re.I),
-    re.compile(r"^\s*worked for(?:\s+\d+(?:\.\d+)?\s*[hms])+\s*$", re.I),
-    re.compile(r"^\s*thought for\b.*$", re.I),
-    re.compile(r"^\s*do you like this personality\?\s*$", re.I),
-)
-REASONING_LABEL_PATTERN = re.compile(r"^(?:Worked|Thought) for(?:\s+\d+(?:\.\d+)?\s*[hms])+$", re.I)
 
 # Page-state signals (searched in banners, dialogs and the composer region; never in turns) --
 
@@ -134,7 +124,6 @@ POWER_OPENER_OPEN = "Thinking effort"  # the pill's name while the power menu is
 EXPANDED_POPUP_OPENER_SELECTOR = 'button[aria-haspopup][aria-expanded="true"]'
 POWER_MENU = "Thinking effort"
 POWER_ITEM = "Power"
-SELECT_MODEL_ITEM = "Select model"
 POWER_STOPS = ("Instant", "Medium", "High", "Extra High", "Pro")
 POWER_DESCRIPTION = re.compile(r"^\s*(?P<label>[^,]+),\s*(?P<index>\d+)\s+of\s+(?P<count>\d+)\.")
 # Compact tier rows ("Medium 5–30s") and what they mean.
@@ -147,8 +136,6 @@ COMPACT_TIERS = {
     "Pro Standard": ("pro", "standard"),
     "Pro Extended": ("pro", "extended"),
 }
-PRO_FEEDBACK_HEADING = "Pro feedback"
-ANNOUNCEMENT_CLOSE = "Close dialog"
 
 
 def power_stop_for(family: str, effort: str | None) -> str:
