@@ -74,12 +74,18 @@ def _load_quietly(store: JobStore, job_id: str) -> Job | None:
         return None
 
 
+def lease_is_live(store: JobStore, lease: leases.Lease) -> bool:
+    """Whether the lease's owning job still blocks admission (a dead lease is dropped by
+    whoever next needs the slot; `doctor` only reports it)."""
+    owner = _load_quietly(store, lease.job_id)
+    return owner is not None and blocks_admission(owner, worker_liveness(owner))
+
+
 def live_runtime_leases(store: JobStore, *, prune: bool) -> list[leases.Lease]:
     """Runtime leases whose owner still blocks admission; with ``prune``, drop the others."""
     live = []
     for lease in leases.list_leases(leases.RUNTIME):
-        owner = _load_quietly(store, lease.job_id)
-        if owner is not None and blocks_admission(owner, worker_liveness(owner)):
+        if lease_is_live(store, lease):
             live.append(lease)
         elif prune:
             lease.path.unlink(missing_ok=True)
@@ -91,9 +97,8 @@ def conversation_holder(store: JobStore, conversation_id: str, job_id: str) -> s
     lease = leases.read_lease(leases.CONVERSATION, conversation_id)
     if lease is None or lease.job_id == job_id:
         return None
-    owner = _load_quietly(store, lease.job_id)
-    if owner is not None and blocks_admission(owner, worker_liveness(owner)):
-        return owner.id
+    if lease_is_live(store, lease):
+        return lease.job_id
     lease.path.unlink(missing_ok=True)
     return None
 

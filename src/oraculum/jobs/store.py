@@ -274,19 +274,22 @@ class JobStore:
         finally:
             shutil.rmtree(area, ignore_errors=True)
 
-    def sweep_staging(self, *, now: float | None = None) -> list[str]:
-        """Remove what killed submits left in the staging directory; returns the names removed."""
+    def stale_staging(self, *, now: float | None = None) -> list[Path]:
+        """What killed submits left in the staging directory (read-only: `doctor` reports it)."""
         try:
             with os.scandir(self.staging_root) as listing:
                 entries = list(listing)
         except FileNotFoundError:
             return []
         moment = time.time() if now is None else now
+        return [Path(e.path) for e in entries if _staging_entry_is_stale(e, moment)]
+
+    def sweep_staging(self, *, now: float | None = None) -> list[str]:
+        """Remove what killed submits left in the staging directory; returns the names removed."""
         removed = []
-        for entry in entries:
-            if _staging_entry_is_stale(entry, moment):
-                _remove_entry(Path(entry.path))
-                removed.append(entry.name)
+        for path in self.stale_staging(now=now):
+            _remove_entry(path)
+            removed.append(path.name)
         return removed
 
 

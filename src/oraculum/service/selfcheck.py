@@ -24,12 +24,14 @@ def _writable(label: str, path: Path) -> dict[str, Any]:
         return {"check": label, "ok": False, "detail": f"{path}: {exc.strerror}"}
 
 
-async def _launch(executable: Path) -> str:
+async def launch_blank(executable: Path, extra_args: tuple[str, ...] = ()) -> str:
+    """Launch ``executable`` headless on a blank page and read it back ("ready" when it works);
+    `doctor` runs the same launch with the configured browser arguments."""
     from playwright.async_api import async_playwright
 
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(
-            executable_path=str(executable), headless=True, args=launch_args()
+            executable_path=str(executable), headless=True, args=launch_args(extra_args)
         )
         try:
             page = await browser.new_page()
@@ -50,7 +52,7 @@ def selfcheck(*, launch_browser: bool = True) -> dict[str, Any]:
         executable = resolve_executable(None)
         checks.append({"check": "chromium", "ok": True, "detail": str(executable)})
         if launch_browser:
-            text = asyncio.run(_launch(executable))
+            text = asyncio.run(launch_blank(executable))
             checks.append({"check": "chromium launch", "ok": text == "ready", "detail": text})
     except OracleError as error:
         checks.append({"check": "chromium", "ok": False, "detail": error.message})
