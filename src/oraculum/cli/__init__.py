@@ -29,6 +29,7 @@ COMMAND_MODULES = (
     "auth_cmd",
     "mcp_cmd",
     "demo_cmd",
+    "doctor_cmd",
 )
 for _module in COMMAND_MODULES:
     importlib.import_module(f"oraculum.cli.{_module}")

@@ -75,6 +75,7 @@ _EXIT_BY_CODE: dict[str, ExitCode] = {
             "job_corrupt",
             "auth_unavailable",
             "disk_full",  # free space, then retry: an environment problem, not the call's
+            "doctor_failed",  # a doctor check failed: its next step says what to fix
         )
     },
     **{

@@ -1,0 +1,468 @@
+"""`doctor`: what would make the next job fail, one check at a time; with ``live``, whether the
+provider's page still shows every control the driver's vocabulary names.
+
+Doctor is the superset of `selfcheck` and `preflight` and reuses their checks (the config, the
+Chromium launch, the seed profile and its session cookie, capacity); it adds directory modes,
+stale leases, staging leftovers and the identity probe `oraculum auth` verifies with. It
+reports and never repairs: nothing is created, swept, released or deleted, except the throwaway
+clone of the seed it opens the provider's page on, which is always removed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import secrets
+import stat
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from oraculum.core.config import Config, load_config, provider_urls, seed_profile_dir
+from oraculum.core.errors import OracleError
+from oraculum.core.fsio import DIR_MODE
+from oraculum.core.paths import data_dir, jobs_dir, state_dir
+from oraculum.core.presets import CHATGPT, GROK, normalize_provider
+from oraculum.jobs.admission import Capacity, capacity, lease_is_live
+from oraculum.jobs.leases import CONVERSATION, RUNTIME, Lease, list_leases
+from oraculum.jobs.store import JobStore
+from oraculum.service.common import check_seed_profile, project_root
+
+OK, WARN, FAIL = "ok", "warn", "fail"
+DOCTOR_PROVIDERS = (CHATGPT, GROK)
+# The throwaway runtime profile's name starts with this (a job's is a bare uuid hex).
+PROFILE_PREFIX = "doctor-"
+# Readiness timed out on a page that is neither signed out, a challenge nor an outage.
+NOT_READY_CODE = "provider_not_ready"
+
+
+@dataclass(frozen=True)
+class Check:
+    check: str
+    status: str  # ok | warn | fail
+    detail: str
+    next_step: str | None = None
+    code: str | None = None  # the stable error code behind a failure, when there is one
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"check": self.check, "status": self.status, "detail": self.detail}
+        if self.next_step:
+            out["nextStep"] = self.next_step
+        if self.code:
+            out["code"] = self.code
+        return out
+
+
+def failed(name: str, error: OracleError) -> Check:
+    return Check(name, FAIL, error.message, error.suggested_next_step, error.code)
+
+
+# Pure decisions -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DirFacts:
+    path: Path
+    exists: bool
+    is_dir: bool
+    mode: int | None
+    writable: bool
+
+
+def directory_check(label: str, facts: DirFacts, *, code: str | None = None) -> Check:
+    """A directory oraculum writes: missing is fine (made 0700 on first use), not writable
+    fails, a mode other than 0700 is a warning (jobs work, but others can read them)."""
+    path = facts.path
+    if not facts.exists:
+        return Check(label, WARN, f"{path} does not exist yet; it is created (0700) on first use.")
+    if not facts.is_dir:
+        return Check(
+            label, FAIL, f"{path} is not a directory.", f"Move {path} out of the way.", code
+        )
+    if not facts.writable:
+        return Check(
+            label,
+            FAIL,
+            f"{path} is not writable.",
+            f"Fix its permissions (`chmod 700 {path}`) or point oraculum elsewhere.",
+            code,
+        )
+    if facts.mode != DIR_MODE:
+        return Check(
+            label,
+            WARN,
+            f"{path} has mode {facts.mode:04o}, not 0700: other users can look inside.",
+            f"chmod 700 {path}",
+        )
+    return Check(label, OK, f"{path} (0700, writable)")
+
+
+def seed_mode_check(facts: DirFacts) -> Check:
+    """The seed holds the provider's session cookies: nobody else should read it."""
+    if facts.mode is None or facts.mode == DIR_MODE:
+        return Check("seed profile mode", OK, f"{facts.path} (0700)")
+    return Check(
+        "seed profile mode",
+        WARN,
+        f"{facts.path} has mode {facts.mode:04o}, not 0700: other users can read the session.",
+        f"chmod 700 {facts.path}",
+    )
+
+
+def capacity_check(cap: Capacity) -> Check:
+    line = cap.line()
+    if cap.queued >= cap.max_queued:
+        return Check(
+            "capacity",
+            WARN,
+            f"{line} The queue is full: a submit is refused with queue_full.",
+            "Wait for running jobs to finish, or cancel some (`oraculum status`).",
+        )
+    if cap.active >= cap.max_active:
+        return Check("capacity", WARN, f"{line} Every slot is busy: a new job waits in the queue.")
+    return Check("capacity", OK, line)
+
+
+def leases_check(stale: list[Lease]) -> Check:
+    if not stale:
+        return Check("stale leases", OK, "No lease outlived its job.")
+    owners = ", ".join(f"{lease.kind} lease of job {lease.job_id}" for lease in stale)
+    return Check(
+        "stale leases",
+        WARN,
+        f"{len(stale)} lease(s) outlived their job and no longer block anything: {owners}.",
+        "Nothing to do: whoever next needs the slot drops them.",
+    )
+
+
+def staging_check(submit_leftovers: list[Path], auth_leftovers: list[Path]) -> Check:
+    if not submit_leftovers and not auth_leftovers:
+        return Check("staging leftovers", OK, "No staging directory outlived its process.")
+    parts = []
+    steps = []
+    if submit_leftovers:
+        parts.append(
+            f"{len(submit_leftovers)} submit staging entr"
+            f"{'y' if len(submit_leftovers) == 1 else 'ies'} whose process is gone: "
+            + ", ".join(str(p) for p in submit_leftovers)
+        )
+        steps.append("`oraculum clean --expired` (or the next submit) removes the submit ones")
+    if auth_leftovers:
+        parts.append(
+            f"{len(auth_leftovers)} sign-in staging profile(s) from a run that did not finish: "
+            + ", ".join(str(p) for p in auth_leftovers)
+        )
+        steps.append("the next `oraculum auth` removes the sign-in ones")
+    return Check("staging leftovers", WARN, "; ".join(parts) + ".", "; ".join(steps) + ".")
+
+
+def identity_check(status: int, identity: str | None, provider_label: str) -> Check:
+    if status == 200:
+        who = f" as {identity}" if identity else ""
+        return Check("seed identity", OK, f"{provider_label} knows the session{who}.")
+    return Check(
+        "seed identity",
+        FAIL,
+        f"The identity probe answered HTTP {status or 'nothing'}: {provider_label} does not "
+        "accept the seed's session.",
+        "Run `oraculum auth` to sign in again.",
+        "auth_login_required",
+    )
+
+
+def vocabulary_check(entries: list[Any]) -> Check:
+    broken = [e.entry for e in entries if not e.ok]
+    if not broken:
+        return Check("live vocabulary", OK, f"All {len(entries)} entries match the page.")
+    return Check(
+        "live vocabulary",
+        FAIL,
+        f"No longer matches the page: {', '.join(broken)}.",
+        "ChatGPT's UI changed: upgrade oraculum, or report the table above with the page's "
+        "version.",
+        "provider_ui_drift",
+    )
+
+
+def report(provider: str, checks: list[Check], live: dict[str, Any] | None) -> dict[str, Any]:
+    """The doctor document; a failing one carries its error (`doctor_failed`) as well."""
+    out: dict[str, Any] = {
+        "ok": not any(c.status == FAIL for c in checks),
+        "provider": provider,
+        "checks": [c.to_json() for c in checks],
+    }
+    if live is not None:
+        out["live"] = live
+    problems = [c for c in checks if c.status == FAIL]
+    if problems:
+        out["error"] = OracleError(
+            "doctor_failed",
+            f"oraculum doctor found {len(problems)} problem(s): "
+            + ", ".join(c.check for c in problems)
+            + ".",
+            suggested_next_step=problems[0].next_step,
+            details={"failed": [c.check for c in problems]},
+        ).to_dict()
+    return out
+
+
+def doctor_error(result: dict[str, Any]) -> OracleError | None:
+    """The failure of a doctor report as an error (for its exit code)."""
+    error = result.get("error")
+    if not error:
+        return None
+    return OracleError(error["code"], error["message"])
+
+
+# Reading the machine ------------------------------------------------------------------------
+
+
+def dir_facts(path: Path) -> DirFacts:
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        return DirFacts(path, False, False, None, False)
+    except OSError:
+        return DirFacts(path, True, False, None, False)
+    is_dir = stat.S_ISDIR(info.st_mode)
+    writable = is_dir and os.access(path, os.W_OK | os.X_OK)
+    return DirFacts(path, True, is_dir, stat.S_IMODE(info.st_mode), writable)
+
+
+def _config_check(cwd: Path | None) -> tuple[Check, Config | None]:
+    try:
+        loaded = load_config(project_root(cwd))
+    except OracleError as error:
+        return failed("config", error), None
+    files = ", ".join(str(p) for p in loaded.files) or "built-in defaults only"
+    return Check("config", OK, f"valid ({files})"), loaded.config
+
+
+def _directory_checks(config: Config | None) -> list[Check]:
+    wanted: list[tuple[str, Path, str | None]] = [
+        ("jobs dir", jobs_dir(), "jobs_dir_unwritable"),
+        ("state dir", state_dir(), None),
+        ("data dir", data_dir(), None),
+    ]
+    if config is not None:
+        runtime = config.browser.runtime_profiles_dir
+        wanted.append(("runtime profiles dir", runtime, "runtime_profiles_dir_unwritable"))
+    return [directory_check(label, dir_facts(path), code=code) for label, path, code in wanted]
+
+
+async def _chromium_checks(config: Config | None) -> list[Check]:
+    from oraculum.browser.chromium import resolve_executable
+    from oraculum.browser.errors import first_line
+    from oraculum.service.selfcheck import launch_blank
+
+    configured = config.browser.executable_path if config is not None else None
+    try:
+        executable = resolve_executable(str(configured) if configured else None)
+    except OracleError as error:
+        return [failed("chromium", error)]
+    found = Check("chromium", OK, str(executable))
+    extra = tuple(config.browser.args) if config is not None else ()
+    try:
+        text = await launch_blank(executable, extra)
+    except Exception as exc:  # a launch failure is a finding, not a crash
+        text = first_line(exc)[:500]
+    if text == "ready":
+        return [found, Check("chromium launch", OK, "a headless launch showed a page")]
+    return [
+        found,
+        Check(
+            "chromium launch",
+            FAIL,
+            f"Chromium did not start: {text}",
+            "Run ./scripts/bootstrap, which installs what Chromium needs.",
+            "browser_launch_failed",
+        ),
+    ]
+
+
+def _seed_checks(config: Config, provider: str) -> tuple[list[Check], Path | None]:
+    """The seed is there and holds a session cookie (preflight's two checks); the seed path
+    when both hold, so the identity probe can run on a clone of it."""
+    from oraculum.auth.seed_check import seed_session_problem
+
+    try:
+        seed = check_seed_profile(config, provider)
+    except OracleError as error:
+        return [failed("seed profile", error)], None
+    checks = [Check("seed profile", OK, str(seed)), seed_mode_check(dir_facts(seed))]
+    chat_url, _ = provider_urls(config, provider)
+    problem = seed_session_problem(seed, provider, chat_url)
+    if problem is not None:
+        return [*checks, failed("seed session cookie", problem)], None
+    return [*checks, Check("seed session cookie", OK, "a session cookie is stored")], seed
+
+
+def _housekeeping_checks(store: JobStore, config: Config, provider: str) -> list[Check]:
+    from oraculum.auth.seed import staging_entries, sweep_choice
+
+    stale = [
+        lease
+        for kind in (RUNTIME, CONVERSATION)
+        for lease in list_leases(kind)
+        if not lease_is_live(store, lease)
+    ]
+    auth_leftovers = sweep_choice(staging_entries(seed_profile_dir(config, provider)))
+    return [
+        capacity_check(capacity(store, config)),
+        leases_check(stale),
+        staging_check(store.stale_staging(), auth_leftovers),
+    ]
+
+
+# The provider's page, on a throwaway clone of the seed ----------------------------------------
+
+
+@contextlib.asynccontextmanager
+async def throwaway_profile(config: Config, seed: Path) -> AsyncIterator[Path]:
+    """A clone of ``seed`` under the runtime profiles dir, cloned under the auth lock as a
+    job's is; removed, with any browser still on it, however the block ends."""
+    from oraculum.browser.profile import remove_profile
+    from oraculum.jobs.process import kill_profile_processes
+    from oraculum.providers.chatgpt.provider import _clone_under_auth_lock
+
+    target = config.browser.runtime_profiles_dir / (
+        f"{PROFILE_PREFIX}{os.getpid()}-{secrets.token_hex(4)}"
+    )
+    await asyncio.to_thread(_clone_under_auth_lock, seed, target)
+    try:
+        yield target
+    finally:
+        kill_profile_processes(target)  # the context closed it; this catches a hung close
+        remove_profile(target)
+
+
+async def _page_checks(config: Config, seed: Path, live: bool) -> tuple[list[Check], dict | None]:
+    """The identity probe (ChatGPT's `/backend-api/me`, as `oraculum auth` verifies with) and,
+    with ``live``, the vocabulary probe of the ready chat page. Nothing is typed or sent."""
+    from oraculum.browser.errors import classify_browser_error
+    from oraculum.browser.session import LaunchOptions, browser_on_profile
+
+    chat_url, _ = provider_urls(config, CHATGPT)
+    checks: list[Check] = []
+    live_part: dict[str, Any] | None = None
+    step = "seed identity"
+    try:
+        async with (
+            throwaway_profile(config, seed) as profile,
+            browser_on_profile(profile, LaunchOptions.from_config(config)) as context,
+        ):
+            page = context.pages[0] if context.pages else await context.new_page()
+            await page.goto(chat_url)
+            checks.append(await _identity(page))
+            if live and checks[-1].status == OK:
+                step, live_part = "live page", {"url": chat_url, "entries": []}
+                checks.extend(await _live(page, config, live_part))
+    except Exception as exc:
+        checks.append(failed(step, classify_browser_error(exc)))
+    return checks, live_part
+
+
+async def _identity(page: Any) -> Check:
+    from oraculum.auth.verify import identity_of
+
+    status, identity = await identity_of(page)
+    return identity_check(status, identity, "ChatGPT")
+
+
+async def _live(page: Any, config: Config, live_part: dict[str, Any]) -> list[Check]:
+    from oraculum.providers.chatgpt.page import ChatGPTPage
+    from oraculum.providers.chatgpt.page_state import allowed_origins
+    from oraculum.providers.chatgpt.probe import probe
+    from oraculum.providers.chatgpt.readiness import wait_until_ready
+
+    chat = ChatGPTPage(page)
+
+    async def quiet(_state: Any) -> None:
+        return None
+
+    try:
+        await wait_until_ready(
+            chat,
+            allowed_origins(config.browser.chat_url, config.browser.auth_url),
+            timeout_s=config.worker.readiness_timeout_ms / 1000,
+            on_failure=quiet,
+            log=lambda _message: None,
+        )
+    except OracleError as error:
+        if error.code != NOT_READY_CODE:
+            return [failed("live page", error)]  # signed out, a challenge, an outage: not drift
+        ready = failed("live page", error)  # it loaded but never looked ready: the probe says why
+    else:
+        ready = Check("live page", OK, f"ready at {page.url}")
+    entries = await probe(chat)
+    live_part["entries"] = [e.to_json() for e in entries]
+    return [ready, vocabulary_check(entries)]
+
+
+# --live when a check above already failed: the page was not opened.
+NOT_PROBED = Check(
+    "live page",
+    WARN,
+    "Not opened: the live probe needs a valid config and a signed-in seed profile (see the "
+    "failed checks above).",
+)
+
+
+def _grok_live() -> Check:
+    return Check(
+        "live page",
+        WARN,
+        "Not yet: this version of oraculum has no Grok page driver, so there is no Grok "
+        "vocabulary to check (Grok jobs fail with provider_unavailable).",
+        "Run `oraculum doctor --live --provider chatgpt` for ChatGPT.",
+        "provider_unsupported",
+    )
+
+
+# The operation --------------------------------------------------------------------------------
+
+
+def doctor(
+    provider: str | None = None,
+    *,
+    live: bool = False,
+    cwd: Path | None = None,
+    store: JobStore | None = None,
+) -> dict[str, Any]:
+    """Every check, in the order a job meets them; the report (see :func:`report`)."""
+    return asyncio.run(_doctor(provider, live=live, cwd=cwd, store=store or JobStore()))
+
+
+def choose_doctor_provider(provider: str) -> str:
+    chosen = normalize_provider(provider)  # invalid_provider for a name no one knows
+    if chosen not in DOCTOR_PROVIDERS:
+        raise OracleError(
+            "invalid_provider",
+            f"doctor checks {' or '.join(DOCTOR_PROVIDERS)}, not {provider}.",
+            rejected_value=provider,
+            allowed_values=list(DOCTOR_PROVIDERS),
+        )
+    return chosen
+
+
+async def _doctor(
+    provider: str | None, *, live: bool, cwd: Path | None, store: JobStore
+) -> dict[str, Any]:
+    wanted = choose_doctor_provider(provider) if provider is not None else None
+    config_check, config = _config_check(cwd)
+    chosen = wanted or (config.defaults.provider if config is not None else CHATGPT)
+    checks = [config_check, *_directory_checks(config), *await _chromium_checks(config)]
+    live_part = None
+    if config is not None:
+        seed_checks, seed = _seed_checks(config, chosen)
+        checks += [*seed_checks, *_housekeeping_checks(store, config, chosen)]
+        if chosen == GROK:
+            checks += [_grok_live()] if live else []
+        elif seed is not None:
+            page_checks, live_part = await _page_checks(config, seed, live)
+            checks += page_checks
+    if live and chosen == CHATGPT and live_part is None:
+        checks.append(NOT_PROBED)
+    return report(chosen, checks, live_part)
