@@ -2,38 +2,31 @@
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 
+import anyio
 import pytest
-from mcp.client.stdio import StdioServerParameters
 
-from mcp import Client
+from .support import mcp_client, text_of
 
 pytestmark = pytest.mark.slow
 
-
-def server_params(project: Path, *args: str) -> StdioServerParameters:
-    oraculum = Path(sys.executable).with_name("oraculum")
-    return StdioServerParameters(
-        command=str(oraculum), args=["mcp", *args], env=dict(os.environ), cwd=str(project)
-    )
+TOOLS = {
+    "oracle_preflight",
+    "oracle_submit",
+    "oracle_read",
+    "oracle_status",
+    "oracle_cancel",
+    "oracle_auth",
+    "oracle_wait",
+    "oracle_presets",
+}
 
 
 async def test_tools_prompts_submit_wait_read(project: Path) -> None:
-    async with Client(server_params(project, "--session", "e2e")) as client:
-        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
-        assert set(tools) == {
-            "oracle_preflight",
-            "oracle_submit",
-            "oracle_read",
-            "oracle_status",
-            "oracle_cancel",
-            "oracle_auth",
-            "oracle_wait",
-        }
-        assert "jobId" in tools["oracle_cancel"].input_schema["properties"]
+    async with mcp_client(project, "--session", "e2e") as client:
+        tools = {tool.name for tool in (await client.list_tools()).tools}
+        assert tools == TOOLS
         prompts = {p.name for p in (await client.list_prompts()).prompts}
         assert prompts == {"oracle", "oracle-followup"}
         prompt = await client.get_prompt("oracle", {"request": "Review the parser"})
@@ -44,16 +37,16 @@ async def test_tools_prompts_submit_wait_read(project: Path) -> None:
         ready = await client.call_tool("oracle_preflight", {"provider": "test"})
         assert not ready.is_error
         assert ready.structured_content["ready"] is True
-        assert "Capacity: 0/2 active, 0/2 queued (global)." in ready.content[0].text
+        assert "Capacity: 0/2 active, 0/2 queued (global)." in text_of(ready)
         assert ready.structured_content["session"]["sessionId"] == "e2e"
 
         submitted = await client.call_tool(
             "oracle_submit", {"prompt": "What is 6 x 7?", "files": ["."], "provider": "test"}
         )
-        assert not submitted.is_error, submitted.content[0].text
+        assert not submitted.is_error, text_of(submitted)
         job = submitted.structured_content["job"]
         assert job["sessionId"] == "e2e" and job["status"] in ("submitted", "waiting")
-        assert "Oracle job dispatched" in submitted.content[0].text
+        assert f"Oracle job {job['id']} dispatched" in text_of(submitted)
 
         progress: list[tuple[float, float | None, str | None]] = []
 
@@ -65,17 +58,17 @@ async def test_tools_prompts_submit_wait_read(project: Path) -> None:
             {"jobId": job["id"], "timeoutSeconds": 30},
             progress_callback=on_progress,
         )
-        assert not waited.is_error, waited.content[0].text
+        assert not waited.is_error, text_of(waited)
         assert waited.structured_content["done"] is True
         assert progress, "no progress notification arrived"
         assert all(total == 30 for _, total, _ in progress)
         assert job["id"] in (progress[0][2] or "")
-        assert f"Oracle job {job['id']} is complete." in waited.content[0].text
-        assert "oraculum read" in waited.content[0].text
+        assert f"Oracle job {job['id']} is complete." in text_of(waited)
+        assert f'oracle_read {{"jobId": "{job["id"]}"}}' in text_of(waited)
 
         read = await client.call_tool("oracle_read", {"jobId": job["id"]})
         assert not read.is_error
-        assert "Test answer to: What is 6 x 7?" in read.content[0].text
+        assert "Test answer to: What is 6 x 7?" in text_of(read)
         assert read.structured_content["job"]["wakeup"]["settled"] is True
 
         resource = await client.read_resource(f"oraculum://jobs/{job['id']}/response")
@@ -83,14 +76,14 @@ async def test_tools_prompts_submit_wait_read(project: Path) -> None:
 
 
 async def test_errors_are_tool_errors_with_codes(project: Path) -> None:
-    async with Client(server_params(project, "--session", "e2e-errors")) as client:
+    async with mcp_client(project, "--session", "e2e-errors") as client:
         bad_preset = await client.call_tool(
             "oracle_submit", {"prompt": "q", "files": ["."], "preset": "bogus"}
         )
         assert bad_preset.is_error
         error = bad_preset.structured_content["error"]
-        assert error["code"] == "invalid_preset" and "pro_extended" in error["allowedValues"]
-        assert "Suggested next step:" in bad_preset.content[0].text
+        assert error["code"] == "invalid_argument" and "pro_extended" in error["allowedValues"]
+        assert "Suggested next step:" in text_of(bad_preset)
 
         missing = await client.call_tool(
             "oracle_submit", {"prompt": "q", "files": ["nope.py"], "provider": "test"}
@@ -105,12 +98,13 @@ async def test_errors_are_tool_errors_with_codes(project: Path) -> None:
         blocked = await client.call_tool("oracle_preflight", {})
         assert blocked.is_error
         assert blocked.structured_content["error"]["code"] == "auth_seed_profile_missing"
+        assert "`oracle_auth" in text_of(blocked) and "oraculum auth" not in text_of(blocked)
 
 
-async def test_generated_session_and_pending_wakeups_in_results(project: Path) -> None:
+async def test_generated_session_and_wakeups_in_results(project: Path) -> None:
     """Without --session the server is its own session; a finished job's wake-up rides on the
     next tool result."""
-    async with Client(server_params(project)) as client:
+    async with mcp_client(project) as client:
         ready = await client.call_tool("oracle_preflight", {"provider": "test"})
         session = ready.structured_content["session"]
         assert session["generated"] is True and session["sessionId"].startswith("mcp-")
@@ -118,14 +112,12 @@ async def test_generated_session_and_pending_wakeups_in_results(project: Path) -
             "oracle_submit", {"prompt": "ping", "files": ["src"], "provider": "test"}
         )
         job_id = submitted.structured_content["job"]["id"]
-        import anyio
-
         carried = None
-        with anyio.fail_after(30):
+        with anyio.fail_after(60):
             while carried is None:
                 await anyio.sleep(0.3)
-                result = await client.call_tool("oracle_status", {})
-                pending = (result.structured_content or {}).get("pendingWakeups") or []
-                carried = next((w for w in pending if w["jobId"] == job_id), None)
-        assert carried["status"] == "complete"
-        assert f"Oracle job {job_id} is complete." in carried["text"]
+                result = await client.call_tool("oracle_presets", {})
+                wakeups = (result.structured_content or {}).get("wakeups") or []
+                carried = next((w for w in wakeups if w["jobId"] == job_id), None)
+        assert carried["status"] == "complete" and carried["attempt"] == 1
+        assert f"Oracle job {job_id} is complete." in text_of(result)

@@ -17,6 +17,6 @@ def mcp_command(
     ),
 ) -> None:
     """Serve the oracle tools, prompts and resources over MCP (stdio)."""
-    from oraculum.mcp.server import serve  # the MCP SDK loads only for this command
+    from oraculum.mcp.stdio import serve  # the MCP SDK loads only for this command
 
     serve(session=session)

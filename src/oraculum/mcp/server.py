@@ -1,10 +1,13 @@
-"""`oraculum mcp`: the oracle tools, prompts and resources over MCP (stdio, official SDK v2).
+"""`oraculum mcp`: the oracle tools, prompts and resources over MCP (official SDK v2).
 
-The server is a thin surface over :mod:`oraculum.service`. It is also a live host process of
-its session: it holds the session's liveness file, polls for finished jobs in the background
-and on every tool call, carries the wake-ups it claimed in the next tool result, and marks the
-job's resource updated. No tool blocks for long: `oracle_wait` long-polls with progress
-notifications and a bounded timeout.
+The server is a thin surface over :mod:`oraculum.service`: each tool is a module-level function
+that runs one service operation off the event loop and words its result with
+:mod:`oraculum.mcp.render`. It is also a live host process of its session: it holds the
+session's liveness file and, in the background, notices finished jobs (it marks their resource
+updated for subscribers and runs the notify hook). A wake-up itself only ever reaches the agent
+inside a tool result, and it counts as delivered only once such a result has been made; until
+then the job record keeps it due, so a server stopped in between leaves it to the next one.
+No tool blocks for long: `oracle_wait` returns within 50 s (hosts time requests out at 60 s).
 """
 
 from __future__ import annotations
@@ -17,26 +20,50 @@ import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import anyio
 import anyio.from_thread
 import anyio.to_thread
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.subscriptions import InMemorySubscriptionBus
+from mcp.shared.exceptions import MCPError
 from mcp.shared.subscriptions import ResourceUpdated
-from mcp.types import CallToolResult, TextContent
+from mcp.types import INTERNAL_ERROR, INVALID_PARAMS, CallToolResult, TextContent
+from pydantic import Field
 
-from oraculum import __version__
 from oraculum.core.config import load_config
 from oraculum.core.crashlog import surface_error
-from oraculum.core.errors import OracleError
 from oraculum.core.project import find_project_root, project_id
 from oraculum.core.session import SESSION_ENV, validate_session_id
+from oraculum.jobs.model import Job
 from oraculum.jobs.store import JobStore
+from oraculum.mcp import render
+from oraculum.mcp.arguments import prompt_problem, tool_problem, validators
+from oraculum.mcp.identity import INSTRUCTIONS, NAME, VERSION
 from oraculum.mcp.prompts import FOLLOWUP_PROMPT, ORACLE_PROMPT
-from oraculum.service.auth import auth
+from oraculum.mcp.render import Outcome
+from oraculum.mcp.schemas import (
+    AuthOutput,
+    CancelOutput,
+    FollowUpArg,
+    JobIdArg,
+    JobOutput,
+    PreflightOutput,
+    PresetId,
+    PresetsOutput,
+    ProviderArg,
+    ReadActionArg,
+    ReadOutput,
+    RealProvider,
+    StatusOutput,
+    WaitOutput,
+    arg,
+    hints,
+)
 from oraculum.service.cancel import cancel
 from oraculum.service.preflight import preflight, preflight_error
+from oraculum.service.presets import presets
 from oraculum.service.read import read
 from oraculum.service.status import job_in_project, status
 from oraculum.service.submit import submit
@@ -44,27 +71,22 @@ from oraculum.service.summary import job_summary
 from oraculum.service.wait import wait
 from oraculum.sessions.liveness import SessionLiveness
 from oraculum.sessions.poller import Poller
-from oraculum.sessions.sinks import Inbox, fan_out, hook_sink
-from oraculum.sessions.wakeup import Wakeup
+from oraculum.sessions.sinks import Sink, hook_sink
+from oraculum.sessions.wakeup import Wakeup, build_wakeup, wakeup_text
 
 log = logging.getLogger("oraculum.mcp")
 
-WAIT_DEFAULT_S = 50.0  # under Codex's 60 s default tool timeout
-WAIT_MAX_S = 300.0
+WAIT_DEFAULT_S = 45.0
+WAIT_MAX_S = 50.0  # common hosts (pi, Claude Desktop, the Inspector) time a request out at 60 s
 PROGRESS_EVERY_S = 2.0
 JOB_URI = "oraculum://jobs/{job_id}"
 RESPONSE_URI = "oraculum://jobs/{job_id}/response"
-
-INSTRUCTIONS = """\
-oraculum consults the ChatGPT / Grok web apps as durable background jobs.
-Workflow: oracle_preflight first; then oracle_submit (returns at once with a job id); stop and \
-wait for the completion wake-up, which arrives in a later oracle tool result, or long-poll \
-with oracle_wait; then oracle_read. Answers are saved on disk and survive disconnects. \
-Errors are tool errors carrying a code and a suggested next step."""
+PRESETS_URI = "oraculum://presets"
+RESOURCE_NOT_FOUND = -32002  # the MCP spec's code for an unknown resource
 
 
 class OracleMcp:
-    """The server's per-process state: its session, poller, pending wake-ups."""
+    """The server's per-process state: its project, its session, its poller."""
 
     def __init__(self, session: str | None, cwd: Path | None = None) -> None:
         self.root = find_project_root(cwd)
@@ -76,22 +98,19 @@ class OracleMcp:
             configured or f"mcp-{os.getpid()}-{secrets.token_hex(4)}"
         )
         self.project_id = project_id(self.root)
-        self.inbox = Inbox()
-        self.updated: set[str] = set()
         config = load_config(self.root).config
         hook = config.notify.hook
-        self.poll_interval_s = config.poller.interval_ms / 1000
-        sink = fan_out(
-            self._deliver,
-            hook_sink(hook, timeout_s=config.notify.timeout_ms / 1000) if hook else None,
+        self.hook: Sink | None = (
+            hook_sink(hook, timeout_s=config.notify.timeout_ms / 1000) if hook else None
         )
-        self.poller = Poller(self.project_id, self.session_id, sink)
+        self.poll_interval_s = config.poller.interval_ms / 1000
+        self.store = JobStore()
+        self.poller = Poller(
+            self.project_id, self.session_id, _results_only, store=self.store, surface="mcp"
+        )
+        self.bus = InMemorySubscriptionBus()  # `subscriptions/listen` streams filter by URI
+        self.announced: set[tuple[str, int]] = set()  # (job, attempt) already announced
         self.liveness: SessionLiveness | None = None
-        self.legacy_session: Any = None  # the last client session seen, for legacy notifications
-
-    def _deliver(self, wakeup: Wakeup) -> None:
-        self.inbox(wakeup)
-        self.updated.add(JOB_URI.format(job_id=wakeup.job_id))
 
     def start(self) -> None:
         self.liveness = SessionLiveness(self.project_id, self.session_id)
@@ -101,349 +120,494 @@ class OracleMcp:
         if self.liveness is not None:
             self.liveness.close()
 
-    def session_for(self, session_id: str | None) -> str:
-        return validate_session_id(session_id) if session_id else self.session_id
+    async def announce(self) -> None:
+        """Tell subscribers and the hook about each finished job of this session, once per
+        attempt: the wake-up itself waits for the agent's next tool result."""
+        due = await anyio.to_thread.run_sync(self.poller.pending)
+        for job in due:
+            key = (job.id, job.wakeup_attempt_count)
+            if key in self.announced:
+                continue
+            self.announced.add(key)
+            await self.bus.publish(ResourceUpdated(uri=JOB_URI.format(job_id=job.id)))
+            if self.hook is not None:
+                await anyio.to_thread.run_sync(self.hook, self._hook_wakeup(job))
+
+    def _hook_wakeup(self, job: Job) -> Wakeup:
+        attempt = job.wakeup_attempt_count + 1
+        return build_wakeup(job, self.store, session_id=self.session_id, attempt=attempt)
+
+    async def carry(self, outcome: Outcome) -> CallToolResult:
+        """The tool result for ``outcome``, carrying the wake-ups due for this session; they
+        count as delivered once the result is made, and stay due if it is not."""
+        wakeups = await anyio.to_thread.run_sync(self._collect)
+        try:
+            text, data = render.compose(outcome, wakeups)
+            result = CallToolResult(
+                content=[TextContent(type="text", text=text)],
+                structured_content=data,
+                is_error=outcome.is_error,
+            )
+        except BaseException:
+            await self._settle(wakeups, delivered=False)
+            raise
+        await self._settle(wakeups, delivered=True)
+        return result
+
+    def _collect(self) -> list[Wakeup]:
+        try:
+            return self.poller.collect()
+        except Exception:  # a wake-up problem never fails the tool call that would carry it
+            log.exception("collecting wake-ups failed")
+            return []
+
+    async def _settle(self, wakeups: list[Wakeup], *, delivered: bool) -> None:
+        if not wakeups:
+            return
+        with anyio.CancelScope(shield=True):  # a cancelled call still releases its claims
+            await anyio.to_thread.run_sync(self._settle_now, wakeups, delivered)
+
+    def _settle_now(self, wakeups: list[Wakeup], delivered: bool) -> None:
+        for wakeup in wakeups:
+            try:
+                if delivered:
+                    self.poller.commit(wakeup)
+                else:
+                    self.poller.abandon(wakeup)
+            except Exception:
+                log.exception("recording the wake-up of %s failed", wakeup.job_id)
 
 
-async def _publish_updates(state: OracleMcp, server: MCPServer) -> None:
-    uris, state.updated = state.updated, set()
-    for uri in sorted(uris):
+def _results_only(wakeup: Wakeup) -> None:
+    """The poller's sink: never used, since this server shows wake-ups only in tool results."""
+    raise RuntimeError(f"wake-up {wakeup.job_id} must be carried by a tool result")
+
+
+def _state(ctx: Context) -> OracleMcp:
+    state: OracleMcp = ctx.request_context.lifespan_context
+    return state
+
+
+async def _run(
+    ctx: Context, operation: str, call: Callable[[OracleMcp], Outcome]
+) -> CallToolResult:
+    """Run one operation off the event loop; any failure becomes the documented error."""
+    state = _state(ctx)
+    try:
+        outcome = await anyio.to_thread.run_sync(call, state)
+    except Exception as exc:  # an unexpected one is `internal_error`, its traceback in a log
+        outcome = render.error_outcome(surface_error(exc, surface=f"mcp {operation}"))
+    return await state.carry(outcome)
+
+
+async def oracle_preflight(
+    ctx: Context, provider: ProviderArg = None, followUpJobId: FollowUpArg = None
+) -> Annotated[CallToolResult, PreflightOutput]:
+    """Check right away, before gathering any context, that this session can submit an oracle
+    job: session, config, auth seed profile, browser, writable dirs and global capacity. Pass
+    followUpJobId when preparing a follow-up. Changes nothing; a blocker is a tool error."""
+
+    def call(state: OracleMcp) -> Outcome:
+        result = preflight(
+            cwd=state.root, session=state.session_id, provider=provider, follow_up_job=followUpJobId
+        )
+        problem = preflight_error(result)
+        if problem is not None:
+            raise problem
+        return render.preflight_outcome(result, generated=state.session_generated)
+
+    return await _run(ctx, "oracle_preflight", call)
+
+
+async def oracle_submit(
+    ctx: Context,
+    prompt: Annotated[
+        str,
+        arg(
+            "Prompt",
+            "A self-contained request for the oracle: goal, background, what the archive "
+            "holds, the answer wanted. UTF-8, at most 8 MiB.",
+        ),
+    ],
+    files: Annotated[
+        list[str],
+        arg(
+            "Files",
+            "Paths relative to the project root to archive ('.' for the whole repository).",
+            min_length=1,
+        ),
+    ],
+    preset: Annotated[
+        PresetId | None,
+        arg("Preset", "A model preset (see oracle_presets); omit for the configured default."),
+    ] = None,
+    provider: ProviderArg = None,
+    followUpJobId: FollowUpArg = None,
+    conversationId: Annotated[
+        str | None,
+        arg("ChatGPT conversation", "Continue this ChatGPT conversation (id or /c/ URL)."),
+    ] = None,
+    includeGitDir: Annotated[
+        bool,
+        arg("Include .git", "Allow naming .git (it uploads every committed secret)."),
+    ] = False,
+) -> Annotated[CallToolResult, JobOutput]:
+    """Archive project files and submit a prompt as a background oracle job; returns at once
+    with the job id (it never waits for the answer). After a successful or queued submit, stop:
+    the completion wake-up arrives in a later oracle tool result (or call oracle_wait).
+    archive_too_large is retryable with a smaller selection: at most two submit attempts."""
+
+    def call(state: OracleMcp) -> Outcome:
+        result = submit(
+            prompt,
+            files,
+            cwd=state.root,
+            session=state.session_id,
+            preset=preset,
+            provider=provider,
+            follow_up_job=followUpJobId,
+            conversation=conversationId,
+            request_source="mcp",
+            include_git_dir=includeGitDir,
+        )
+        return render.submit_outcome(result)
+
+    return await _run(ctx, "oracle_submit", call)
+
+
+async def oracle_read(
+    ctx: Context,
+    jobId: JobIdArg = None,
+    action: ReadActionArg = None,
+) -> Annotated[CallToolResult, ReadOutput]:
+    """Read a job's status and saved answer (first 4000 characters; the file path has all),
+    collection gaps and artifacts; defaults to the project's newest job. Reading a finished
+    job settles its wake-up (no more reminders)."""
+
+    def call(state: OracleMcp) -> Outcome:
+        result = read(
+            jobId, cwd=state.root, session=state.session_id, action=action, source="oracle_read"
+        )
+        return render.read_outcome(result)
+
+    return await _run(ctx, "oracle_read", call)
+
+
+async def oracle_status(
+    ctx: Context, jobId: JobIdArg = None
+) -> Annotated[CallToolResult, StatusOutput]:
+    """One job's metadata, or this project's recent jobs (ids, status) when jobId is
+    omitted."""
+
+    def call(state: OracleMcp) -> Outcome:
+        result = status(jobId, cwd=state.root, limit=5, session=state.session_id)
+        return render.status_outcome(result)
+
+    return await _run(ctx, "oracle_status", call)
+
+
+async def oracle_cancel(
+    ctx: Context,
+    jobId: Annotated[str, arg("Job id", "The job to cancel (never guessed; see oracle_status).")],
+) -> Annotated[CallToolResult, CancelOutput]:
+    """Cancel a queued or running job."""
+
+    def call(state: OracleMcp) -> Outcome:
+        return render.cancel_outcome(cancel(jobId, cwd=state.root))
+
+    return await _run(ctx, "oracle_cancel", call)
+
+
+async def oracle_auth(
+    ctx: Context,
+    provider: Annotated[
+        RealProvider | None, arg("Provider", "The provider to sign in (default chatgpt).")
+    ] = None,
+) -> Annotated[CallToolResult, AuthOutput]:
+    """Refresh the isolated browser's sign-in from the user's browser. Call it at most once per
+    user request, only when a job or preflight said auth is missing or stale, then retry the
+    blocked submission once; never loop."""
+
+    def call(state: OracleMcp) -> Outcome:
+        from oraculum.service.auth import auth  # the browser driver loads only for this tool
+
+        return render.auth_outcome(auth(provider, cwd=state.root))
+
+    return await _run(ctx, "oracle_auth", call)
+
+
+async def oracle_wait(
+    ctx: Context,
+    jobId: Annotated[
+        str | None,
+        arg(
+            "Job id",
+            "The job to wait for (id or unique prefix); omit to wait for this session's next "
+            "finished job.",
+        ),
+    ] = None,
+    timeoutSeconds: Annotated[
+        float,
+        arg(
+            "Timeout (seconds)",
+            f"Return after at most this long (default {WAIT_DEFAULT_S:g}, max {WAIT_MAX_S:g}): "
+            "hosts time requests out at 60 s. The job keeps running; call again.",
+            ge=0,
+            le=WAIT_MAX_S,
+        ),
+    ] = WAIT_DEFAULT_S,
+) -> Annotated[CallToolResult, WaitOutput]:
+    """Long-poll until a job ends (or, without jobId, until this session's next job ends), for
+    at most timeoutSeconds; sends progress notifications while it waits. done=false when time
+    runs out: the job keeps running, so call again or stop and wait for the wake-up."""
+    timeout = max(0.0, min(float(timeoutSeconds), WAIT_MAX_S))
+    last: dict[str, Any] = {"at": -PROGRESS_EVERY_S, "phase": None}
+
+    async def report(event: dict[str, Any]) -> None:
+        message = (
+            f"oracle job {event['jobId']}: {event['phase']} ({event['elapsedSeconds']:g}s)"
+            if "jobId" in event
+            else f"waiting for this session's next oracle job ({event['elapsedSeconds']:g}s)"
+        )
         with contextlib.suppress(Exception):
-            await server._subscriptions.publish(ResourceUpdated(uri=uri))
-        if state.legacy_session is not None:
-            with contextlib.suppress(Exception):  # only subscribed legacy clients listen
-                await state.legacy_session.send_resource_updated(uri)
+            await ctx.report_progress(event["elapsedSeconds"], timeout, message)
+
+    def on_progress(event: dict[str, Any]) -> None:
+        phase = event.get("phase")
+        if phase == last["phase"] and event["elapsedSeconds"] - last["at"] < PROGRESS_EVERY_S:
+            return
+        last.update(at=event["elapsedSeconds"], phase=phase)
+        anyio.from_thread.run(report, event)
+
+    def call(state: OracleMcp) -> Outcome:
+        result = wait(
+            jobId,
+            cwd=state.root,
+            session=state.session_id,
+            timeout_s=timeout,
+            poll_s=0.25,
+            on_progress=on_progress,
+            host=state.poller,
+            store=state.store,
+        )
+        text = None
+        if result["done"]:
+            job = state.store.load(result["job"]["id"])
+            text = wakeup_text(job, state.store, "mcp")
+        return render.wait_outcome(result, text)
+
+    return await _run(ctx, "oracle_wait", call)
 
 
-async def _poll_forever(state: OracleMcp, server: MCPServer) -> None:
+async def oracle_presets(ctx: Context) -> Annotated[CallToolResult, PresetsOutput]:
+    """List the model presets oracle_submit accepts (ChatGPT presets and Grok modes)."""
+    return await _run(ctx, "oracle_presets", lambda _state: render.presets_outcome(presets()))
+
+
+TOOLS: tuple[tuple[Callable[..., Any], str, Any], ...] = (
+    (
+        oracle_preflight,
+        "Check oracle readiness",
+        hints(read_only=True, destructive=False, idempotent=True, open_world=False),
+    ),
+    (
+        oracle_submit,
+        "Submit an oracle job",
+        hints(read_only=False, destructive=False, idempotent=False, open_world=True),
+    ),
+    (
+        oracle_read,
+        "Read an oracle answer",
+        hints(read_only=False, destructive=False, idempotent=True, open_world=True),
+    ),
+    (
+        oracle_status,
+        "Oracle job status",
+        hints(read_only=True, destructive=False, idempotent=True, open_world=False),
+    ),
+    (
+        oracle_cancel,
+        "Cancel an oracle job",
+        hints(read_only=False, destructive=True, idempotent=True, open_world=False),
+    ),
+    (
+        oracle_auth,
+        "Sign the oracle browser in",
+        hints(read_only=False, destructive=False, idempotent=False, open_world=True),
+    ),
+    (
+        oracle_wait,
+        "Wait for an oracle job",
+        hints(read_only=True, destructive=False, idempotent=True, open_world=False),
+    ),
+    (
+        oracle_presets,
+        "List oracle presets",
+        hints(read_only=True, destructive=False, idempotent=True, open_world=False),
+    ),
+)
+
+
+def oracle_prompt(
+    request: Annotated[str, Field(description="What to ask the oracle, in your own words.")],
+) -> str:
+    return ORACLE_PROMPT.format(request=request)
+
+
+def oracle_followup_prompt(
+    jobId: Annotated[str, Field(description="The completed oracle job to continue.")],
+    request: Annotated[str, Field(description="The follow-up request.")],
+) -> str:
+    return FOLLOWUP_PROMPT.format(job_id=jobId, request=request)
+
+
+def _resource_error(exc: Exception, uri: str) -> MCPError:
+    """A resource read's failure in the documented shape: message `[code] message`, the error
+    object in `data.error`; never a traceback on stderr."""
+    error = surface_error(exc, surface=f"mcp resource {uri}")
+    shown = render.error_outcome(error)
+    code = {"job_not_found": RESOURCE_NOT_FOUND, "internal_error": INTERNAL_ERROR}.get(
+        error.code, INVALID_PARAMS
+    )
+    return MCPError(code=code, message=shown.text, data=shown.data)
+
+
+def job_resource(job_id: str, ctx: Context) -> str:
+    # Looking at a resource is not reading the answer: it settles nothing.
+    uri = JOB_URI.format(job_id=job_id)
+    try:
+        job = job_in_project(JobStore(), job_id, _state(ctx).root)
+        return json.dumps(job_summary(job), indent=2, ensure_ascii=False)
+    except Exception as exc:
+        raise _resource_error(exc, uri) from None
+
+
+def response_resource(job_id: str, ctx: Context) -> str:
+    uri = RESPONSE_URI.format(job_id=job_id)
+    try:
+        job = job_in_project(JobStore(), job_id, _state(ctx).root)
+        path = Path(job.response_path)
+        if not path.exists():
+            return f"Response file: unavailable yet (job {job.id} is {job.status.value})."
+        return path.read_text(encoding="utf-8", errors="replace")
+    except Exception as exc:
+        raise _resource_error(exc, uri) from None
+
+
+def presets_resource() -> str:
+    return json.dumps(presets(), indent=2)
+
+
+class ArgumentGuard:
+    """Middleware: arguments that break a tool's input schema or a prompt's required arguments
+    are refused as `invalid_argument` in the documented shape (not the SDK's validation text),
+    before the SDK parses them."""
+
+    def __init__(self, server: MCPServer) -> None:
+        self.server = server
+        self.tool_validators: dict[str, Any] | None = None
+        self.prompt_arguments: dict[str, list[tuple[str, bool]]] | None = None
+
+    async def __call__(self, ctx: Any, call_next: Any) -> Any:
+        params = ctx.params if isinstance(ctx.params, dict) else {}
+        if ctx.method == "tools/call":
+            if self.tool_validators is None:
+                tools = await self.server.list_tools()
+                self.tool_validators = validators({t.name: t.input_schema for t in tools})
+            problem = tool_problem(
+                self.tool_validators, params.get("name"), params.get("arguments")
+            )
+            if problem is not None:
+                return await ctx.lifespan_context.carry(render.error_outcome(problem))
+        elif ctx.method == "prompts/get":
+            if self.prompt_arguments is None:
+                self.prompt_arguments = {
+                    p.name: [(a.name, bool(a.required)) for a in p.arguments or []]
+                    for p in await self.server.list_prompts()
+                }
+            problem = prompt_problem(
+                self.prompt_arguments, params.get("name"), params.get("arguments")
+            )
+            if problem is not None:
+                shown = render.error_outcome(problem)
+                raise MCPError(code=INVALID_PARAMS, message=shown.text, data=shown.data)
+        return await call_next(ctx)
+
+
+def build_server(state: OracleMcp) -> MCPServer:
+    @asynccontextmanager
+    async def lifespan(_server: MCPServer) -> AsyncIterator[OracleMcp]:
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(_watch, state)
+            try:
+                yield state
+            finally:
+                tasks.cancel_scope.cancel()
+
+    server: MCPServer = MCPServer(
+        name=NAME,
+        version=VERSION,
+        instructions=INSTRUCTIONS,
+        lifespan=lifespan,
+        subscriptions=state.bus,
+    )
+    server.middleware.append(ArgumentGuard(server))
+    for function, title, tool_hints in TOOLS:
+        description = " ".join((function.__doc__ or "").split())
+        server.add_tool(
+            function,
+            name=function.__name__,
+            title=title,
+            description=description,
+            annotations=tool_hints,
+        )
+    server.prompt(
+        name="oracle",
+        title="Consult the oracle",
+        description="Consult the oracle (ChatGPT / Grok web) about a request, as a background "
+        "job: preflight, archive, submit, then stop until the wake-up.",
+    )(oracle_prompt)
+    server.prompt(
+        name="oracle-followup",
+        title="Follow up an oracle job",
+        description="Continue a completed oracle job's thread with a new request.",
+    )(oracle_followup_prompt)
+    server.resource(
+        JOB_URI,
+        name="oracle-job",
+        title="Oracle job",
+        description="An oracle job's summary (status, phase, paths, wake-up state); reading it "
+        "settles nothing. Subscribe to hear when the job ends.",
+        mime_type="application/json",
+    )(job_resource)
+    server.resource(
+        RESPONSE_URI,
+        name="oracle-response",
+        title="Oracle answer",
+        description="An oracle job's saved response (Markdown).",
+        mime_type="text/markdown",
+    )(response_resource)
+    server.resource(
+        PRESETS_URI,
+        name="oracle-presets",
+        title="Oracle presets",
+        description="The model presets oracle_submit accepts (the same as oracle_presets).",
+        mime_type="application/json",
+    )(presets_resource)
+    return server
+
+
+async def _watch(state: OracleMcp) -> None:
     while True:
         try:
-            await anyio.to_thread.run_sync(state.poller.scan)
-            await _publish_updates(state, server)
+            await state.announce()
         except Exception:  # logged, never fatal to the server
             log.exception("background wake-up scan failed")
         await anyio.sleep(state.poll_interval_s)
 
 
-def _text_of(data: dict[str, Any]) -> str:
-    return data.get("message") or json.dumps(data, indent=2, ensure_ascii=False)
-
-
-def build_server(state: OracleMcp) -> MCPServer:
-    @asynccontextmanager
-    async def lifespan(server: MCPServer) -> AsyncIterator[None]:
-        async with anyio.create_task_group() as tasks:
-            tasks.start_soon(_poll_forever, state, server)
-            try:
-                yield None
-            finally:
-                tasks.cancel_scope.cancel()
-
-    server: MCPServer = MCPServer(
-        name="oraculum",
-        version=__version__,
-        instructions=INSTRUCTIONS,
-        lifespan=lifespan,
-    )
-
-    async def run_tool(
-        ctx: Context,
-        operation: str,
-        call: Callable[[], dict[str, Any]],
-        text: Callable[[dict[str, Any]], str] = _text_of,
-        *,
-        error_if: Callable[[dict[str, Any]], OracleError | None] | None = None,
-    ) -> CallToolResult:
-        """Run a service call off the event loop; carry pending wake-ups; map errors."""
-        with contextlib.suppress(Exception):
-            state.legacy_session = ctx.session
-        try:
-            data = await anyio.to_thread.run_sync(call)
-            problem = error_if(data) if error_if else None
-            if problem is not None:
-                raise problem
-            body = text(data)
-            is_error = False
-        except Exception as exc:  # unexpected: `internal_error` with a traceback log
-            error = surface_error(exc, surface=f"mcp {operation}")
-            data = {"error": error.to_dict()}
-            body = f"[{error.code}] {error.message}"
-            if error.suggested_next_step:
-                body += f"\nSuggested next step: {error.suggested_next_step}"
-            is_error = True
-        # A check on every tool call: deliver what finished since the last scan.
-        with contextlib.suppress(Exception):
-            await anyio.to_thread.run_sync(state.poller.scan)
-        pending = state.inbox.drain()
-        if pending:
-            data["pendingWakeups"] = [w.to_dict() for w in pending]
-            body += "\n\nOracle wake-ups for this session:\n\n" + "\n\n".join(
-                w.text for w in pending
-            )
-        await _publish_updates(state, server)
-        return CallToolResult(
-            content=[TextContent(type="text", text=body)],
-            structured_content=data,
-            is_error=is_error,
-        )
-
-    @server.tool(
-        name="oracle_preflight",
-        description="Check right away, before gathering any context, that this session can "
-        "submit an oracle job: session, config, auth seed profile, browser, writable dirs, and "
-        "global capacity. Pass provider 'grok' when the user asked for Grok, 'test' for a dry "
-        "run; pass followUpJobId when preparing a follow-up. Changes nothing.",
-    )
-    async def oracle_preflight(
-        ctx: Context,
-        provider: str | None = None,
-        followUpJobId: str | None = None,
-        sessionId: str | None = None,
-    ) -> CallToolResult:
-        def call() -> dict[str, Any]:
-            result = preflight(
-                cwd=state.root,
-                session=state.session_for(sessionId),
-                provider=provider,
-                follow_up_job=followUpJobId,
-            )
-            result["session"]["generated"] = state.session_generated and not sessionId
-            return result
-
-        return await run_tool(ctx, "oracle_preflight", call, error_if=preflight_error)
-
-    @server.tool(
-        name="oracle_submit",
-        description="Archive project files and submit a prompt as a background oracle job; "
-        "returns at once with the job id (it never waits for the answer). files: paths "
-        "relative to the project root ('.' for the whole repository). preset: omit to use the "
-        "configured default. After a successful or queued submit, stop and wait for the "
-        "completion wake-up (or call oracle_wait). archive_too_large is retryable with a "
-        "smaller selection: at most two submit attempts in total. Naming .git is refused "
-        "unless includeGitDir is true (it uploads every committed secret).",
-    )
-    async def oracle_submit(
-        ctx: Context,
-        prompt: str,
-        files: list[str],
-        preset: str | None = None,
-        provider: str | None = None,
-        followUpJobId: str | None = None,
-        conversationId: str | None = None,
-        sessionId: str | None = None,
-        includeGitDir: bool = False,
-    ) -> CallToolResult:
-        return await run_tool(
-            ctx,
-            "oracle_submit",
-            lambda: submit(
-                prompt,
-                files,
-                cwd=state.root,
-                session=state.session_for(sessionId),
-                preset=preset,
-                provider=provider,
-                follow_up_job=followUpJobId,
-                conversation=conversationId,
-                request_source="mcp",
-                include_git_dir=includeGitDir,
-            ),
-        )
-
-    def read_text(data: dict[str, Any]) -> str:
-        job = data["job"]
-        response = job["responsePath"] if job.get("responseAvailable") else "unavailable yet"
-        lines = [
-            f"job: {job['id']}",
-            f"status: {job['status']} ({job['phase']})",
-            f"response: {response}",
-            f"artifacts: {job['artifactsPath']}",
-        ]
-        lines += [f"{key}: {value}" for key, value in data["gaps"].items()]
-        if job.get("error"):
-            lines.append(f"error: {job['error']}")
-        if "recollection" in data:
-            lines.append(data["recollection"]["message"])
-        preview = data["response"].get("preview")
-        if preview:
-            lines += ["", preview]
-            if data["response"].get("truncated"):
-                lines.append(f"… (truncated; read {data['response']['path']} for the rest)")
-        return "\n".join(lines)
-
-    @server.tool(
-        name="oracle_read",
-        description="Read a job's status, saved response (first 4000 characters), paths, "
-        "collection gaps and artifacts; defaults to the project's newest job. Reading a "
-        "finished job settles its wake-up. action 'recollect' collects a completed job's "
-        "answer again without sending anything.",
-    )
-    async def oracle_read(
-        ctx: Context,
-        jobId: str | None = None,
-        action: str | None = None,
-        sessionId: str | None = None,
-    ) -> CallToolResult:
-        return await run_tool(
-            ctx,
-            "oracle_read",
-            lambda: read(
-                jobId,
-                cwd=state.root,
-                session=state.session_for(sessionId),
-                action=action,
-                source="oracle_read",
-            ),
-            read_text,
-        )
-
-    def status_text(data: dict[str, Any]) -> str:
-        if "job" in data:
-            job = data["job"]
-            return "\n".join(
-                f"{key}: {value}"
-                for key, value in job.items()
-                if key not in ("selection", "lastEvent", "queue", "wakeup")
-            )
-        if not data["jobs"]:
-            return "No oracle jobs found for this project."
-        lines = ["Recent jobs: " + ", ".join(f"{j['id']} ({j['status']})" for j in data["jobs"])]
-        return "\n".join(lines)
-
-    @server.tool(
-        name="oracle_status",
-        description="One job's metadata, or this project's recent jobs with their ids when "
-        "jobId is omitted.",
-    )
-    async def oracle_status(
-        ctx: Context,
-        jobId: str | None = None,
-        sessionId: str | None = None,
-    ) -> CallToolResult:
-        return await run_tool(
-            ctx,
-            "oracle_status",
-            lambda: status(jobId, cwd=state.root, limit=5, session=state.session_for(sessionId)),
-            status_text,
-        )
-
-    @server.tool(
-        name="oracle_cancel",
-        description="Cancel a queued or running job. jobId is required: it never guesses; "
-        "use oracle_status to find it.",
-    )
-    async def oracle_cancel(
-        ctx: Context,
-        jobId: str | None = None,
-    ) -> CallToolResult:
-        return await run_tool(ctx, "oracle_cancel", lambda: cancel(jobId, cwd=state.root))
-
-    @server.tool(
-        name="oracle_auth",
-        description="Refresh the isolated browser's sign-in from the user's browser. Call it "
-        "at most once per user request, only when a job or preflight said auth is missing or "
-        "stale, then retry the blocked submission once; never loop.",
-    )
-    async def oracle_auth(ctx: Context, provider: str | None = None) -> CallToolResult:
-        return await run_tool(ctx, "oracle_auth", lambda: auth(provider))
-
-    @server.tool(
-        name="oracle_wait",
-        description="Long-poll until a job ends (or, without jobId, until the session's next "
-        f"job ends), for at most timeoutSeconds (default {WAIT_DEFAULT_S:g}, max "
-        f"{WAIT_MAX_S:g}); sends progress notifications while it waits. Returns done=false on "
-        "timeout: the job keeps running, call again or stop and wait for the wake-up.",
-    )
-    async def oracle_wait(
-        ctx: Context,
-        jobId: str | None = None,
-        timeoutSeconds: float = WAIT_DEFAULT_S,
-        sessionId: str | None = None,
-    ) -> CallToolResult:
-        timeout = max(0.0, min(float(timeoutSeconds), WAIT_MAX_S))
-        last = {"at": -PROGRESS_EVERY_S, "phase": None}
-
-        async def report(event: dict[str, Any]) -> None:
-            message = (
-                f"oracle job {event['jobId']}: {event['phase']} ({event['elapsedSeconds']:g}s)"
-                if "jobId" in event
-                else f"waiting for this session's next oracle job ({event['elapsedSeconds']:g}s)"
-            )
-            with contextlib.suppress(Exception):
-                await ctx.report_progress(event["elapsedSeconds"], timeout, message)
-
-        def on_progress(event: dict[str, Any]) -> None:
-            phase = event.get("phase")
-            if phase == last["phase"] and event["elapsedSeconds"] - last["at"] < PROGRESS_EVERY_S:
-                return
-            last.update(at=event["elapsedSeconds"], phase=phase)
-            anyio.from_thread.run(report, event)
-
-        session_id = state.session_for(sessionId)
-        own = session_id == state.session_id
-
-        def call() -> dict[str, Any]:
-            result = wait(
-                jobId,
-                cwd=state.root,
-                session=session_id,
-                timeout_s=timeout,
-                poll_s=0.25,
-                on_progress=on_progress,
-                poller=state.poller if own else None,
-                inbox=state.inbox if own else None,
-            )
-            if result["done"]:
-                result["message"] = "\n\n".join(w["text"] for w in result["wakeups"])
-            return result
-
-        return await run_tool(ctx, "oracle_wait", call)
-
-    @server.prompt(
-        name="oracle",
-        description="Consult the oracle (ChatGPT / Grok web) about REQUEST as a background job.",
-    )
-    def oracle_prompt(request: str) -> str:
-        return ORACLE_PROMPT.format(request=request)
-
-    @server.prompt(
-        name="oracle-followup",
-        description="Continue a completed oracle job's thread. Usage: oracle-followup "
-        "jobId request.",
-    )
-    def oracle_followup_prompt(jobId: str, request: str) -> str:
-        return FOLLOWUP_PROMPT.format(job_id=jobId, request=request)
-
-    @server.resource(
-        JOB_URI,
-        name="oracle-job",
-        description="An oracle job's summary (status, phase, paths, wake-up state).",
-        mime_type="application/json",
-    )
-    def job_resource(job_id: str) -> str:
-        # Looking at a resource is not reading the answer: it settles nothing.
-        job = job_in_project(JobStore(), job_id, state.root)
-        return json.dumps(job_summary(job), indent=2, ensure_ascii=False)
-
-    @server.resource(
-        RESPONSE_URI,
-        name="oracle-response",
-        description="An oracle job's saved response (Markdown).",
-        mime_type="text/markdown",
-    )
-    def response_resource(job_id: str) -> str:
-        job = job_in_project(JobStore(), job_id, state.root)
-        path = Path(job.response_path)
-        if not path.exists():
-            return f"Response file: unavailable yet (job {job.id} is {job.status.value})."
-        return path.read_text(encoding="utf-8", errors="replace")
-
-    return server
-
-
-def serve(*, session: str | None = None, cwd: Path | None = None) -> None:
-    """Run the stdio server until the client closes it."""
-    logging.basicConfig(level=logging.WARNING)  # stderr only: stdout is the protocol
+def run_stdio(*, session: str | None = None, cwd: Path | None = None) -> None:
+    """Serve on this process's stdin and stdout until the client closes them."""
     state = OracleMcp(session, cwd)
     state.start()
     try:

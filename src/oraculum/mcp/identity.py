@@ -1,0 +1,45 @@
+"""What the server says about itself in the `initialize` handshake.
+
+A light module (no SDK import): the stdio entry answers `initialize` from it before the SDK
+has loaded (see :mod:`oraculum.mcp.stdio`), and the SDK server is built from the same values,
+so the two answers cannot drift apart (the entry also compares them at run time).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from oraculum import __version__
+
+NAME = "oraculum"
+VERSION = __version__
+INSTRUCTIONS = """\
+oraculum consults the ChatGPT / Grok web apps as durable background jobs.
+Workflow: oracle_preflight first; then oracle_submit (returns at once with a job id); stop and \
+wait for the completion wake-up, which arrives in a later oracle tool result, or long-poll \
+with oracle_wait (at most 50 s per call; call it again while the job runs); then oracle_read. \
+Answers are saved on disk and survive disconnects. Errors are tool errors carrying a code and \
+a suggested next step."""
+
+# What the SDK server built in `oraculum.mcp.server` advertises to an `initialize` client: tools,
+# prompts and resources, none of them with list-changed notifications or legacy
+# `resources/subscribe` (the SDK serves subscriptions on `subscriptions/listen` only).
+CAPABILITIES: dict[str, Any] = {
+    "prompts": {"listChanged": False},
+    "resources": {"subscribe": False, "listChanged": False},
+    "tools": {"listChanged": False},
+}
+# The `initialize` handshake's protocol revisions (the SDK's HANDSHAKE_PROTOCOL_VERSIONS; a test
+# keeps the two equal): a client asking for another one is offered the newest.
+HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+
+
+def initialize_result(requested: str) -> dict[str, Any]:
+    """The `initialize` result the server gives a client asking for protocol ``requested``."""
+    version = requested if requested in HANDSHAKE_VERSIONS else HANDSHAKE_VERSIONS[-1]
+    return {
+        "protocolVersion": version,
+        "capabilities": CAPABILITIES,
+        "serverInfo": {"name": NAME, "version": VERSION},
+        "instructions": INSTRUCTIONS,
+    }

@@ -1,0 +1,169 @@
+"""The MCP contract's types: argument annotations (title, description, enum, bounds) and the
+output schemas each tool declares (`outputSchema`).
+
+Outputs are TypedDicts without required keys: a result holds the keys its data has, an error
+result holds only `error` (and `wakeups`), and both validate against the same schema, as some
+clients check every result. Generated property titles are dropped: names and descriptions say
+what a property is.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from mcp.types import ToolAnnotations
+from pydantic import ConfigDict, Field, WithJsonSchema, with_config
+from typing_extensions import TypedDict  # pydantic needs it on Python < 3.12
+
+from oraculum.core.presets import GROK_MODE_IDS, PRESET_IDS
+
+Provider = Literal["chatgpt", "grok", "test"]
+RealProvider = Literal["chatgpt", "grok"]
+PresetId = Literal[(*PRESET_IDS, *GROK_MODE_IDS)]  # type: ignore[valid-type]
+
+
+# Arguments: a human title and a description each (no generated titles such as "Jobid").
+def arg(title: str, description: str, **constraints: Any) -> Any:
+    return Field(title=title, description=description, **constraints)
+
+
+JobIdArg = Annotated[
+    str | None,
+    arg("Job id", "An oracle job id, or a unique prefix of 4+ characters (see oracle_status)."),
+]
+ProviderArg = Annotated[
+    Provider | None,
+    arg(
+        "Provider",
+        "chatgpt (the default), grok only when the user asked for Grok, test for a dry run "
+        "without a browser.",
+    ),
+]
+ReadActionArg = Annotated[
+    Literal["recollect"] | None,
+    arg(
+        "Action",
+        "recollect: collect the job's answer again from its conversation (nothing is sent).",
+    ),
+    # An enum, not pydantic's `const`, for a one-value choice: every client reads enums.
+    WithJsonSchema({"anyOf": [{"type": "string", "enum": ["recollect"]}, {"type": "null"}]}),
+]
+FollowUpArg = Annotated[
+    str | None,
+    arg("Follow-up of job", "A completed job whose provider thread this request continues."),
+]
+
+
+def untitled(schema: dict[str, Any]) -> None:
+    """No generated property titles ("Jobid") in an output schema: names and descriptions say
+    it."""
+    for prop in schema.get("properties", {}).values():
+        prop.pop("title", None)
+
+
+UNTITLED = ConfigDict(json_schema_extra=untitled)
+
+
+@with_config(UNTITLED)
+class ErrorData(TypedDict, total=False):
+    code: Annotated[str, Field(description="Stable error code to branch on.")]
+    message: str
+    rejectedValue: Any
+    allowedValues: list[Any]
+    suggestedNextStep: str
+    retryable: bool
+    details: dict[str, Any]
+
+
+@with_config(UNTITLED)
+class WakeupData(TypedDict, total=False):
+    jobId: str
+    status: str
+    sessionId: str
+    originSessionId: str | None
+    adopted: Annotated[bool, Field(description="Delivered to this session for a gone one.")]
+    responsePath: str
+    responseAvailable: bool
+    artifactsPath: str
+    attempt: Annotated[int, Field(description="1, 2 or 3: reminders until the job is read.")]
+
+
+@with_config(UNTITLED)
+class _Common(TypedDict, total=False):
+    error: Annotated[ErrorData, Field(description="Set on a tool error (isError: true).")]
+    wakeups: Annotated[
+        list[WakeupData], Field(description="Jobs of this session that ended (one per job).")
+    ]
+
+
+JobData = Annotated[dict[str, Any], Field(description="The job summary (docs/agents.md).")]
+
+
+@with_config(UNTITLED)
+class PreflightOutput(_Common, total=False):
+    ready: bool
+    provider: str
+    projectRoot: str
+    session: dict[str, Any]
+    config: dict[str, Any]
+    auth: dict[str, Any]
+    browser: dict[str, Any]
+    capacity: dict[str, int]
+    jobsDir: str
+    followUpJobId: str
+
+
+@with_config(UNTITLED)
+class JobOutput(_Common, total=False):
+    job: JobData
+
+
+@with_config(UNTITLED)
+class CancelOutput(JobOutput, total=False):
+    outcome: Literal["cancelled", "finished_first", "cancel_failed"]
+
+
+@with_config(UNTITLED)
+class ReadOutput(JobOutput, total=False):
+    response: Annotated[
+        dict[str, Any],
+        Field(description="path, available, chars, preview (first 4000 characters), truncated"),
+    ]
+    gaps: dict[str, Any]
+    artifacts: list[dict[str, Any]]
+    recollection: dict[str, Any]
+
+
+@with_config(UNTITLED)
+class StatusOutput(JobOutput, total=False):
+    jobs: Annotated[list[dict[str, Any]], Field(description="Recent jobs, newest first.")]
+    project: str | None
+    problems: list[dict[str, Any]]
+
+
+@with_config(UNTITLED)
+class WaitOutput(JobOutput, total=False):
+    done: Annotated[bool, Field(description="False: still running; call oracle_wait again.")]
+    elapsedSeconds: float
+
+
+@with_config(UNTITLED)
+class AuthOutput(_Common, total=False):
+    provider: str
+    mode: str
+    seedProfileDir: str
+    identity: Any
+
+
+@with_config(UNTITLED)
+class PresetsOutput(_Common, total=False):
+    presets: list[dict[str, Any]]
+
+
+def hints(*, read_only: bool, destructive: bool, idempotent: bool, open_world: bool) -> Any:
+    return ToolAnnotations(
+        read_only_hint=read_only,
+        destructive_hint=destructive,
+        idempotent_hint=idempotent,
+        open_world_hint=open_world,
+    )

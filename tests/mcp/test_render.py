@@ -1,0 +1,105 @@
+"""The wording of MCP results and next steps (pure functions, no server)."""
+
+from __future__ import annotations
+
+from oraculum.core.errors import OracleError
+from oraculum.core.surface import for_surface, mcp_command
+from oraculum.mcp.render import Outcome, compose, error_outcome, status_outcome, wait_outcome
+from oraculum.sessions.wakeup import Wakeup
+
+
+def wakeup(job_id: str, attempt: int = 1) -> Wakeup:
+    return Wakeup(
+        job_id,
+        "complete",
+        "s",
+        "s",
+        "p",
+        f"Oracle job {job_id} is complete.",
+        "r",
+        True,
+        "a",
+        attempt,
+    )
+
+
+def test_cli_mentions_become_tool_calls() -> None:
+    steps = {
+        "Run `oraculum status` to list job ids.": "Call `oracle_status` to list job ids.",
+        "Run `oraculum auth chatgpt` (oracle_auth) once, then retry.": (
+            'Call `oracle_auth {"provider": "chatgpt"}` once, then retry.'
+        ),
+        "Read it with `oraculum read abcd1234 --recollect`.": (
+            'Read it with `oracle_read {"jobId": "abcd1234", "action": "recollect"}`.'
+        ),
+        "Submit one with `oraculum submit` (oracle_submit).": "Submit one with `oracle_submit`.",
+        "Wait (`oraculum status`), then retry.": "Wait (`oracle_status`), then retry.",
+        "Run `oraculum presets` to list the presets.": "Call `oracle_presets` to list the presets.",
+    }
+    for cli, mcp in steps.items():
+        assert for_surface(cli, "mcp") == mcp
+        assert for_surface(cli, "cli") == cli
+
+
+def test_commands_without_a_tool_stay_for_the_user() -> None:
+    for text in (
+        "Run `oraculum auth --manual` in a desktop session.",
+        "Run `oraculum clean --expired`, then retry.",
+        "Run `oraculum status --all-projects` to see every job.",
+        "Usage: `oraculum cancel <job-id>`.",
+    ):
+        assert for_surface(text, "mcp") == text
+    assert mcp_command("doctor --live") is None
+
+
+def test_error_outcome_rewrites_message_and_step() -> None:
+    error = OracleError(
+        "job_not_found",
+        "Oracle job not found: abcd (see `oraculum status`).",
+        suggested_next_step="Run `oraculum status` to list job ids.",
+    )
+    outcome = error_outcome(error)
+    assert outcome.is_error
+    assert outcome.text == (
+        "[job_not_found] Oracle job not found: abcd (see `oracle_status`).\n"
+        "Suggested next step: Call `oracle_status` to list job ids."
+    )
+    assert outcome.data["error"]["suggestedNextStep"] == "Call `oracle_status` to list job ids."
+
+
+def test_compose_says_a_wakeup_once_and_not_for_the_results_own_job() -> None:
+    outcome = Outcome("Oracle job a is complete.", {"done": True}, subject="a")
+    text, data = compose(outcome, [wakeup("a"), wakeup("b", 2)])
+    assert text == "Oracle job a is complete.\n\nOracle job b is complete."
+    assert [(w["jobId"], w["attempt"]) for w in data["wakeups"]] == [("a", 1), ("b", 2)]
+    assert all("text" not in w for w in data["wakeups"])
+    assert compose(Outcome("x", {}), []) == ("x", {})
+
+
+def test_one_status_has_no_python_booleans() -> None:
+    job = {
+        "id": "abcd",
+        "status": "complete",
+        "phase": "complete",
+        "provider": "test",
+        "createdAt": "t",
+        "promptSendState": "accepted",
+        "cleanupPending": False,
+        "responsePath": "/r.md",
+        "responseAvailable": True,
+        "wakeup": {"attempts": 1, "settled": False},
+        "queue": {"queued": False},
+    }
+    text = status_outcome({"job": job}).text
+    assert "True" not in text and "False" not in text
+    assert "cleanup pending: no" in text and "settled: no" in text
+
+
+def test_timed_out_wait_says_call_again() -> None:
+    job = {"id": "abcd", "status": "waiting", "phase": "awaiting_response"}
+    outcome = wait_outcome({"done": False, "job": job, "elapsedSeconds": 45.0}, None)
+    assert not outcome.is_error
+    assert outcome.text.startswith(
+        "Oracle job abcd is still waiting (awaiting_response) after 45 s."
+    )
+    assert 'call `oracle_wait {"jobId": "abcd"}` again' in outcome.text
