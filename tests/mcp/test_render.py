@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from oraculum.core.errors import OracleError
 from oraculum.core.surface import for_surface, mcp_command
-from oraculum.mcp.render import Outcome, compose, error_outcome, status_outcome, wait_outcome
+from oraculum.mcp.render import (
+    Outcome,
+    compose,
+    error_outcome,
+    read_outcome,
+    status_outcome,
+    wait_outcome,
+)
 from oraculum.sessions.wakeup import Wakeup
 
 
@@ -103,3 +110,16 @@ def test_timed_out_wait_says_call_again() -> None:
         "Oracle job abcd is still waiting (awaiting_response) after 45 s."
     )
     assert 'call `oracle_wait {"jobId": "abcd"}` again' in outcome.text
+
+
+def test_read_gaps_are_plain_words() -> None:
+    job = {"id": "abcd", "status": "failed", "phase": "failed", "artifactsPath": "/a"}
+    result = {
+        "job": job,
+        "response": {"path": "/r.md", "available": False},
+        "gaps": {"recollectionNeeded": True, "requiredMissing": ["code block", "sources"]},
+        "artifacts": [],
+    }
+    text = read_outcome(result).text
+    assert "recollectionNeeded: yes" in text and "requiredMissing: code block, sources" in text
+    assert "True" not in text and "[" not in text

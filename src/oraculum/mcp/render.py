@@ -60,6 +60,15 @@ def yes_no(value: object) -> str:
     return "yes" if value else "no"
 
 
+def plain(value: object) -> str:
+    """A value as a reader writes it: yes/no, a comma-separated list, not Python's repr."""
+    if isinstance(value, bool):
+        return yes_no(value)
+    if isinstance(value, list | tuple):
+        return ", ".join(plain(item) for item in value)
+    return str(value)
+
+
 def preflight_outcome(result: dict[str, Any], *, generated: bool) -> Outcome:
     session = {**result["session"], "generated": generated}
     data = {key: value for key, value in result.items() if key not in ("message", "capacityLine")}
@@ -103,7 +112,7 @@ def read_outcome(result: dict[str, Any]) -> Outcome:
     lines = [f"Oracle job {job['id']} is {job['status']} ({job['phase']})."]
     if job.get("error"):
         lines.append(f"Error: {job['error']}")
-    lines += [f"{key}: {value}" for key, value in result["gaps"].items()]
+    lines += [f"{key}: {plain(value)}" for key, value in result["gaps"].items()]
     if "recollection" in result:
         lines.append(for_surface(result["recollection"]["message"], SURFACE) or "")
     if result["artifacts"]:
