@@ -145,3 +145,23 @@ async def test_hook_runs_once_while_the_agent_is_idle_and_counts_nothing(
     assert [w["jobId"] for w in carried.structured_content["wakeups"]] == [job_id]
     assert out.read_text().split() == [job_id]
     assert JobStore().load(job_id).wakeup_attempt_count == 1
+
+
+async def test_concurrent_results_never_carry_the_same_wakeup(project: Path) -> None:
+    """Tool calls in flight together share the server's claimant: only one of them may claim,
+    show and count a given wake-up."""
+    state = OracleMcp("together", cwd=project)
+    job_id = submit("together", ["src"], session="together", provider="test")["job"]["id"]
+    await anyio.to_thread.run_sync(finished_unseen, job_id)
+    results: list[object] = []
+    async with Client(build_server(state)) as client:
+
+        async def call() -> None:
+            results.append(await client.call_tool("oracle_presets", {}))
+
+        async with anyio.create_task_group() as calls:
+            for _ in range(6):
+                calls.start_soon(call)
+    carried = [w["jobId"] for r in results for w in (r.structured_content or {}).get("wakeups", [])]
+    assert carried == [job_id]
+    assert JobStore().load(job_id).wakeup_attempt_count == 1

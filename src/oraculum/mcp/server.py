@@ -110,6 +110,9 @@ class OracleMcp:
         )
         self.bus = InMemorySubscriptionBus()  # `subscriptions/listen` streams filter by URI
         self.announced: set[tuple[str, int]] = set()  # (job, attempt) already announced
+        # Concurrent tool calls share this process's claimant: one result at a time claims,
+        # shows and counts wake-ups, so two results never carry the same one.
+        self.carrying = anyio.Lock()
         self.liveness: SessionLiveness | None = None
 
     def start(self) -> None:
@@ -140,18 +143,19 @@ class OracleMcp:
     async def carry(self, outcome: Outcome) -> CallToolResult:
         """The tool result for ``outcome``, carrying the wake-ups due for this session; they
         count as delivered once the result is made, and stay due if it is not."""
-        wakeups = await anyio.to_thread.run_sync(self._collect)
-        try:
-            text, data = render.compose(outcome, wakeups)
-            result = CallToolResult(
-                content=[TextContent(type="text", text=text)],
-                structured_content=data,
-                is_error=outcome.is_error,
-            )
-        except BaseException:
-            await self._settle(wakeups, delivered=False)
-            raise
-        await self._settle(wakeups, delivered=True)
+        async with self.carrying:
+            wakeups = await anyio.to_thread.run_sync(self._collect)
+            try:
+                text, data = render.compose(outcome, wakeups)
+                result = CallToolResult(
+                    content=[TextContent(type="text", text=text)],
+                    structured_content=data,
+                    is_error=outcome.is_error,
+                )
+            except BaseException:
+                await self._settle(wakeups, delivered=False)
+                raise
+            await self._settle(wakeups, delivered=True)
         return result
 
     def _collect(self) -> list[Wakeup]:
