@@ -1,14 +1,24 @@
-"""The pinned host tools: the committed lockfile agrees with the manifest, and what the
-session fixture installed is exactly what is pinned."""
+"""The pinned host tools: the committed lockfile agrees with the manifest, what the session
+fixture installed is exactly what is pinned, and only an unreachable registry skips."""
 
 from __future__ import annotations
 
 import json
 import subprocess
+from pathlib import Path
 
 import pytest
 
-from .host_tools import CACHE, HERE, PI_PACKAGE, HostTools, pinned_versions
+from .host_tools import (
+    CACHE,
+    HERE,
+    PI_PACKAGE,
+    HostTools,
+    RegistryUnreachable,
+    ensure_installed,
+    pinned_versions,
+    registry_reachable,
+)
 
 pytestmark = [pytest.mark.hosts, pytest.mark.slow]
 
@@ -37,3 +47,17 @@ def test_installed_tools_are_the_pinned_ones(host_tools: HostTools) -> None:
         [*host_tools.pi, "--version"], capture_output=True, text=True, timeout=60, check=True
     )
     assert reported.stdout.strip() == pinned_versions()[PI_PACKAGE]
+
+
+def test_an_unreachable_registry_is_the_skip_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The one reason the host tests skip: npm cannot reach its registry (here a closed
+    local port, with an empty npm cache so nothing is installed from an earlier download)."""
+    monkeypatch.setenv("npm_config_registry", "http://127.0.0.1:9/")
+    monkeypatch.setenv("npm_config_cache", str(tmp_path / "npm-cache"))
+    monkeypatch.setenv("npm_config_fetch_retries", "0")
+    assert registry_reachable(timeout_s=5) is False
+    with pytest.raises(RegistryUnreachable, match="unreachable|not installed"):
+        ensure_installed(tmp_path / "hosts")
+    assert not (tmp_path / "hosts" / ".installed").exists()
