@@ -58,6 +58,6 @@ def test_an_unreachable_registry_is_the_skip_reason(
     monkeypatch.setenv("npm_config_cache", str(tmp_path / "npm-cache"))
     monkeypatch.setenv("npm_config_fetch_retries", "0")
     assert registry_reachable(timeout_s=5) is False
-    with pytest.raises(RegistryUnreachable, match="unreachable|not installed"):
+    with pytest.raises(RegistryUnreachable, match=r"unreachable|not installed"):
         ensure_installed(tmp_path / "hosts")
     assert not (tmp_path / "hosts" / ".installed").exists()
