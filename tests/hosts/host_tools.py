@@ -8,6 +8,10 @@ stamp holding the lockfile's hash says the tree is current, and an flock keeps p
 workers from installing at the same time.
 
 Run it directly (`.venv/bin/python tests/hosts/host_tools.py`) to install ahead of a test run.
+After changing a pin, regenerate the lockfile in tests/hosts with
+`npm install --package-lock-only --ignore-scripts --before=<a date a week or more back>`: the
+registry's abbreviated metadata can lag `npm view` by days, and `npm ci` then cannot find a
+version published since (ETARGET).
 """
 
 from __future__ import annotations
