@@ -17,11 +17,12 @@ from typing import Any
 
 import pytest
 
-from oraculum.archive import MAX_BYTES, build_archive, select_entries
 from oraculum.archive import build as build_module
+from oraculum.archive import build_archive, select_entries
 from oraculum.archive.selection import Entry, SelectionStream, stream_entries
 from oraculum.archive.writer import write_archive
 from oraculum.core.errors import OracleError
+from oraculum.core.providers import REGISTRY
 
 from .support import extract, git_init, link, tree_listing, write
 
@@ -112,7 +113,8 @@ def _mk(path: Path) -> Path:
 
 
 def test_default_ceilings() -> None:
-    assert MAX_BYTES == {"chatgpt": 250 * MIB, "grok": 200 * MIB}
+    ceilings = {name: REGISTRY[name].max_archive_bytes for name in ("chatgpt", "grok")}
+    assert ceilings == {"chatgpt": 250 * MIB, "grok": 200 * MIB}
 
 
 def test_scenario_65_whole_repo_prunes_nested_build_not_src_build(

@@ -7,7 +7,6 @@ previews the same selection without compressing.
 from __future__ import annotations
 
 from oraculum.archive.build import (
-    MAX_BYTES,
     ArchiveResult,
     PrunedPath,
     archive_filename,
@@ -17,7 +16,6 @@ from oraculum.archive.inputs import WHOLE_REPO, ResolvedInput, resolve_inputs
 from oraculum.archive.selection import Entry, Exclusion, Selection, Skipped, select_entries
 
 __all__ = [
-    "MAX_BYTES",
     "WHOLE_REPO",
     "ArchiveResult",
     "Entry",

@@ -33,14 +33,9 @@ from oraculum.archive.selection import (
 from oraculum.archive.writer import WriteStats, WriteTimeout, write_archive
 from oraculum.core.errors import OracleError, failed
 from oraculum.core.fsio import DISK_FULL_ERRNOS, fsync_dir, os_error
-
-Provider = Literal["chatgpt", "grok"]
+from oraculum.core.providers import provider_spec
 
 MIB = 1024 * 1024
-# Compressed-size ceilings; the archive must be strictly smaller.
-MAX_BYTES: dict[str, int] = {"chatgpt": 250 * MIB, "grok": 200 * MIB}
-PROVIDER_LABEL = {"chatgpt": "ChatGPT", "grok": "Grok"}
-SUFFIX = {"chatgpt": ".tar.zst", "grok": ".tar.gz"}
 DEFAULT_ZSTD_LEVEL = 3
 DEFAULT_GZIP_LEVEL = 6
 DEFAULT_TIMEOUT_S = 120.0
@@ -69,7 +64,7 @@ class ArchiveResult:
     path: Path
     sha256: str
     size: int
-    provider: Provider
+    provider: str
     limit_bytes: int
     file_count: int  # archive members: regular files plus symlinks
     symlink_count: int
@@ -104,8 +99,8 @@ class ArchiveResult:
         }
 
 
-def archive_filename(job_id: str, provider: Provider) -> str:
-    return f"context-{job_id}{SUFFIX[provider]}"
+def archive_filename(job_id: str, provider: str) -> str:
+    return f"context-{job_id}{provider_spec(provider).archive_suffix}"
 
 
 def _zstd_threads(threads: int) -> int:
@@ -119,7 +114,7 @@ def build_archive(
     inputs: list[str],
     dest_dir: Path,
     job_id: str,
-    provider: Provider,
+    provider: str,
     *,
     level: int = DEFAULT_ZSTD_LEVEL,
     threads: int = 0,
@@ -139,13 +134,7 @@ def build_archive(
     ``include_git_dir`` allows naming `.git` (refused with ``archive_input_git_dir`` otherwise).
     An archive that would hold no member at all is refused with ``archive_empty``.
     """
-    if provider not in MAX_BYTES:
-        raise OracleError(
-            "invalid_provider",
-            f"Unknown provider for an archive: {provider}",
-            rejected_value=provider,
-            allowed_values=sorted(MAX_BYTES),
-        )
+    spec = provider_spec(provider)  # the provider's archive format and ceiling
     if not _JOB_ID.fullmatch(job_id):
         raise OracleError("invalid_job_id", f"Invalid job id: {job_id!r}", rejected_value=job_id)
     name = filename or archive_filename(job_id, provider)
@@ -159,11 +148,11 @@ def build_archive(
         inputs=list(inputs),
         final=final,
         tmp=tmp,
-        provider=provider,
-        compression="zstd" if provider == "chatgpt" else "gzip",
-        level=level if provider == "chatgpt" else gzip_level,
+        provider=spec.name,
+        compression=spec.archive_compression,
+        level=level if spec.archive_compression == "zstd" else gzip_level,
         threads=_zstd_threads(threads),
-        limit=max_bytes if max_bytes is not None else MAX_BYTES[provider],
+        limit=max_bytes if max_bytes is not None else spec.max_archive_bytes,
         deadline=time.monotonic() + timeout_s,
         timeout_s=timeout_s,
         fsync=fsync,
@@ -201,7 +190,7 @@ class _Build:
     inputs: list[str]
     final: Path
     tmp: Path
-    provider: Provider
+    provider: str
     compression: str
     level: int
     threads: int
@@ -375,7 +364,7 @@ class _Build:
         top_sorted = sorted(top, key=lambda s: (-s.bytes, s.path))
         remaining_sorted = sorted(remaining, key=lambda s: (-s.bytes, s.path))
         message = prune.too_large_message(
-            provider_label=PROVIDER_LABEL[self.provider],
+            provider_label=provider_spec(self.provider).label,
             size=stats.size,
             limit=self.limit,
             pruned=pruned,

@@ -16,11 +16,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Final, Literal
 from urllib.parse import urlsplit
 
+from oraculum.core import providers
 from oraculum.core.config import LOOPBACK_HOSTS
-from oraculum.core.presets import GROK, normalize_provider
+from oraculum.core.presets import normalize_provider
 
 # Chromium/WebKit store expiry as microseconds since 1601-01-01; JavaScript as milliseconds.
 _CHROME_EPOCH_OFFSET_S = 11_644_473_600
@@ -57,19 +58,9 @@ class CookiePolicy:
 
 CHATGPT_SESSION = _names(r"__Secure-next-auth\.session-token(?:\.\d+)?")
 CHATGPT_POLICY = CookiePolicy(
-    provider="chatgpt",
-    label="ChatGPT",
-    domains=frozenset(
-        {
-            "chatgpt.com",
-            "chat.openai.com",
-            "openai.com",
-            "auth.openai.com",
-            "sentinel.openai.com",
-            "atlas.openai.com",
-            "ws.chatgpt.com",
-        }
-    ),
+    provider=providers.CHATGPT.name,
+    label=providers.CHATGPT.label,
+    domains=providers.CHATGPT.cookie_domains,
     session=CHATGPT_SESSION,
     allowed=(
         *CHATGPT_SESSION,
@@ -120,18 +111,22 @@ CHATGPT_POLICY = CookiePolicy(
 # Grok signs in through x.ai's accounts service: `sso` / `sso-rw` carry the session.
 GROK_SESSION = _names("sso", "sso-rw")
 GROK_POLICY = CookiePolicy(
-    provider="grok",
-    label="Grok",
-    domains=frozenset({"grok.com", "x.ai", "accounts.x.ai", "x.com"}),
+    provider=providers.GROK.name,
+    label=providers.GROK.label,
+    domains=providers.GROK.cookie_domains,
     session=GROK_SESSION,
     allowed=(*GROK_SESSION, *_names("x-userid", "x-anonuserid", "x-challenge", "cf_clearance")),
     noise=CHATGPT_POLICY.noise,
 )
 
 
+# Which cookies sign each provider in (its domains come from its registry entry).
+POLICIES: Final[dict[str, CookiePolicy]] = {p.provider: p for p in (CHATGPT_POLICY, GROK_POLICY)}
+
+
 def policy_for(provider: str, chat_url: str) -> CookiePolicy:
     """The provider's policy; for a loopback look-alike its session cookie counts too."""
-    base = GROK_POLICY if normalize_provider(provider) == GROK else CHATGPT_POLICY
+    base = POLICIES[normalize_provider(provider)]
     if (urlsplit(chat_url).hostname or "") not in LOOPBACK_HOSTS:
         return base
     lookalike = _names(re.escape(LOOKALIKE_SESSION_COOKIE))

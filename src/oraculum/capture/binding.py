@@ -3,27 +3,13 @@ against it. Pure functions; the page work lives in page.py and collect.py."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 from typing import Any
-from urllib.parse import urlsplit
 
 from oraculum.capture.page import TurnCapture
+from oraculum.core.providers import conversation_id_from_url
 
-_CONVERSATION_RE = re.compile(r"/c/([A-Za-z0-9][A-Za-z0-9_-]*)")
-
-
-def conversation_id_from_url(url: str | None) -> str | None:
-    """The `/c/<id>` conversation id of a chat URL, else None."""
-    if not url:
-        return None
-    try:
-        path = urlsplit(url).path
-    except ValueError:
-        return None
-    match = _CONVERSATION_RE.search(path)
-    return match.group(1) if match else None
-
+__all__ = ["Binding", "BindingRefused", "conversation_id_from_url", "resolve_capture"]
 
 @dataclass(frozen=True)
 class Binding:

@@ -7,6 +7,7 @@
 // request = {
 //   mode: "capture" | "count",
 //   expectConversationId: string | null,  // checked against this page before anything is read
+//   conversationPattern: string,           // how a path names its conversation (the registry's)
 //   responseIndex: number,                 // 0-based among assistant turn roots
 //   messageId: string | null,              // identity wins over a shifted index
 //   archiveName: string | null,            // the job's archive, as its user turn shows it
@@ -39,7 +40,7 @@
   const MAX_CONTROL_TEXT = 200;
 
   const conversationId = (() => {
-    const match = location.pathname.match(/\/c\/([A-Za-z0-9][A-Za-z0-9_-]*)/);
+    const match = location.pathname.match(new RegExp(request.conversationPattern));
     return match ? match[1] : null;
   })();
   const base = { url: location.origin + location.pathname, conversationId };

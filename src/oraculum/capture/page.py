@@ -11,6 +11,8 @@ from typing import Any
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
+from oraculum.core.providers import CONVERSATION_PATH
+
 CHATGPT_HEADING = "ChatGPT said:"
 USER_HEADING = "You said:"
 
@@ -50,6 +52,7 @@ class CaptureRequest:
             "expectConversationId": self.expect_conversation_id,
             "messageId": self.message_id,
             "archiveName": self.archive_name,
+            "conversationPattern": CONVERSATION_PATH.pattern,
             "bindByArchive": self.bind_by_archive,
             "headingText": self.heading_text,
             "userHeadingText": self.user_heading_text,

@@ -11,18 +11,16 @@ import typer
 
 from oraculum.cli.app import app, emit
 from oraculum.core.errors import OracleError
+from oraculum.core.providers import provider_spec
 
 if TYPE_CHECKING:
     from rich.console import Console
 
     from oraculum.archive.selection import Selection
 
-PROVIDERS = ("chatgpt", "grok")
-
 
 def _settings(project_root: Path, provider: str) -> dict[str, Any]:
     """Archive settings from the effective config, or the built-in defaults without one."""
-    from oraculum.archive import MAX_BYTES
     from oraculum.archive.build import DEFAULT_TIMEOUT_S, DEFAULT_ZSTD_LEVEL
 
     try:
@@ -32,7 +30,7 @@ def _settings(project_root: Path, provider: str) -> dict[str, Any]:
             "level": DEFAULT_ZSTD_LEVEL,
             "threads": 0,
             "timeout_s": DEFAULT_TIMEOUT_S,
-            "max_bytes": MAX_BYTES[provider],
+            "max_bytes": provider_spec(provider).max_archive_bytes,
         }
     config = load_config(project_root).config
     return {
@@ -170,16 +168,10 @@ def archive_command(
     """Preview (--list) or build exactly the context archive a job would upload."""
     # The archive package (zstandard among its imports) loads only when this command runs.
     from oraculum.archive import build_archive, select_entries
-    from oraculum.archive.build import SUFFIX
     from oraculum.archive.selection import empty_selection_error
 
-    if provider not in PROVIDERS:
-        raise OracleError(
-            "invalid_provider",
-            f"Unknown provider: {provider}",
-            rejected_value=provider,
-            allowed_values=list(PROVIDERS),
-        )
+    spec = provider_spec(provider, dry_run=False)
+    provider = spec.name
     root = _project_root(project)
     items = list(inputs) if inputs else ["."]
     if list_only:
@@ -193,7 +185,7 @@ def archive_command(
     target = Path(out) if out is not None else Path.cwd()
     job_id = time.strftime("preview-%Y%m%d-%H%M%S")
     if target.is_dir():
-        dest_dir, filename = target, f"context-{job_id}{SUFFIX[provider]}"
+        dest_dir, filename = target, f"context-{job_id}{spec.archive_suffix}"
     else:
         dest_dir, filename = target.parent, target.name
     result = build_archive(
@@ -201,7 +193,7 @@ def archive_command(
         items,
         dest_dir,
         job_id,
-        provider,  # type: ignore[arg-type]  # checked against PROVIDERS above
+        provider,
         filename=filename,
         include_git_dir=include_git_dir,
         **settings,

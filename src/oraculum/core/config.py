@@ -33,11 +33,10 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
-from oraculum.core import paths
+from oraculum.core import paths, providers
 from oraculum.core.errors import OracleError
 from oraculum.core.presets import (
     CHATGPT,
-    GROK,
     GROK_MODE_IDS,
     PRESET_IDS,
     PROVIDERS,
@@ -60,13 +59,12 @@ SNAPSHOT: Final = "snapshot"
 
 PROJECT_SECTIONS: Final[tuple[str, ...]] = ("defaults", "worker", "poller", "artifacts", "cleanup")
 
-Provider = Literal["chatgpt", "grok"]
 GrokModeId = Literal["heavy"]
 CloneStrategy = Literal["auto", "reflink", "copy"]
 RunMode = Literal["headless", "headed"]
 
-CHATGPT_HOSTS: Final = frozenset({"chatgpt.com", "chat.openai.com"})
-GROK_HOSTS: Final = frozenset({"grok.com"})
+CHATGPT_HOSTS: Final = providers.CHATGPT.hosts
+GROK_HOSTS: Final = providers.GROK.hosts
 LOOPBACK_HOSTS: Final = frozenset({"127.0.0.1", "localhost", "::1"})
 
 # Real browsers' user-data trees, relative to the home directory. A profile path inside one (or
@@ -212,14 +210,19 @@ def _non_blank(value: str | None) -> str | None:
 
 
 class DefaultsSection(_Section):
-    provider: Provider = CHATGPT
+    provider: StrictStr = CHATGPT
     preset: StrictStr = "pro_extended"
     grok_mode: GrokModeId = "heavy"
 
     @field_validator("provider", mode="before")
     @classmethod
     def _provider_alias(cls, value: Any) -> Any:
-        return (canonical_provider(value) or value) if isinstance(value, str) else value
+        if not isinstance(value, str):
+            return value
+        name = canonical_provider(value)
+        if name is None:
+            raise ConfigProblem(f"must be one of {', '.join(PROVIDERS)}", value=value)
+        return name
 
     @field_validator("grok_mode", mode="before")
     @classmethod
@@ -438,9 +441,8 @@ class Config(_Section):
         return self.browser.max_concurrent_jobs * self.archive.chatgpt_max_bytes
 
     def archive_max_bytes(self, provider: str) -> int:
-        if normalize_provider(provider) == GROK:
-            return self.archive.grok_max_bytes
-        return self.archive.chatgpt_max_bytes
+        spec = providers.provider_spec(provider)
+        return int(getattr(self.archive, spec.max_bytes_key))
 
 
 SECTION_MODELS: Final[dict[str, type[_Section]]] = {
@@ -518,21 +520,26 @@ def project_bound_problem(key: str, value: Any) -> str | None:
     )
 
 
+def seed_path(configured: Path, spec: providers.ProviderSpec) -> Path:
+    """A provider's seed profile: the configured one, with the provider's suffix (Grok's sits
+    next to ChatGPT's)."""
+    return configured.with_name(configured.name + spec.seed_suffix)
+
+
 def grok_seed_path(chatgpt_seed: Path) -> Path:
-    return chatgpt_seed.with_name(chatgpt_seed.name + "-grok")
+    return seed_path(chatgpt_seed, providers.GROK)
 
 
 def seed_profile_dir(config: Config, provider: str) -> Path:
-    """The signed-in seed profile for ``provider``; Grok's sits next to ChatGPT's."""
-    seed = config.browser.auth_seed_profile_dir
-    return grok_seed_path(seed) if normalize_provider(provider) == GROK else seed
+    """The signed-in seed profile for ``provider``."""
+    spec = providers.REGISTRY[normalize_provider(provider)]
+    return seed_path(config.browser.auth_seed_profile_dir, spec)
 
 
 def provider_urls(config: Config, provider: str) -> tuple[str, str]:
-    """(chat URL, auth URL) for ``provider``; Grok signs in on its chat page."""
-    if normalize_provider(provider) == GROK:
-        return config.browser.grok_url, config.browser.grok_url
-    return config.browser.chat_url, config.browser.auth_url
+    """(chat URL, auth URL) for ``provider``, from the config keys its registry entry names."""
+    spec = providers.REGISTRY[normalize_provider(provider)]
+    return getattr(config.browser, spec.chat_url_key), getattr(config.browser, spec.auth_url_key)
 
 
 # --- errors -----------------------------------------------------------------------------------

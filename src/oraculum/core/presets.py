@@ -13,14 +13,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
+from oraculum.core import providers
 from oraculum.core.errors import OracleError
 
 if TYPE_CHECKING:
     from oraculum.core.config import Config
 
-CHATGPT: Final = "chatgpt"
-GROK: Final = "grok"
-PROVIDERS: Final[tuple[str, ...]] = (CHATGPT, GROK)
+CHATGPT: Final = providers.CHATGPT.name
+GROK: Final = providers.GROK.name
+PROVIDERS: Final[tuple[str, ...]] = providers.BROWSER_PROVIDERS
 MODEL_FAMILIES: Final[tuple[str, ...]] = ("instant", "thinking", "pro", "grok")
 TOOLS: Final[tuple[str, ...]] = ("deep_research",)
 
@@ -73,11 +74,6 @@ GROK_MODES_LIST: Final[tuple[GrokMode, ...]] = (
 GROK_MODE_IDS: Final[tuple[str, ...]] = tuple(m.id for m in GROK_MODES_LIST)
 GROK_MODES_BY_ID: Final[Mapping[str, GrokMode]] = {m.id: m for m in GROK_MODES_LIST}
 
-_PROVIDER_ALIASES: Final[Mapping[str, tuple[str, ...]]] = {
-    CHATGPT: ("chatgpt", "chat-gpt", "openai"),
-    GROK: ("grok", "xai", "x.ai"),
-}
-
 _NON_WORD = re.compile(r"[\W_]+")
 
 
@@ -105,9 +101,6 @@ _PRESET_ALIASES: Final = build_alias_table(
 _GROK_MODE_ALIASES: Final = build_alias_table(
     (alias, m.id) for m in GROK_MODES_LIST for alias in (m.id, m.label, *m.aliases)
 )
-_PROVIDER_TABLE: Final = build_alias_table(
-    (alias, provider) for provider, aliases in _PROVIDER_ALIASES.items() for alias in aliases
-)
 
 
 def canonical_preset_id(value: str) -> str | None:
@@ -120,7 +113,8 @@ def canonical_grok_mode(value: str) -> str | None:
 
 
 def canonical_provider(value: str) -> str | None:
-    return _PROVIDER_TABLE.get(normalize_key(value))
+    """The browser provider ``value`` names (the registry's aliases), or None."""
+    return providers.canonical_name(value, dry_run=False)
 
 
 def _unknown_preset(value: Any) -> OracleError:
@@ -163,15 +157,7 @@ def normalize_grok_mode(value: Any) -> str:
 
 
 def normalize_provider(value: Any) -> str:
-    canonical = canonical_provider(value) if isinstance(value, str) else None
-    if canonical is None:
-        raise OracleError(
-            "invalid_provider",
-            f"Unknown provider: {value}. Use one of: {', '.join(PROVIDERS)}.",
-            rejected_value=value,
-            allowed_values=list(PROVIDERS),
-        )
-    return canonical
+    return providers.provider_spec(value, dry_run=False).name
 
 
 @dataclass(frozen=True)

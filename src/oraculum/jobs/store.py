@@ -35,6 +35,7 @@ from oraculum.core.fsio import (
     write_private_file,
 )
 from oraculum.core.paths import jobs_dir
+from oraculum.core.providers import provider_spec
 from oraculum.jobs.ids import JOB_DIR_PREFIX, JOB_ID_PATTERN, validate_job_id, validate_job_ref
 from oraculum.jobs.locks import named_lock
 from oraculum.jobs.model import Job, WorkerIdentity
@@ -93,8 +94,7 @@ class JobPaths:
         return self.dir / ".space-reserve"
 
     def archive(self, job_id: str, provider: str) -> Path:
-        suffix = ".tar.gz" if provider == "grok" else ".tar.zst"
-        return self.dir / f"context-{job_id}{suffix}"
+        return self.dir / f"context-{job_id}{provider_spec(provider).archive_suffix}"
 
 
 class JobStore:

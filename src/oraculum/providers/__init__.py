@@ -1,24 +1,24 @@
-"""Providers: the browser flows for ChatGPT and Grok, behind one small interface."""
+"""Providers: the browser flows for ChatGPT and Grok, behind one small interface.
+
+Which flow a provider runs is its registry entry's ``driver`` (`oraculum.core.providers`)."""
 
 from __future__ import annotations
 
 from oraculum.core.errors import OracleError
+from oraculum.core.providers import provider_spec
 from oraculum.providers.base import Provider
 
 
 def get_provider(name: str) -> Provider:
     """The provider implementation a worker runs for a job's ``provider`` field."""
-    if name == "chatgpt":
-        from oraculum.providers.chatgpt.provider import ChatGPTProvider
-
-        return ChatGPTProvider()
-    if name == "test":
-        from oraculum.providers.testing import TestProvider
-
-        return TestProvider()
-    raise OracleError(
-        "provider_unavailable",
-        f"The {name} browser flow is not available in this version of oraculum.",
-        rejected_value=name,
-        suggested_next_step="Upgrade oraculum.",
-    )
+    spec = provider_spec(name)
+    try:
+        driver: Provider = spec.load_driver()
+    except ModuleNotFoundError:
+        raise OracleError(
+            "provider_unavailable",
+            f"The {spec.label} browser flow is not available in this version of oraculum.",
+            rejected_value=name,
+            suggested_next_step="Upgrade oraculum.",
+        ) from None
+    return driver

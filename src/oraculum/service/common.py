@@ -9,16 +9,17 @@ from pathlib import Path
 from typing import Any
 
 from oraculum.browser.chromium import resolve_executable
+from oraculum.core import providers
 from oraculum.core.config import Config, load_config, seed_profile_dir
 from oraculum.core.errors import OracleError
 from oraculum.core.fsio import ensure_private_dir
 from oraculum.core.paths import jobs_dir
-from oraculum.core.presets import normalize_provider, resolve_selection
+from oraculum.core.presets import resolve_selection
 from oraculum.core.project import find_project_root
+from oraculum.core.providers import canonical_name, provider_spec
 
 # The dry-run provider: no browser, no sign-in; the worker answers by echoing the prompt.
-TEST_PROVIDER = "test"
-PROVIDER_CHOICES = ("chatgpt", "grok", TEST_PROVIDER)
+TEST_PROVIDER = providers.TEST.name
 
 
 def project_root(cwd: Path | None) -> Path:
@@ -46,7 +47,7 @@ def choose_provider(
     ``extras`` are library-only knobs merged into the selection (the test provider reads
     them); no surface exposes them.
     """
-    if provider is not None and provider.strip().lower() == TEST_PROVIDER:
+    if provider is not None and canonical_name(provider) == TEST_PROVIDER:
         selection: dict[str, Any] = {"provider": TEST_PROVIDER, "label": "Test (dry run)"}
         if preset is not None:
             # The preset still has to be a real one, so a dry run catches the same mistakes.
@@ -60,17 +61,8 @@ def choose_provider(
 
 
 def _surface_provider(provider: str) -> str:
-    """A real provider by any alias; a refusal lists what a caller may pass, dry run included
-    (the config only knows the real ones, so its own refusal does not)."""
-    try:
-        return normalize_provider(provider)
-    except OracleError as error:
-        raise OracleError(
-            error.code,
-            f"Unknown provider: {provider}. Use one of: {', '.join(PROVIDER_CHOICES)}.",
-            rejected_value=provider,
-            allowed_values=list(PROVIDER_CHOICES),
-        ) from None
+    """A real provider by any alias; a refusal lists what a caller may pass, dry run included."""
+    return provider_spec(provider).name
 
 
 def _writable_dir(path: Path, code: str, label: str) -> None:

@@ -9,13 +9,13 @@ left there is swept first.
 from __future__ import annotations
 
 import contextlib
-import re
 from pathlib import Path
 from typing import Any
 
 from oraculum.core.config import Config, load_config
 from oraculum.core.errors import OracleError
 from oraculum.core.project import project_id
+from oraculum.core.providers import ProviderSpec, provider_spec
 from oraculum.core.session import resolve_session_id
 from oraculum.jobs.admission import JobRequest, submit_job
 from oraculum.jobs.ids import given_job_ref, new_job_id
@@ -30,9 +30,6 @@ from oraculum.service.common import (
 )
 from oraculum.service.prompt import check_prompt_size, prompt_text
 from oraculum.service.summary import job_summary
-
-CONVERSATION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9-]{0,127}$")
-_CONVERSATION_URL = re.compile(r"/c/([A-Za-z0-9][A-Za-z0-9-]{0,127})/?(?:[?#].*)?$")
 
 
 def check_follow_up(store: JobStore, job_ref: str, root: Path) -> Job:
@@ -72,19 +69,16 @@ def check_follow_up(store: JobStore, job_ref: str, root: Path) -> Job:
     return job
 
 
-def _conversation_from(value: str) -> str:
-    text = value.strip()
-    match = _CONVERSATION_URL.search(text)
-    if match:
-        return match.group(1)
-    if not CONVERSATION_ID.fullmatch(text):
+def _conversation_from(value: str, spec: ProviderSpec) -> str:
+    conversation_id = spec.parse_conversation(value)
+    if conversation_id is None:
         raise OracleError(
             "invalid_chatgpt_conversation_id",
-            f"Not a ChatGPT conversation id or URL: {value}",
+            f"Not a {spec.label} conversation id or URL: {value}",
             rejected_value=value,
             suggested_next_step="Pass the id from https://chatgpt.com/c/<id>, or the whole URL.",
         )
-    return text
+    return conversation_id
 
 
 def _thread_target(
@@ -95,13 +89,15 @@ def _thread_target(
         if prior is None:
             return None, None
         return prior.chat_url, prior.conversation_id
-    if provider == "grok":
+    spec = provider_spec(provider)
+    if not spec.explicit_threads:
         raise OracleError(
             "invalid_argument",
-            "--conversation targets a ChatGPT thread; Grok jobs continue with --follow-up.",
+            f"--conversation targets a ChatGPT thread; {spec.label} jobs continue with "
+            "--follow-up.",
             rejected_value=conversation,
         )
-    conversation_id = _conversation_from(conversation)
+    conversation_id = _conversation_from(conversation, spec)
     if prior is not None and prior.conversation_id not in (None, conversation_id):
         raise OracleError(
             "oracle_thread_target_conflict",
@@ -112,7 +108,8 @@ def _thread_target(
         )
     if prior is not None and prior.chat_url:
         return prior.chat_url, conversation_id
-    return f"{config.browser.chat_url.rstrip('/')}/c/{conversation_id}", conversation_id
+    chat_url = getattr(config.browser, spec.chat_url_key)
+    return spec.conversation_url(chat_url, conversation_id), conversation_id
 
 
 def submit(
@@ -163,7 +160,6 @@ def submit(
     from oraculum.archive import build_archive
 
     job_id = new_job_id()
-    archive_format = "grok" if choice.provider == "grok" else "chatgpt"
     store.sweep_staging()
     # On success admission moved the archive into the job directory; on failure it must not
     # linger: the staging area goes either way.
@@ -173,11 +169,11 @@ def submit(
             list(inputs),
             staging,
             job_id,
-            archive_format,
+            choice.provider,  # its registry entry says the format and the ceiling
             level=config.archive.zstd_level,
             threads=config.archive.threads,
             timeout_s=config.archive.timeout_ms / 1000,
-            max_bytes=config.archive_max_bytes(archive_format),
+            max_bytes=config.archive_max_bytes(choice.provider),
             include_git_dir=include_git_dir,  # naming `.git` is refused without it
         )
         job = submit_job(

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from urllib.parse import urlsplit
 
+from oraculum.core import providers
 from oraculum.providers.chatgpt import vocabulary as vocab
 
 
@@ -103,9 +104,8 @@ def classify(observation: PageObservation, origins: frozenset[str]) -> Classific
 
 
 def conversation_id_from_url(url: str) -> str | None:
-    """The conversation id of a `/c/<id>` (or `/chat/<id>`) URL, else None."""
-    match = vocab.CONVERSATION_PATH.match(urlsplit(url).path)
-    return match.group(1) if match else None
+    """The conversation id of a ChatGPT URL (its registry entry's rule), else None."""
+    return providers.CHATGPT.conversation_id(url)
 
 
 def strip_url(url: str) -> str:

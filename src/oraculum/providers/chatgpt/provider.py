@@ -1,26 +1,22 @@
-"""The ChatGPT browser flow for one job, on the isolated transport.
+"""The ChatGPT page flow for one job (the shared lifecycle clones, launches and diagnoses).
 
-clone the seed profile → launch Chromium → verify the page → configure the model → attach the
-archive → fill the prompt → send (not_sent → attempted → accepted) → adopt the conversation
-URL → wait for this turn's answer → collect it.
+verify the page → configure the model → attach the archive → fill the prompt → send
+(not_sent → attempted → accepted) → adopt the conversation URL → wait for this turn's answer →
+collect it.
 """
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
-from oraculum.browser.diagnostics import capture_diagnostics
-from oraculum.browser.errors import classify_browser_error
-from oraculum.browser.profile import clone_profile
-from oraculum.browser.session import LaunchOptions, browser_on_profile
+from playwright.async_api import Page
+
 from oraculum.capture.collect import collect
-from oraculum.core.config import seed_profile_dir
 from oraculum.core.errors import OracleError
-from oraculum.jobs.locks import named_lock
 from oraculum.jobs.model import EventKind, Job, Phase, PromptSendState
-from oraculum.providers.base import ProviderOutcome, WorkerContext, with_send_warning
+from oraculum.providers.base import ProviderOutcome, WorkerContext
+from oraculum.providers.browser_job import diagnose, run_browser_job
 from oraculum.providers.chatgpt import composer
 from oraculum.providers.chatgpt.completion import (
     CompletionContext,
@@ -32,66 +28,27 @@ from oraculum.providers.chatgpt.page_state import allowed_origins, conversation_
 from oraculum.providers.chatgpt.pickers import Configurator, Wanted
 from oraculum.providers.chatgpt.readiness import wait_until_ready
 
-AUTH_LOCK_TIMEOUT_S = 600.0
-
-
-def _clone_under_auth_lock(seed: Path, target: Path) -> str | None:
-    with named_lock("auth", timeout=AUTH_LOCK_TIMEOUT_S):
-        return clone_profile(seed, target).seed_generation
-
 
 class ChatGPTProvider:
+    """The ChatGPT page flow; the shared lifecycle (`providers.browser_job`) runs it."""
+
     async def run(self, ctx: WorkerContext) -> ProviderOutcome:
-        job = ctx.job
-        config = ctx.config
-        selection = job.selection
-        if selection.get("tool") == "deep_research":
+        if ctx.job.selection.get("tool") == "deep_research":
             raise OracleError(
                 "preset_unsupported",
                 "The deep_research preset is not supported by this version of oraculum.",
                 suggested_next_step="Use pro_extended or another model preset.",
             )
-        await ctx.enter_phase(Phase.CLONING_RUNTIME)
-        profile = Path(job.runtime_profile_dir)
-        seed = seed_profile_dir(config, "chatgpt")
-        if not seed.is_dir():
-            raise OracleError(
-                "auth_seed_profile_missing",
-                f"The signed-in seed profile does not exist: {seed}. Run `oraculum auth` first.",
-                suggested_next_step="Run `oraculum auth`, then resubmit.",
-            )
-        generation = await asyncio.to_thread(_clone_under_auth_lock, seed, profile)
-        await ctx.enter_phase(Phase.LAUNCHING_BROWSER, patch={"seed_generation": generation})
-        options = LaunchOptions.from_config(config)
-        try:
-            async with browser_on_profile(profile, options) as browser:
-                page = browser.pages[0] if browser.pages else await browser.new_page()
-                chat = ChatGPTPage(page)
-                try:
-                    return await self._drive(ctx, chat)
-                except Exception:
-                    await self._diagnose(ctx, chat, "failure")  # while the page still exists
-                    raise
-        except Exception as exc:
-            # A raw browser or network error (the provider went away mid-answer, Chromium
-            # died) gets a precise code too, and the word on whether the prompt went out.
-            error = with_send_warning(classify_browser_error(exc), ctx.job)
-            if error is exc:
-                raise
-            raise error from exc
+        return await run_browser_job(ctx, self)
+
+    async def scoped_text(self, page: Page) -> str | None:
+        return await ChatGPTPage(page).scoped_text()
+
+    async def drive(self, ctx: WorkerContext, page: Page) -> ProviderOutcome:
+        return await self._drive(ctx, ChatGPTPage(page))
 
     async def _diagnose(self, ctx: WorkerContext, chat: ChatGPTPage, reason: str) -> None:
-        if chat.page.is_closed():
-            ctx.log("no diagnostics: the page is gone")
-            return
-        try:
-            scoped = await chat.scoped_text()
-        except Exception:
-            scoped = None
-        written = await capture_diagnostics(
-            chat.page, ctx.paths.logs_dir, reason, scoped_text=scoped
-        )
-        ctx.log(f"diagnostics written: {', '.join(p.name for p in written)}")
+        await diagnose(ctx, self, chat.page, reason)
 
     async def _drive(self, ctx: WorkerContext, chat: ChatGPTPage) -> ProviderOutcome:
         job, config = ctx.job, ctx.config

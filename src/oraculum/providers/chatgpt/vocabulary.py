@@ -12,8 +12,6 @@ from typing import Any
 # Origins -----------------------------------------------------------------------------------
 
 REAL_ORIGINS = ("https://chatgpt.com", "https://chat.openai.com", "https://auth.openai.com")
-CONVERSATION_PATH = re.compile(r"^/(?:c|chat)/([A-Za-z0-9-]+)/?$")
-CONVERSATION_ID = re.compile(r"^[A-Za-z0-9-]{8,64}$")
 AUTH_PATH_PREFIXES = ("/auth", "/login", "/signin", "/log-in")
 ME_ENDPOINT = "/backend-api/me"
 

@@ -1,0 +1,187 @@
+"""The providers oraculum drives, as data: one registry entry each.
+
+Every layer asks here for a provider's facts — its names, the hosts its real site lives on, the
+cookies that sign it in, its archive format and ceiling, how its conversation URLs name a
+conversation, where its settings live in the config, and which driver the worker runs — so
+adding a provider is its own package plus one entry in ``REGISTRY``. Nothing here imports the
+driver: it is loaded by name, in the worker, when a job needs it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal
+from urllib.parse import urlsplit
+
+from oraculum.core.errors import OracleError
+
+MIB: Final = 1024 * 1024
+
+# `/c/<id>` and `/chat/<id>`, at the end of the path (ChatGPT's GPTs live under `/g/<gpt>/c/<id>`).
+CONVERSATION_PATH: Final = re.compile(r"/(?:c|chat)/([A-Za-z0-9][A-Za-z0-9_-]{0,127})/?$")
+# A conversation id given on its own (not inside a URL).
+CONVERSATION_ID: Final = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$")
+
+
+@dataclass(frozen=True)
+class ProviderSpec:
+    name: str
+    label: str
+    aliases: tuple[str, ...]
+    hosts: frozenset[str]  # the real site's hosts; a config URL must be one (or loopback)
+    cookie_domains: frozenset[str]  # whose cookies sign a seed profile in
+    archive_suffix: str
+    archive_compression: Literal["zstd", "gzip"]
+    max_archive_bytes: int  # the site's upload ceiling; an archive must be strictly smaller
+    selection: Literal["preset", "mode", "none"]  # how a caller picks the model
+    driver: str  # "module:Class", the worker's browser flow (loaded on demand)
+    # Where this provider's settings live in the config (browser.* URL fields, archive.* cap).
+    chat_url_key: str
+    auth_url_key: str
+    max_bytes_key: str
+    seed_suffix: str = ""  # the seed profile's directory is the configured one plus this
+    explicit_threads: bool = False  # a caller may name an existing conversation to continue
+    dry_run: bool = False  # no browser and no sign-in: the pipeline only
+    conversation_path: re.Pattern[str] = field(default=CONVERSATION_PATH)
+
+    def conversation_id(self, url: str | None) -> str | None:
+        """The conversation a URL of this provider names, else None."""
+        if not url:
+            return None
+        try:
+            path = urlsplit(url).path
+        except ValueError:
+            return None
+        match = self.conversation_path.search(path)
+        return match.group(1) if match else None
+
+    def parse_conversation(self, value: str) -> str | None:
+        """A conversation id, or the one a URL of this provider names; None if neither."""
+        text = value.strip()
+        if "/" in text:
+            return self.conversation_id(text)
+        return text if CONVERSATION_ID.fullmatch(text) else None
+
+    def conversation_url(self, chat_url: str, conversation_id: str) -> str:
+        return f"{chat_url.rstrip('/')}/c/{conversation_id}"
+
+    def load_driver(self) -> Any:
+        """A new instance of the provider's browser flow (a ``providers.base.Provider``)."""
+        module, _, name = self.driver.partition(":")
+        return getattr(importlib.import_module(module), name)()
+
+
+CHATGPT: Final = ProviderSpec(
+    name="chatgpt",
+    label="ChatGPT",
+    aliases=("chatgpt", "chat-gpt", "openai"),
+    hosts=frozenset({"chatgpt.com", "chat.openai.com"}),
+    cookie_domains=frozenset(
+        {
+            "chatgpt.com",
+            "chat.openai.com",
+            "openai.com",
+            "auth.openai.com",
+            "sentinel.openai.com",
+            "atlas.openai.com",
+            "ws.chatgpt.com",
+        }
+    ),
+    archive_suffix=".tar.zst",
+    archive_compression="zstd",
+    max_archive_bytes=250 * MIB,
+    selection="preset",
+    driver="oraculum.providers.chatgpt.provider:ChatGPTProvider",
+    chat_url_key="chat_url",
+    auth_url_key="auth_url",
+    max_bytes_key="chatgpt_max_bytes",
+    explicit_threads=True,
+)
+GROK: Final = ProviderSpec(
+    name="grok",
+    label="Grok",
+    aliases=("grok", "xai", "x.ai"),
+    hosts=frozenset({"grok.com"}),
+    cookie_domains=frozenset({"grok.com", "x.ai", "accounts.x.ai", "x.com"}),
+    archive_suffix=".tar.gz",
+    archive_compression="gzip",
+    max_archive_bytes=200 * MIB,
+    selection="mode",
+    driver="oraculum.providers.grok.provider:GrokProvider",
+    chat_url_key="grok_url",
+    auth_url_key="grok_url",  # Grok signs in on its chat page
+    max_bytes_key="grok_max_bytes",
+    seed_suffix="-grok",
+)
+TEST: Final = ProviderSpec(
+    name="test",
+    label="Test (dry run)",
+    aliases=("test",),
+    hosts=frozenset(),
+    cookie_domains=frozenset(),
+    archive_suffix=".tar.zst",
+    archive_compression="zstd",
+    max_archive_bytes=250 * MIB,
+    selection="none",
+    driver="oraculum.providers.testing:TestProvider",
+    chat_url_key="chat_url",
+    auth_url_key="auth_url",
+    max_bytes_key="chatgpt_max_bytes",
+    explicit_threads=True,
+    dry_run=True,
+)
+
+REGISTRY: Final[dict[str, ProviderSpec]] = {spec.name: spec for spec in (CHATGPT, GROK, TEST)}
+# The providers with a real site (what a config default, auth and archives may name).
+BROWSER_PROVIDERS: Final[tuple[str, ...]] = tuple(
+    name for name, spec in REGISTRY.items() if not spec.dry_run
+)
+
+_NON_WORD = re.compile(r"[\W_]+")
+_ALIASES: Final[dict[str, str]] = {
+    _NON_WORD.sub("", alias.lower()): spec.name
+    for spec in REGISTRY.values()
+    for alias in (spec.name, *spec.aliases)
+}
+
+
+def canonical_name(value: str, *, dry_run: bool = True) -> str | None:
+    """The provider ``value`` names (any alias, any case), or None."""
+    name = _ALIASES.get(_NON_WORD.sub("", value.strip().lower()))
+    if name is None or (not dry_run and REGISTRY[name].dry_run):
+        return None
+    return name
+
+
+def provider_spec(value: Any, *, dry_run: bool = True) -> ProviderSpec:
+    """The registry entry ``value`` names, or ``invalid_provider`` listing the choices."""
+    name = canonical_name(value, dry_run=dry_run) if isinstance(value, str) else None
+    if name is None:
+        allowed = [n for n, s in REGISTRY.items() if dry_run or not s.dry_run]
+        raise OracleError(
+            "invalid_provider",
+            f"Unknown provider: {value}. Use one of: {', '.join(allowed)}.",
+            rejected_value=value,
+            allowed_values=allowed,
+        )
+    return REGISTRY[name]
+
+
+def spec_for_url(url: str | None) -> ProviderSpec | None:
+    """The provider whose real site ``url`` is on, if any."""
+    host = (urlsplit(url).hostname or "") if url else ""
+    for spec in REGISTRY.values():
+        if host in spec.hosts:
+            return spec
+    return None
+
+
+def conversation_id_from_url(url: str | None) -> str | None:
+    """The conversation a provider URL names (every provider's paths agree), else None."""
+    for spec in REGISTRY.values():
+        found = spec.conversation_id(url)
+        if found:
+            return found
+    return None

@@ -1,0 +1,91 @@
+"""The lifecycle every browser provider shares, so a provider writes only its page flow.
+
+clone the provider's signed-in seed under the auth lock → launch Chromium on the clone → run the
+provider's flow on its page → on any failure: diagnostics while the page still exists, a
+precise code for a raw browser or network error, and the word on whether the prompt already
+went out. The browser is always closed; the worker removes the clone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Protocol
+
+from playwright.async_api import Page
+
+from oraculum.browser.diagnostics import capture_diagnostics
+from oraculum.browser.errors import classify_browser_error
+from oraculum.browser.profile import clone_profile
+from oraculum.browser.session import LaunchOptions, browser_on_profile
+from oraculum.core.config import seed_profile_dir
+from oraculum.core.errors import OracleError
+from oraculum.core.providers import provider_spec
+from oraculum.jobs.locks import named_lock
+from oraculum.jobs.model import Phase
+from oraculum.providers.base import ProviderOutcome, WorkerContext, with_send_warning
+
+AUTH_LOCK_TIMEOUT_S = 600.0
+
+
+class PageFlow(Protocol):
+    """A provider's own part of a job: everything it does on its page."""
+
+    async def drive(self, ctx: WorkerContext, page: Page) -> ProviderOutcome:
+        """From a blank tab to the collected answer; raise OracleError on failure."""
+        ...
+
+    async def scoped_text(self, page: Page) -> str | None:
+        """The page's text outside the conversation, for diagnostics (None: the whole body)."""
+        ...
+
+
+def _clone_under_auth_lock(seed: Path, target: Path) -> str | None:
+    with named_lock("auth", timeout=AUTH_LOCK_TIMEOUT_S):
+        return clone_profile(seed, target).seed_generation
+
+
+async def diagnose(ctx: WorkerContext, flow: PageFlow, page: Page, reason: str) -> None:
+    """Write what the page looks like (URL, accessibility tree, text, picture) to the job's
+    logs; best-effort and time-bounded, never masking the real error."""
+    if page.is_closed():
+        ctx.log("no diagnostics: the page is gone")
+        return
+    try:
+        scoped = await flow.scoped_text(page)
+    except Exception:
+        scoped = None
+    written = await capture_diagnostics(page, ctx.paths.logs_dir, reason, scoped_text=scoped)
+    ctx.log(f"diagnostics written: {', '.join(p.name for p in written)}")
+
+
+async def run_browser_job(ctx: WorkerContext, flow: PageFlow) -> ProviderOutcome:
+    spec = provider_spec(ctx.job.provider)
+    await ctx.enter_phase(Phase.CLONING_RUNTIME)
+    profile = Path(ctx.job.runtime_profile_dir)
+    seed = seed_profile_dir(ctx.config, spec.name)
+    if not seed.is_dir():
+        raise OracleError(
+            "auth_seed_profile_missing",
+            f"The signed-in {spec.label} seed profile does not exist: {seed}. "
+            f"Run `oraculum auth {spec.name}` first.",
+            suggested_next_step=f"Run `oraculum auth {spec.name}`, then resubmit.",
+        )
+    generation = await asyncio.to_thread(_clone_under_auth_lock, seed, profile)
+    await ctx.enter_phase(Phase.LAUNCHING_BROWSER, patch={"seed_generation": generation})
+    options = LaunchOptions.from_config(ctx.config)
+    try:
+        async with browser_on_profile(profile, options) as browser:
+            page = browser.pages[0] if browser.pages else await browser.new_page()
+            try:
+                return await flow.drive(ctx, page)
+            except Exception:
+                await diagnose(ctx, flow, page, "failure")  # while the page still exists
+                raise
+    except Exception as exc:
+        # A raw browser or network error (the provider went away mid-answer, Chromium died)
+        # gets a precise code too, and the word on whether the prompt went out.
+        error = with_send_warning(classify_browser_error(exc), ctx.job)
+        if error is exc:
+            raise
+        raise error from exc
