@@ -20,18 +20,32 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from oraculum.auth.seed import staging_entries, sweep_choice
+from oraculum.auth.seed_check import seed_session_problem
+from oraculum.auth.verify import identity_of
+from oraculum.browser.chromium import resolve_executable
+from oraculum.browser.errors import classify_browser_error, first_line
+from oraculum.browser.profile import remove_profile
+from oraculum.browser.session import LaunchOptions, browser_on_profile
 from oraculum.core.config import Config, load_config, provider_urls, seed_profile_dir
 from oraculum.core.errors import OracleError
 from oraculum.core.fsio import DIR_MODE
 from oraculum.core.paths import data_dir, jobs_dir, state_dir
-from oraculum.core.presets import CHATGPT, GROK, normalize_provider
+from oraculum.core.presets import CHATGPT, GROK
+from oraculum.core.providers import provider_spec
 from oraculum.jobs.admission import Capacity, capacity, lease_is_live
 from oraculum.jobs.leases import CONVERSATION, RUNTIME, Lease, list_leases
+from oraculum.jobs.process import kill_profile_processes
 from oraculum.jobs.store import JobStore
+from oraculum.providers.browser_job import _clone_under_auth_lock
+from oraculum.providers.chatgpt.page import ChatGPTPage
+from oraculum.providers.chatgpt.page_state import allowed_origins
+from oraculum.providers.chatgpt.probe import probe
+from oraculum.providers.chatgpt.readiness import wait_until_ready
 from oraculum.service.common import check_seed_profile, project_root
+from oraculum.service.selfcheck import launch_blank
 
 OK, WARN, FAIL = "ok", "warn", "fail"
-DOCTOR_PROVIDERS = (CHATGPT, GROK)
 # The throwaway runtime profile's name starts with this (a job's is a bare uuid hex).
 PROFILE_PREFIX = "doctor-"
 # Readiness timed out on a page that is neither signed out, a challenge nor an outage.
@@ -253,9 +267,6 @@ def _directory_checks(config: Config | None) -> list[Check]:
 
 
 async def _chromium_checks(config: Config | None) -> list[Check]:
-    from oraculum.browser.chromium import resolve_executable
-    from oraculum.browser.errors import first_line
-    from oraculum.service.selfcheck import launch_blank
 
     configured = config.browser.executable_path if config is not None else None
     try:
@@ -285,7 +296,6 @@ async def _chromium_checks(config: Config | None) -> list[Check]:
 def _seed_checks(config: Config, provider: str) -> tuple[list[Check], Path | None]:
     """The seed is there and holds a session cookie (preflight's two checks); the seed path
     when both hold, so the identity probe can run on a clone of it."""
-    from oraculum.auth.seed_check import seed_session_problem
 
     try:
         seed = check_seed_profile(config, provider)
@@ -300,7 +310,6 @@ def _seed_checks(config: Config, provider: str) -> tuple[list[Check], Path | Non
 
 
 def _housekeeping_checks(store: JobStore, config: Config, provider: str) -> list[Check]:
-    from oraculum.auth.seed import staging_entries, sweep_choice
 
     stale = [
         lease
@@ -323,9 +332,6 @@ def _housekeeping_checks(store: JobStore, config: Config, provider: str) -> list
 async def throwaway_profile(config: Config, seed: Path) -> AsyncIterator[Path]:
     """A clone of ``seed`` under the runtime profiles dir, cloned under the auth lock as a
     job's is; removed, with any browser still on it, however the block ends."""
-    from oraculum.browser.profile import remove_profile
-    from oraculum.jobs.process import kill_profile_processes
-    from oraculum.providers.chatgpt.provider import _clone_under_auth_lock
 
     target = config.browser.runtime_profiles_dir / (
         f"{PROFILE_PREFIX}{os.getpid()}-{secrets.token_hex(4)}"
@@ -341,8 +347,6 @@ async def throwaway_profile(config: Config, seed: Path) -> AsyncIterator[Path]:
 async def _page_checks(config: Config, seed: Path, live: bool) -> tuple[list[Check], dict | None]:
     """The identity probe (ChatGPT's `/backend-api/me`, as `oraculum auth` verifies with) and,
     with ``live``, the vocabulary probe of the ready chat page. Nothing is typed or sent."""
-    from oraculum.browser.errors import classify_browser_error
-    from oraculum.browser.session import LaunchOptions, browser_on_profile
 
     chat_url, _ = provider_urls(config, CHATGPT)
     checks: list[Check] = []
@@ -365,17 +369,12 @@ async def _page_checks(config: Config, seed: Path, live: bool) -> tuple[list[Che
 
 
 async def _identity(page: Any) -> Check:
-    from oraculum.auth.verify import identity_of
 
     status, identity = await identity_of(page)
     return identity_check(status, identity, "ChatGPT")
 
 
 async def _live(page: Any, config: Config, live_part: dict[str, Any]) -> list[Check]:
-    from oraculum.providers.chatgpt.page import ChatGPTPage
-    from oraculum.providers.chatgpt.page_state import allowed_origins
-    from oraculum.providers.chatgpt.probe import probe
-    from oraculum.providers.chatgpt.readiness import wait_until_ready
 
     chat = ChatGPTPage(page)
 
@@ -414,8 +413,7 @@ def _grok_live() -> Check:
     return Check(
         "live page",
         WARN,
-        "Not yet: this version of oraculum has no Grok page driver, so there is no Grok "
-        "vocabulary to check (Grok jobs fail with provider_unavailable).",
+        "Not yet: the live probe knows ChatGPT's page only; Grok's page is not checked.",
         "Run `oraculum doctor --live --provider chatgpt` for ChatGPT.",
         "provider_unsupported",
     )
@@ -436,15 +434,8 @@ def doctor(
 
 
 def choose_doctor_provider(provider: str) -> str:
-    chosen = normalize_provider(provider)  # invalid_provider for a name no one knows
-    if chosen not in DOCTOR_PROVIDERS:
-        raise OracleError(
-            "invalid_provider",
-            f"doctor checks {' or '.join(DOCTOR_PROVIDERS)}, not {provider}.",
-            rejected_value=provider,
-            allowed_values=list(DOCTOR_PROVIDERS),
-        )
-    return chosen
+    """A real provider by any alias (the registry's `invalid_provider` otherwise)."""
+    return provider_spec(provider, dry_run=False).name
 
 
 async def _doctor(

@@ -1,11 +1,12 @@
 """The read-only live probe behind `oraculum doctor --live`: does the ready ChatGPT page still
 show every control the next job needs, under the names the vocabulary gives them?
 
-Nothing is typed, sent, uploaded or chosen. The probe opens menus only to look inside them
-(the tools menu behind "Add files and more", the model picker, the legacy configuration
-dialog, the compact menu's advanced rows) and closes each again, confirmed by its effect: the
-opener says `aria-expanded="false"`, or the menu or dialog is gone. A control the page no
-longer shows is named in its entry; the probe itself never raises for a page that drifted.
+Nothing is typed, sent, uploaded or chosen (a product modal is closed through its close
+control first, as a job closes it). The probe opens menus only to look inside them (the tools
+menu behind "Add files and more", the model picker, the legacy configuration dialog, the
+compact menu's advanced rows) and closes each again, confirmed by its effect: the opener says
+`aria-expanded="false"`, or the menu or dialog is gone. A control the page no longer shows is
+named in its entry; the probe itself never raises for a page that drifted.
 """
 
 from __future__ import annotations
