@@ -40,7 +40,8 @@ class PageFlow(Protocol):
         ...
 
 
-def _clone_under_auth_lock(seed: Path, target: Path) -> str | None:
+def clone_seed_under_auth_lock(seed: Path, target: Path) -> str | None:
+    """Clone a signed-in seed (never while auth rewrites it); returns its generation."""
     with named_lock("auth", timeout=AUTH_LOCK_TIMEOUT_S):
         return clone_profile(seed, target).seed_generation
 
@@ -71,7 +72,7 @@ async def run_browser_job(ctx: WorkerContext, flow: PageFlow) -> ProviderOutcome
             f"Run `oraculum auth {spec.name}` first.",
             suggested_next_step=f"Run `oraculum auth {spec.name}`, then resubmit.",
         )
-    generation = await asyncio.to_thread(_clone_under_auth_lock, seed, profile)
+    generation = await asyncio.to_thread(clone_seed_under_auth_lock, seed, profile)
     await ctx.enter_phase(Phase.LAUNCHING_BROWSER, patch={"seed_generation": generation})
     options = LaunchOptions.from_config(ctx.config)
     try:

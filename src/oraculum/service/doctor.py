@@ -37,7 +37,7 @@ from oraculum.jobs.admission import Capacity, capacity, lease_is_live
 from oraculum.jobs.leases import CONVERSATION, RUNTIME, Lease, list_leases
 from oraculum.jobs.process import kill_profile_processes
 from oraculum.jobs.store import JobStore
-from oraculum.providers.browser_job import _clone_under_auth_lock
+from oraculum.providers.browser_job import clone_seed_under_auth_lock
 from oraculum.providers.chatgpt.page import ChatGPTPage
 from oraculum.providers.chatgpt.page_state import allowed_origins
 from oraculum.providers.chatgpt.probe import probe
@@ -336,7 +336,7 @@ async def throwaway_profile(config: Config, seed: Path) -> AsyncIterator[Path]:
     target = config.browser.runtime_profiles_dir / (
         f"{PROFILE_PREFIX}{os.getpid()}-{secrets.token_hex(4)}"
     )
-    await asyncio.to_thread(_clone_under_auth_lock, seed, target)
+    await asyncio.to_thread(clone_seed_under_auth_lock, seed, target)
     try:
         yield target
     finally:
