@@ -43,3 +43,24 @@ async def context(browser: Browser, sim: Simulator) -> AsyncIterator[BrowserCont
 @pytest_asyncio.fixture(loop_scope="session")
 async def page(context: BrowserContext) -> Page:
     return await context.new_page()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def grok_sim() -> AsyncIterator[Simulator]:
+    async with run_simulator(provider="grok", **FAST) as running:
+        yield running
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def grok_context(browser: Browser, grok_sim: Simulator) -> AsyncIterator[BrowserContext]:
+    """A browser context signed in to the Grok look-alike (its own `sso` cookie)."""
+    ctx = await browser.new_context(accept_downloads=True)
+    ctx.set_default_timeout(10_000)
+    await ctx.add_cookies([grok_sim.session_cookie()])  # type: ignore[list-item]
+    yield ctx
+    await ctx.close()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def grok_page(grok_context: BrowserContext) -> Page:
+    return await grok_context.new_page()

@@ -1,4 +1,4 @@
-"""`oraculum simulator serve`: run the local ChatGPT look-alike until Ctrl+C."""
+"""`oraculum simulator serve`: run the local ChatGPT (or Grok) look-alike until Ctrl+C."""
 
 from __future__ import annotations
 
@@ -10,19 +10,23 @@ import typer
 
 from oraculum.cli.app import app, emit
 from oraculum.core.errors import OracleError
-from oraculum.simulator.scenarios import PICKERS, SHELLS, ScenarioError
+from oraculum.simulator.scenarios import PICKERS, PROVIDERS, SHELLS, ScenarioError
 
 if TYPE_CHECKING:
     from rich.console import Console
 
 simulator_app = typer.Typer(
-    help="The local ChatGPT look-alike that tests and demos drive.", no_args_is_help=True
+    help="The local ChatGPT and Grok look-alikes that tests and demos drive.",
+    no_args_is_help=True,
 )
 app.add_typer(simulator_app, name="simulator")
 
 
 def _render(info: dict[str, Any], console: Console) -> None:
-    console.print(f"oraculum simulator ({info['shell']} shell, {info['picker']} picker)")
+    if info["provider"] == "grok":
+        console.print("oraculum simulator (grok)")
+    else:
+        console.print(f"oraculum simulator ({info['shell']} shell, {info['picker']} picker)")
     console.print(f"  url:      {info['url']}/")
     if info["require_login"]:
         console.print(f"  sign in:  {info['sign_in_url']}  (any email, any password)")
@@ -31,6 +35,8 @@ def _render(info: dict[str, Any], console: Console) -> None:
     console.print(
         f"  knobs:    {info['url']}/?scenario=challenge&think_ms=500  (docs/simulator.md)"
     )
+    if info["provider"] == "grok":
+        console.print(f"  chats:    {info['url']}/c/<id>  (and {info['url']}/chat/<id>)")
     console.print(f"  control:  POST {info['url']}/__sim/scenario, GET {info['url']}/__sim/state")
     console.print("Press Ctrl+C to stop.")
 
@@ -51,6 +57,7 @@ async def _serve(options: dict[str, Any]) -> None:
     async with run_simulator(**options) as sim:
         defaults = sim.state.defaults
         info = {
+            "provider": sim.provider,
             "url": sim.url,
             "sign_in_url": sim.sign_in_url,
             "shell": defaults.shell,
@@ -66,8 +73,15 @@ async def _serve(options: dict[str, Any]) -> None:
 def serve_command(
     port: int = typer.Option(8765, "--port", help="TCP port on 127.0.0.1 (0 picks a free one)."),
     host: str = typer.Option("127.0.0.1", "--host", help="Loopback address to bind."),
-    shell: str = typer.Option("classic", "--shell", help=f"Page shell: {' | '.join(SHELLS)}."),
-    picker: str = typer.Option("power", "--picker", help=f"Model picker: {' | '.join(PICKERS)}."),
+    provider: str = typer.Option(
+        "chatgpt", "--provider", help=f"Site to imitate: {' | '.join(PROVIDERS)}."
+    ),
+    shell: str = typer.Option(
+        "classic", "--shell", help=f"ChatGPT page shell: {' | '.join(SHELLS)}."
+    ),
+    picker: str = typer.Option(
+        "power", "--picker", help=f"ChatGPT model picker: {' | '.join(PICKERS)}."
+    ),
     scenario: str = typer.Option(
         "", "--scenario", help="Default behaviours, comma-separated (see docs/simulator.md)."
     ),
@@ -87,7 +101,14 @@ def serve_command(
     }
     if scenario:
         knobs["scenario"] = scenario
-    options = {"host": host, "port": port, "shell": shell, "require_login": not no_login, **knobs}
+    options = {
+        "host": host,
+        "port": port,
+        "provider": provider,
+        "shell": shell,
+        "require_login": not no_login,
+        **knobs,
+    }
     try:
         asyncio.run(_serve(options))
     except ScenarioError as error:

@@ -12,6 +12,7 @@ from typing import Any
 from oraculum.simulator import answers
 from oraculum.simulator.render import wrap_markdown
 from oraculum.simulator.scenarios import Scenario
+from oraculum.simulator.site import site_for
 from oraculum.simulator.state import Conversation, SimState, Turn, new_id, tokenize
 from oraculum.simulator.uploads import make_upload, tar_zst
 
@@ -84,6 +85,7 @@ def start_assistant(
         files=answer.files,
         reasoning_label=answers.reasoning_label(selection, think_s, scenario.reasoning_label),
         model=copy.copy(selection),
+        failure_text=site_for(state.provider).generation_error_text,
     )
     turn.fail_at = _fail_at(turn, scenario)
     return turn
@@ -142,8 +144,8 @@ def _adopt_prefill(state: SimState, prefill_id: str | None) -> list[Turn]:
     return turns
 
 
-def _extra_assistant() -> Turn:
-    return _finished_assistant(answers.from_markdown(EXTRA_ASSISTANT_TEXT))
+def _extra_assistant(state: SimState) -> Turn:
+    return _finished_assistant(answers.from_markdown(EXTRA_ASSISTANT_TEXT, state.provider))
 
 
 def send_message(
@@ -168,7 +170,7 @@ def send_message(
         earlier = _adopt_prefill(state, prefill_id)
         conv = Conversation(id=new_id(), scenario=scenario, title=_title(prompt), turns=earlier)
         state.conversations[conv.id] = conv
-    before = [_extra_assistant()] if conv.scenario.has("extra_assistant") else []
+    before = [_extra_assistant(state)] if conv.scenario.has("extra_assistant") else []
     user = Turn(
         role="user",
         text=prompt,
@@ -193,7 +195,7 @@ def stop(state: SimState, conv: Conversation, turn: Turn) -> None:
     turn.status = "stopped"
     partial = "".join(turn.tokens[:delivered]).strip()
     if partial:
-        turn.html = wrap_markdown(f"<p>{escape(partial)}</p>")
+        turn.html = wrap_markdown(f"<p>{escape(partial)}</p>", state.provider)
         turn.text = partial
     else:
         turn.html, turn.text = "", ""
@@ -246,7 +248,7 @@ def _seed_turn(state: SimState, spec: Mapping[str, Any] | str, role: str, prompt
             str(data["answer"]), state=state, prompt=prompt, uploads=[], selection=state.selection
         )
     else:
-        answer = answers.from_markdown(str(data.get("text", "")))
+        answer = answers.from_markdown(str(data.get("text", "")), state.provider)
     return _finished_assistant(
         answer,
         reasoning_label=str(data.get("reasoning_label", "")),

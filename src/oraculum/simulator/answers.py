@@ -66,12 +66,13 @@ def format_duration(seconds: float) -> str:
 
 
 def reasoning_label(selection: Selection, think_s: float, override: str) -> str:
-    """'Thought for 4s' (Thinking), 'Worked for 1m 7s' (Pro), none for Instant."""
+    """'Thought for 4s' (Thinking, and every Grok mode), 'Worked for 1m 7s' (Pro), none for
+    Instant."""
     if override:
         return "" if override.lower() == "none" else override
     if selection.family == "pro":
         return f"Worked for {format_duration(think_s)}"
-    if selection.family == "thinking":
+    if selection.family in ("thinking", "grok"):
         return f"Thought for {format_duration(think_s)}"
     return ""
 
@@ -256,27 +257,33 @@ def build(
 ) -> Answer:
     """The answer for one assistant turn."""
     files: list[tuple[FileBlob, bool]] = []
+    site = state.provider  # each site renders Markdown its own way
+
+    def rendered(markdown: str) -> str:
+        return markdown_html(markdown, site)
+
     if kind == "default":
-        html = wrap_markdown(markdown_html(_receipt_markdown(prompt, uploads, selection)))
+        html = rendered(_receipt_markdown(prompt, uploads, selection))
     elif kind == "markdown":
-        html = wrap_markdown(markdown_html(_markdown_block(prompt, uploads, selection)))
+        html = rendered(_markdown_block(prompt, uploads, selection))
     elif kind == "tricky":
-        html = wrap_markdown(markdown_html(_tricky_markdown(prompt, selection)))
+        html = rendered(_tricky_markdown(prompt, selection))
     elif kind == "echo":
-        html = wrap_markdown(markdown_html("You said:\n\n" + _quote(prompt)))
+        html = rendered("You said:\n\n" + _quote(prompt))
     elif kind == "files":
         files = _file_set(state, prompt)
-        intro = markdown_html(f"Model: **{model_label(selection)}**. The files are ready.")
-        html = wrap_markdown(intro + _files_html(files))
+        intro = rendered(f"Model: **{model_label(selection)}**. The files are ready.")
+        html = intro + _files_html(files)
     elif kind == "files_only":
         files = _file_set(state, prompt)
-        html = wrap_markdown(_file_cards_html(files))
+        html = _file_cards_html(files)
     else:
         raise ValueError(f"unknown answer template {kind!r}")
+    html = wrap_markdown(html, site)
     return Answer(html=html, text=html_text(html), files=[blob.id for blob, _ in files])
 
 
-def from_markdown(markdown: str) -> Answer:
+def from_markdown(markdown: str, site: str = "chatgpt") -> Answer:
     """A seeded answer given as Markdown."""
-    html = wrap_markdown(markdown_html(markdown))
+    html = wrap_markdown(markdown_html(markdown, site), site)
     return Answer(html=html, text=html_text(html))

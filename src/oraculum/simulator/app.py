@@ -1,4 +1,5 @@
-"""HTTP routes of the ChatGPT look-alike. Handlers translate requests to `actions` and back."""
+"""HTTP routes of the look-alikes (ChatGPT, Grok). Handlers translate requests to `actions` and
+back; what differs between the sites (page, sign-in cookie and form, API paths) is their `Site`."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import asyncio
 import dataclasses
 import json
 import time
+from html import escape
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -13,22 +15,29 @@ from urllib.parse import quote, urlencode
 from aiohttp import BodyPartReader, web
 
 from oraculum.simulator import actions, scenarios
-from oraculum.simulator.scenarios import FAMILIES_EFFORTS, Scenario, ScenarioError
+from oraculum.simulator.scenarios import MODELS_BY_PROVIDER, Scenario, ScenarioError
+from oraculum.simulator.site import CHATGPT, Site, site_for
 from oraculum.simulator.state import Conversation, Selection, SimState, Turn
 from oraculum.simulator.uploads import make_upload
 
 STATIC_DIR = Path(__file__).parent / "static"
-SESSION_COOKIE = "oraculum-sim-session"
+# ChatGPT's; each site names its own (`Site.session_cookie`, Grok's is `sso`).
+SESSION_COOKIE = CHATGPT.session_cookie
 DEFAULT_EMAIL = "tester@example.com"
 SESSION_MAX_AGE_S = 30 * 24 * 3600
 # ChatGPT accepts archives up to 250 MiB; leave room for multipart framing.
 MAX_UPLOAD = 300 * 1024 * 1024
 
 STATE_KEY = web.AppKey("state", SimState)
+SITE_KEY = web.AppKey("site", Site)
 
 
 def _state(request: web.Request) -> SimState:
     return request.app[STATE_KEY]
+
+
+def _site(request: web.Request) -> Site:
+    return request.app[SITE_KEY]
 
 
 def _template(name: str) -> str:
@@ -42,7 +51,7 @@ def _json_for_script(data: Any) -> str:
 
 def _session_email(request: web.Request) -> str | None:
     state = _state(request)
-    token = request.cookies.get(SESSION_COOKIE)
+    token = request.cookies.get(_site(request).session_cookie)
     if token and token in state.sessions:
         return state.sessions[token]
     return None if state.require_login else DEFAULT_EMAIL
@@ -59,7 +68,7 @@ def _text_page(status: int, title: str, message: str) -> web.Response:
 def _count_load(request: web.Request, flag: str, limit: int) -> bool:
     """Whether this page load shows `flag`'s interstitial; counted per browser session."""
     state = _state(request)
-    key = f"{flag}:{request.cookies.get(SESSION_COOKIE, 'anonymous')}"
+    key = f"{flag}:{request.cookies.get(_site(request).session_cookie, 'anonymous')}"
     seen = state.load_counts.get(key, 0)
     state.load_counts[key] = seen + 1
     return limit == 0 or seen < limit
@@ -68,19 +77,24 @@ def _count_load(request: web.Request, flag: str, limit: int) -> bool:
 def _interstitial(request: web.Request, scenario: Scenario) -> web.Response | None:
     if scenario.has("challenge") and _count_load(request, "challenge", scenario.challenge_loads):
         _state(request).record("challenge_served", path=request.path_qs)
-        html = _template("challenge.html").replace("{{RETURN}}", _json_for_script(request.path_qs))
+        html = (
+            _template("challenge.html")
+            .replace("{{RETURN}}", _json_for_script(request.path_qs))
+            .replace("{{HOST}}", _site(request).host)
+        )
         # Cloudflare answers a challenge with 403 and this header.
         return web.Response(
             status=403, text=html, content_type="text/html", headers={"cf-mitigated": "challenge"}
         )
     if scenario.has("outage") and _count_load(request, "outage", scenario.outage_loads):
         _state(request).record("outage_served", path=request.path_qs)
-        return web.Response(status=500, text=_template("outage.html"), content_type="text/html")
+        html = _template("outage.html").replace("{{TITLE}}", _site(request).title)
+        return web.Response(status=500, text=html, content_type="text/html")
     return None
 
 
 def _apply_model_knob(state: SimState, scenario: Scenario) -> None:
-    model = scenarios.parse_model(scenario.model)
+    model = scenarios.parse_model(scenario.model, scenario.provider)
     if model is not None:
         family, effort = model
         state.selection = dataclasses.replace(state.selection, family=family, effort=effort)
@@ -107,7 +121,11 @@ def _page(
     prefill: dict[str, Any] | None = None,
 ) -> web.Response:
     state = _state(request)
+    site = _site(request)
     config = {
+        "provider": site.provider,
+        "api": site.api,
+        "signInPath": site.sign_in_path,
         "shell": scenario.shell,
         "picker": scenario.picker,
         "scenario": scenario.to_dict(),
@@ -126,7 +144,7 @@ def _page(
         "selection": state.selection.to_dict(),
         "sidebar": _sidebar(state) if email else [],
     }
-    html = _template("index.html").replace("{{CONFIG}}", _json_for_script(config))
+    html = _template(site.page_template).replace("{{CONFIG}}", _json_for_script(config))
     return web.Response(text=html, content_type="text/html", headers={"cache-control": "no-store"})
 
 
@@ -141,7 +159,7 @@ async def home(request: web.Request) -> web.Response:
     except ScenarioError as error:
         return _text_page(400, "Simulator knob error", str(error))
     if scenario.has("login_expired"):
-        token = request.cookies.get(SESSION_COOKIE)
+        token = request.cookies.get(_site(request).session_cookie)
         if token and state.sessions.pop(token, None):
             state.record("session_revoked")
     blocked = _interstitial(request, scenario)
@@ -158,7 +176,9 @@ async def conversation_page(request: web.Request) -> web.Response:
     state = _state(request)
     email = _session_email(request)
     if email is None:
-        raise web.HTTPFound("/auth/login?" + urlencode({"next": request.path_qs}))
+        raise web.HTTPFound(
+            _site(request).sign_in_path + "?" + urlencode({"next": request.path_qs})
+        )
     conv = state.conversations.get(request.match_info["cid"])
     if conv is None:
         return _text_page(404, "Conversation not found", "Unable to load conversation.")
@@ -177,8 +197,20 @@ async def conversation_page(request: web.Request) -> web.Response:
 
 # -- auth ------------------------------------------------------------------------------------
 async def login_form(request: web.Request) -> web.Response:
+    site = _site(request)
     nxt = request.query.get("next", "/")
-    html = _template("login.html").replace("{{NEXT}}", quote(nxt, safe="/?=&%"))
+    alternatives = "".join(
+        f'<button type="button" disabled>{escape(name)}</button>'
+        for name in site.sign_in_alternatives
+    )
+    html = (
+        _template("login.html")
+        .replace("{{TITLE}}", escape(site.sign_in_title))
+        .replace("{{HEADING}}", escape(site.sign_in_heading))
+        .replace("{{ACTION}}", site.sign_in_path)
+        .replace("{{ALTERNATIVES}}", alternatives)
+        .replace("{{NEXT}}", quote(nxt, safe="/?=&%"))
+    )
     return web.Response(text=html, content_type="text/html")
 
 
@@ -197,7 +229,7 @@ async def login_submit(request: web.Request) -> web.Response:
     # Persistent, like ChatGPT's session cookie: a session-only cookie would vanish when the
     # browser restarts, so a seed profile signed in here would never survive its own close.
     response.set_cookie(
-        SESSION_COOKIE,
+        _site(request).session_cookie,
         token,
         path="/",
         httponly=True,
@@ -208,11 +240,12 @@ async def login_submit(request: web.Request) -> web.Response:
 
 
 async def logout(request: web.Request) -> web.Response:
-    token = request.cookies.get(SESSION_COOKIE)
+    cookie = _site(request).session_cookie
+    token = request.cookies.get(cookie)
     if token:
         _state(request).sessions.pop(token, None)
     response = web.HTTPFound("/")
-    response.del_cookie(SESSION_COOKIE, path="/")
+    response.del_cookie(cookie, path="/")
     raise response
 
 
@@ -266,7 +299,8 @@ async def post_message(request: web.Request) -> web.Response:
     _require_api_session(request)
     state = _state(request)
     body = await request.json()
-    conversation_id = body.get("conversation_id") or None
+    # A site whose follow-ups have their own path (Grok's) names the conversation in it.
+    conversation_id = request.match_info.get("cid") or body.get("conversation_id") or None
     try:
         if conversation_id:
             scenario = _conversation_or_404_by_id(state, conversation_id).scenario
@@ -465,7 +499,7 @@ async def download_file(request: web.Request) -> web.Response:
     return web.Response(body=blob.data, content_type=blob.content_type, headers=headers)
 
 
-def _selection_from(data: dict[str, Any], current: Selection) -> Selection:
+def _selection_from(data: dict[str, Any], current: Selection, provider: str) -> Selection:
     chosen = dataclasses.replace(
         current,
         family=str(data.get("family", current.family)),
@@ -473,7 +507,7 @@ def _selection_from(data: dict[str, Any], current: Selection) -> Selection:
         auto_switch=bool(data.get("auto_switch", current.auto_switch)),
         version=str(data.get("version", current.version)),
     )
-    if (chosen.family, chosen.effort) not in FAMILIES_EFFORTS:
+    if (chosen.family, chosen.effort) not in MODELS_BY_PROVIDER[provider]:
         raise _bad_request(f"no such model: {chosen.family}/{chosen.effort}")
     return chosen
 
@@ -481,7 +515,7 @@ def _selection_from(data: dict[str, Any], current: Selection) -> Selection:
 async def set_model(request: web.Request) -> web.Response:
     _require_api_session(request)
     state = _state(request)
-    state.selection = _selection_from(await request.json(), state.selection)
+    state.selection = _selection_from(await request.json(), state.selection, state.provider)
     state.record("model_changed", **state.selection.to_dict())
     return web.json_response(state.selection.to_dict())
 
@@ -517,7 +551,7 @@ async def sim_set_scenario(request: web.Request) -> web.Response:
     state = _state(request)
     try:
         body = await request.json()
-        base = Scenario() if body.pop("reset", False) else state.defaults
+        base = Scenario(provider=state.provider) if body.pop("reset", False) else state.defaults
         state.defaults = scenarios.apply(base, body, strict=True)
     except (ScenarioError, json.JSONDecodeError, AttributeError) as error:
         raise _bad_request(str(error)) from None
@@ -532,19 +566,31 @@ async def sim_seed(request: web.Request) -> web.Response:
     except ScenarioError as error:
         raise _bad_request(str(error)) from None
     conv = actions.seed(state, body.get("turns") or [], scenario, title=body.get("title"))
-    return web.json_response({"conversation_id": conv.id, "path": f"/c/{conv.id}"})
+    return web.json_response(
+        {"conversation_id": conv.id, "path": _site(request).conversation_path(conv.id)}
+    )
 
 
 async def sim_session(request: web.Request) -> web.Response:
     body = await request.json() if request.can_read_body else {}
     token = _state(request).new_session(str(body.get("email") or DEFAULT_EMAIL))
-    return web.json_response({"name": SESSION_COOKIE, "value": token})
+    return web.json_response({"name": _site(request).session_cookie, "value": token})
+
+
+async def sim_whoami(request: web.Request) -> web.Response:
+    """The signed-in email of this browser, for every site (Grok has no identity endpoint)."""
+    token = request.cookies.get(_site(request).session_cookie)
+    email = _state(request).sessions.get(token or "")
+    if email is None:
+        return web.json_response({"detail": "Unauthorized"}, status=401)
+    return web.json_response({"email": email})
 
 
 async def sim_state(request: web.Request) -> web.Response:
     state = _state(request)
     return web.json_response(
         {
+            "provider": state.provider,
             "defaults": state.defaults.to_dict(),
             "require_login": state.require_login,
             "selection": state.selection.to_dict(),
@@ -566,30 +612,43 @@ async def sim_state(request: web.Request) -> web.Response:
     )
 
 
+def _add_api_routes(app: web.Application, site: Site) -> None:
+    api = site.api
+    app.router.add_post(api["send"], post_message)
+    if "followup" in api:
+        app.router.add_post(api["followup"], post_message)
+    app.router.add_get(api["conversation"], get_conversation)
+    app.router.add_get(api["stream"], stream)
+    app.router.add_post(api["stop"], stop_message)
+    app.router.add_post(api["retry"], retry_message)
+    app.router.add_post(api["upload"], upload_file)
+    app.router.add_get(api["model"], get_model)
+    app.router.add_post(api["model"], set_model)
+    app.router.add_post(api["page_event"], page_event)
+
+
 def create_app(state: SimState) -> web.Application:
+    site = site_for(state.provider)
     app = web.Application(client_max_size=MAX_UPLOAD)
     app[STATE_KEY] = state
+    app[SITE_KEY] = site
     app.router.add_get("/", home)
-    app.router.add_get("/c/{cid}", conversation_page)
-    app.router.add_get("/auth/login", login_form)
-    app.router.add_post("/auth/login", login_submit)
+    for route in site.conversation_routes:
+        app.router.add_get(route, conversation_page)
+    app.router.add_get(site.sign_in_path, login_form)
+    app.router.add_post(site.sign_in_path, login_submit)
     app.router.add_get("/auth/logout", logout)
-    app.router.add_get("/backend-api/me", me)
-    app.router.add_post("/backend-api/conversation", post_message)
-    app.router.add_get("/backend-api/conversation/{cid}", get_conversation)
-    app.router.add_get("/backend-api/conversation/{cid}/stream/{mid}", stream)
-    app.router.add_post("/backend-api/conversation/{cid}/stop/{mid}", stop_message)
-    app.router.add_post("/backend-api/conversation/{cid}/retry/{mid}", retry_message)
-    app.router.add_post("/backend-api/files", upload_file)
-    app.router.add_get("/backend-api/settings/model", get_model)
-    app.router.add_post("/backend-api/settings/model", set_model)
-    app.router.add_post("/backend-api/announcement/accept", announcement_accept)
-    app.router.add_post("/backend-api/page-event", page_event)
+    _add_api_routes(app, site)
+    if site.has_identity_endpoint:
+        app.router.add_get("/backend-api/me", me)
+    if site.provider == "chatgpt":
+        app.router.add_post("/backend-api/announcement/accept", announcement_accept)
     app.router.add_get("/files/{fid}/{name}", download_file)
     app.router.add_get("/__sim/scenario", sim_get_scenario)
     app.router.add_post("/__sim/scenario", sim_set_scenario)
     app.router.add_post("/__sim/seed", sim_seed)
     app.router.add_post("/__sim/session", sim_session)
+    app.router.add_get("/__sim/session", sim_whoami)
     app.router.add_get("/__sim/state", sim_state)
     app.router.add_static("/static", STATIC_DIR)
     return app

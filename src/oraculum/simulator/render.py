@@ -1,9 +1,11 @@
-"""Markdown to HTML the way ChatGPT's web app renders an answer.
+"""Markdown to HTML the way each site's web app renders an answer.
 
 markdown-it-py (already installed with rich) parses; a few rules are replaced so the output has
-ChatGPT's shape: the `markdown prose` wrapper, links opening in a new tab, tables inside their
-scroll wrappers, and fenced code inside a presentation `<pre>` that holds a header (language
-label, "Copy code" button) and the leaf `<pre><code class="language-x">` with the exact code.
+the site's shape. ChatGPT: the `markdown prose` wrapper, links opening in a new tab, tables
+inside their scroll wrappers, and fenced code inside a presentation `<pre>` that holds a header
+(language label, "Copy code" button) and the leaf `<pre><code class="language-x">` with the exact
+code. Grok: no wrapper (the page's `.response-content-markdown` holds it), tables in a plain
+container, and each fence one `<pre><code>` after a header with its language and "Copy code".
 """
 
 from __future__ import annotations
@@ -38,6 +40,25 @@ def _fence(
     )
 
 
+def _grok_fence(
+    tokens: list[Token], idx: int, options: OptionsDict, env: EnvType, renderer: Any = None
+) -> str:
+    token = tokens[idx]
+    lang = token.info.strip().split(" ")[0] if token.info else ""
+    code_class = f' class="language-{escape(lang)}"' if lang else ""
+    # The language label sits beside the <pre>, never in it: a capture must take the code only.
+    return (
+        '<div class="not-prose code-block" data-testid="code-block">'
+        f'<div class="code-header"><span class="code-language">{escape(lang or "text")}</span>'
+        '<button class="copy-code" aria-label="Copy code" type="button"></button></div>'
+        f"<pre><code{code_class}>{escape(token.content)}</code></pre></div>"
+    )
+
+
+def _grok_table_open(*_: Any) -> str:
+    return '<div class="table-container"><table>'
+
+
 def _link_open(
     tokens: list[Token], idx: int, options: OptionsDict, env: EnvType, renderer: Any = None
 ) -> str:
@@ -57,29 +78,35 @@ def _table_close(*_: Any) -> str:
     return "</table></div></div>"
 
 
-def _make_parser() -> MarkdownIt:
+def _make_parser(fence: Any, table_open: Any) -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
     renderer = md.renderer
     assert isinstance(renderer, RendererHTML)
-    renderer.rules["fence"] = _fence
-    renderer.rules["code_block"] = _fence
+    renderer.rules["fence"] = fence
+    renderer.rules["code_block"] = fence
     renderer.rules["link_open"] = _link_open
-    renderer.rules["table_open"] = _table_open
+    renderer.rules["table_open"] = table_open
     renderer.rules["table_close"] = _table_close
     return md
 
 
-_MD = _make_parser()
+# Parser per site (`SimState.provider`).
+_MD = {
+    "chatgpt": _make_parser(_fence, _table_open),
+    "grok": _make_parser(_grok_fence, _grok_table_open),
+}
 
 
-def markdown_html(markdown: str) -> str:
+def markdown_html(markdown: str, site: str = "chatgpt") -> str:
     """Rendered body HTML (no outer wrapper); whitespace between block tags is dropped so the
     page's text nodes are exactly the answer's text."""
-    html = _MD.render(markdown)
+    html = _MD[site].render(markdown)
     return html.replace(">\n<", "><").strip()
 
 
-def wrap_markdown(inner_html: str) -> str:
+def wrap_markdown(inner_html: str, site: str = "chatgpt") -> str:
+    if site == "grok":
+        return inner_html
     return (
         f'<div class="markdown prose dark:prose-invert w-full break-words light">{inner_html}</div>'
     )

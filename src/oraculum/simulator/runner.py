@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import threading
 from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import asynccontextmanager
@@ -13,8 +14,9 @@ from aiohttp import web
 
 from oraculum.core.errors import OracleError
 from oraculum.simulator import actions, scenarios
-from oraculum.simulator.app import DEFAULT_EMAIL, SESSION_COOKIE, create_app
+from oraculum.simulator.app import DEFAULT_EMAIL, create_app
 from oraculum.simulator.scenarios import Scenario
+from oraculum.simulator.site import Site, site_for
 from oraculum.simulator.state import SimState
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -38,14 +40,19 @@ class Simulator:
 
     def __init__(self, state: SimState, host: str, port: int) -> None:
         self.state = state
+        self.site: Site = site_for(state.provider)
         self.host = host
         self.port = port
         url_host = f"[{host}]" if ":" in host else host
         self.url = f"http://{url_host}:{port}"
 
     @property
+    def provider(self) -> str:
+        return self.state.provider
+
+    @property
     def sign_in_url(self) -> str:
-        return f"{self.url}/auth/login"
+        return f"{self.url}{self.site.sign_in_path}"
 
     def chat_url(self, **knobs: Any) -> str:
         """The new-chat URL carrying `knobs`, e.g. chat_url(scenario="challenge", think_ms=0)."""
@@ -58,13 +65,14 @@ class Simulator:
         return f"{self.url}/" + (f"?{query}" if query else "")
 
     def conversation_url(self, conversation_id: str) -> str:
-        return f"{self.url}/c/{conversation_id}"
+        return f"{self.url}{self.site.conversation_path(conversation_id)}"
 
     def session_cookie(self, email: str = DEFAULT_EMAIL) -> dict[str, Any]:
-        """A fresh signed-in session, as a Playwright cookie (`context.add_cookies([...])`)."""
+        """A fresh signed-in session, as a Playwright cookie (`context.add_cookies([...])`):
+        ChatGPT's `oraculum-sim-session`, Grok's `sso`."""
         token = self.state.new_session(email)
         return {
-            "name": SESSION_COOKIE,
+            "name": self.site.session_cookie,
             "value": token,
             "url": self.url,
             "httpOnly": True,
@@ -78,7 +86,8 @@ class Simulator:
         values: dict[str, Any] = dict(knobs)
         if scenario is not None:
             values["scenario"] = scenario
-        base = Scenario(shell=self.state.defaults.shell) if reset else self.state.defaults
+        fresh = Scenario(provider=self.state.provider, shell=self.state.defaults.shell)
+        base = fresh if reset else self.state.defaults
         self.state.defaults = scenarios.apply(base, values, strict=True)
         return self.state.defaults
 
@@ -105,11 +114,21 @@ class Simulator:
         return actions.seed(self.state, turns, sc, title=title).id
 
 
-def make_state(*, shell: str = "classic", require_login: bool = True, **defaults: Any) -> SimState:
+def make_state(
+    *,
+    provider: str = "chatgpt",
+    shell: str = "classic",
+    require_login: bool = True,
+    **defaults: Any,
+) -> SimState:
+    site = site_for(provider)
     values = dict(defaults)
     values["shell"] = shell
     return SimState(
-        defaults=scenarios.apply(Scenario(), values, strict=True), require_login=require_login
+        defaults=scenarios.apply(Scenario(provider=provider), values, strict=True),
+        provider=provider,
+        require_login=require_login,
+        selection=dataclasses.replace(site.default_selection),
     )
 
 
@@ -118,13 +137,15 @@ async def run_simulator(
     *,
     host: str = "127.0.0.1",
     port: int = 0,
+    provider: str = "chatgpt",
     shell: str = "classic",
     require_login: bool = True,
     **defaults: Any,
 ) -> AsyncIterator[Simulator]:
-    """Serve the simulator on the running loop; `port=0` picks a free port."""
+    """Serve the simulator on the running loop; `port=0` picks a free port. `provider` is the
+    site it imitates: "chatgpt" (default) or "grok"."""
     _check_host(host)
-    state = make_state(shell=shell, require_login=require_login, **defaults)
+    state = make_state(provider=provider, shell=shell, require_login=require_login, **defaults)
     runner = web.AppRunner(create_app(state), access_log=None, shutdown_timeout=0.5)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
@@ -149,13 +170,19 @@ class SimulatorThread:
         *,
         host: str = "127.0.0.1",
         port: int = 0,
+        provider: str = "chatgpt",
         shell: str = "classic",
         require_login: bool = True,
         **defaults: Any,
     ) -> None:
         _check_host(host)
         self._kwargs: dict[str, Any] = dict(
-            host=host, port=port, shell=shell, require_login=require_login, **defaults
+            host=host,
+            port=port,
+            provider=provider,
+            shell=shell,
+            require_login=require_login,
+            **defaults,
         )
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._run, name="oraculum-simulator", daemon=True)
@@ -223,6 +250,10 @@ class SimulatorThread:
     @property
     def sign_in_url(self) -> str:
         return self.sim.sign_in_url
+
+    @property
+    def provider(self) -> str:
+        return self.sim.provider
 
     def chat_url(self, **knobs: Any) -> str:
         return self.sim.chat_url(**knobs)

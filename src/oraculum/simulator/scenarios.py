@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+PROVIDERS = ("chatgpt", "grok")
 SHELLS = ("classic", "redesign")
 PICKERS = ("legacy", "chips", "intelligence", "power")
 ANSWERS = ("default", "markdown", "files", "files_only", "tricky", "echo")
@@ -25,6 +26,13 @@ FAMILIES_EFFORTS = frozenset(
     | {("thinking", e) for e in EFFORTS}
     | {("pro", "standard"), ("pro", "extended")}
 )
+
+# Grok's model menu (facts §5 names only "Heavy"; the others are what grok.com offers beside it).
+GROK_MODELS = ("auto", "fast", "expert", "heavy")
+MODELS_BY_PROVIDER: dict[str, frozenset[tuple[str, str]]] = {
+    "chatgpt": FAMILIES_EFFORTS,
+    "grok": frozenset(("grok", mode) for mode in GROK_MODELS),
+}
 
 # Behaviours switched on by name in `scenario=a,b`.
 FLAGS: dict[str, str] = {
@@ -50,12 +58,34 @@ FLAGS: dict[str, str] = {
 }
 
 
+# The flags the Grok page reproduces; the others belong to ChatGPT's own UI (its pickers,
+# dialogs and upload chip) and are refused on a Grok simulator rather than silently ignored.
+GROK_FLAGS = frozenset(
+    {
+        "login_expired",
+        "challenge",
+        "outage",
+        "rate_limit",
+        "upload_fail",
+        "generation_error",
+        "stale_stop",
+        "hidden_tab",
+        "navigate_away",
+        "prefilled_thread",
+        "extra_assistant",
+    }
+)
+FLAGS_BY_PROVIDER: dict[str, frozenset[str]] = {"chatgpt": frozenset(FLAGS), "grok": GROK_FLAGS}
+
+
 class ScenarioError(ValueError):
     """A knob name or value the simulator does not know."""
 
 
 @dataclass(frozen=True)
 class Scenario:
+    # Which site the simulator imitates: fixed per simulator, not a knob (never in a query).
+    provider: str = "chatgpt"
     shell: str = "classic"
     picker: str = "power"
     flags: frozenset[str] = field(default_factory=frozenset)
@@ -119,7 +149,7 @@ KNOBS: dict[str, tuple[str, tuple[str, ...] | None, str]] = {
     "draft": ("str", None, "text the composer restores as a saved draft when it hydrates"),
     "reasoning_label": ("str", None, "override the reasoning label, e.g. 'Worked for 1m 7s'"),
     "message_ids": ("choice", MESSAGE_ID_MODES, "which message-id attributes turns carry"),
-    "model": ("str", None, "set the account's model on page load, e.g. 'pro/extended'"),
+    "model": ("str", None, "set the account's model on page load: 'pro/extended', Grok 'heavy'"),
     "prefill_delay_ms": ("int", None, "prefilled_thread: delay after hydrating (Send is sooner)"),
     "upload_linger_ms": ("int", None, "drift_upload_lingers: chip processing after the bytes"),
 }
@@ -144,21 +174,48 @@ def _parse_flags(value: Any) -> frozenset[str]:
     return frozenset(flags)
 
 
-def parse_model(value: str) -> tuple[str, str] | None:
-    """'pro/extended', 'thinking', 'instant' -> (family, effort); '' -> None."""
+def check_provider(provider: str) -> str:
+    if provider not in PROVIDERS:
+        raise ScenarioError(f"unknown provider {provider!r}; known: {', '.join(PROVIDERS)}")
+    return provider
+
+
+def parse_model(value: str, provider: str = "chatgpt") -> tuple[str, str] | None:
+    """ChatGPT: 'pro/extended', 'thinking', 'instant'; Grok: 'heavy' or 'grok/heavy'
+    -> (family, effort); '' -> None."""
     if not value:
         return None
-    family, _, effort = value.replace("_", "/").partition("/")
-    family, effort = family.strip().lower(), (effort.strip().lower() or "standard")
+    text = value.replace("_", "/").strip().lower()
+    if provider == "grok":
+        mode = text.removeprefix("grok/")
+        if ("grok", mode) not in MODELS_BY_PROVIDER["grok"]:
+            raise ScenarioError(f"model must be one of {', '.join(GROK_MODELS)}; got {value!r}")
+        return "grok", mode
+    family, _, effort = text.partition("/")
+    family, effort = family.strip(), (effort.strip() or "standard")
     if (family, effort) not in FAMILIES_EFFORTS:
         raise ScenarioError(f"model must be <family>[/<effort>], e.g. pro/extended; got {value!r}")
     return family, effort
+
+
+def _check_flags_apply(flags: frozenset[str], provider: str) -> None:
+    foreign = sorted(flags - FLAGS_BY_PROVIDER[provider])
+    if foreign:
+        raise ScenarioError(
+            f"scenario {', '.join(foreign)} does not apply to {provider}; "
+            f"{provider} has: {', '.join(sorted(FLAGS_BY_PROVIDER[provider]))}"
+        )
 
 
 def apply(base: Scenario, values: Mapping[str, Any], *, strict: bool = True) -> Scenario:
     """`base` with `values` applied. Unknown keys raise when `strict` (the control endpoint)."""
     changes: dict[str, Any] = {}
     for key, raw in values.items():
+        if key == "provider":
+            # A scenario read back from a page names its provider; it can never change it.
+            if str(raw) != base.provider:
+                raise ScenarioError(f"provider is {base.provider} for this simulator, not {raw!r}")
+            continue
         name = "flags" if key == "scenario" else key
         if name not in KNOBS:
             if strict and key not in _IGNORED_QUERY_KEYS:
@@ -183,5 +240,7 @@ def apply(base: Scenario, values: Mapping[str, Any], *, strict: bool = True) -> 
         else:
             changes[name] = str(raw)
     result = dataclasses.replace(base, **changes)
-    parse_model(result.model)  # validate early, at the URL that set it
+    # Validate early, at the URL that set them.
+    _check_flags_apply(result.flags, result.provider)
+    parse_model(result.model, result.provider)
     return result

@@ -30,6 +30,13 @@ def new_id() -> str:
     return str(uuid.uuid4())
 
 
+# ChatGPT's; a site may have its own (`Site.generation_error_text`).
+GENERATION_ERROR_TEXT = (
+    "Something went wrong while generating the response. If this issue persists please "
+    "contact us through our help center at help.openai.com."
+)
+
+
 @dataclass
 class Member:
     name: str
@@ -93,6 +100,7 @@ class Turn:
     token_s: float = 0.0
     tokens: list[str] = field(default_factory=list)
     fail_at: int | None = None  # token index where this attempt errors out
+    failure_text: str = GENERATION_ERROR_TEXT  # what the page shows when it does
     error_text: str = ""
     reasoning_label: str = ""
     attempt: int = 1
@@ -126,7 +134,7 @@ class Turn:
             return
         if self.fail_at is not None:
             self.status = "error"
-            self.error_text = GENERATION_ERROR_TEXT
+            self.error_text = self.failure_text
         else:
             self.status = "complete"
 
@@ -151,12 +159,6 @@ class Turn:
             # A streaming turn's body arrives over the stream, not in the page.
             data["html"] = self.html if self.status in ("complete", "stopped") else ""
         return data
-
-
-GENERATION_ERROR_TEXT = (
-    "Something went wrong while generating the response. If this issue persists please "
-    "contact us through our help center at help.openai.com."
-)
 
 
 @dataclass
@@ -186,6 +188,7 @@ class Conversation:
 @dataclass
 class SimState:
     defaults: Scenario = field(default_factory=Scenario)
+    provider: str = "chatgpt"  # the site this simulator imitates (`oraculum.simulator.site`)
     require_login: bool = True
     conversations: dict[str, Conversation] = field(default_factory=dict)
     uploads: dict[str, Upload] = field(default_factory=dict)

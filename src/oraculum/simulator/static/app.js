@@ -3,10 +3,8 @@
 // in step with the facts, not with any driver.
 "use strict";
 (() => {
-  const configEl = document.getElementById("sim-config");
-  const CONFIG = JSON.parse(configEl.textContent);
-  // Keep the embedded data out of body.textContent, which drivers read.
-  configEl.remove();
+  const { h, svgIcon, api } = SimCommon;
+  const CONFIG = SimCommon.readConfig();
 
   const SC = CONFIG.scenario;
   const SHELL = CONFIG.shell;
@@ -35,49 +33,7 @@
   const uploads = [];
 
   // ---------------------------------------------------------------- helpers
-  function h(tag, attrs, ...children) {
-    const el = document.createElement(tag);
-    for (const [key, value] of Object.entries(attrs || {})) {
-      if (value === null || value === undefined || value === false) continue;
-      if (key === "class") el.className = value;
-      else if (key === "text") el.textContent = value;
-      else if (key.startsWith("on")) el[key] = value;
-      else el.setAttribute(key, value === true ? "" : String(value));
-    }
-    for (const child of children.flat()) {
-      if (child === null || child === undefined || child === false) continue;
-      el.append(child instanceof Node ? child : document.createTextNode(String(child)));
-    }
-    return el;
-  }
-  const icon = () => h("svg", { width: 16, height: 16, "aria-hidden": "true" });
-  const svgIcon = () => {
-    const s = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-    s.setAttribute("width", "16");
-    s.setAttribute("height", "16");
-    s.setAttribute("aria-hidden", "true");
-    return s;
-  };
-  void icon;
-
-  async function api(method, path, body) {
-    const response = await fetch(path, {
-      method,
-      credentials: "include",
-      headers: body ? { "content-type": "application/json" } : {},
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    let data = null;
-    try {
-      data = await response.json();
-    } catch (_) {
-      data = null;
-    }
-    return { ok: response.ok, status: response.status, data };
-  }
-  function pageEvent(type, details) {
-    api("POST", "/backend-api/page-event", Object.assign({ type }, details || {})).catch(() => {});
-  }
+  const pageEvent = SimCommon.pageEvents("/backend-api/page-event");
 
   // ---------------------------------------------------------------- layout
   const app = document.getElementById("app");
@@ -522,24 +478,6 @@
     return section;
   }
 
-  function hydrateLinks(root) {
-    for (const anchor of root.querySelectorAll("a[data-sim-blob]")) {
-      const url = anchor.getAttribute("href");
-      anchor.removeAttribute("data-sim-blob");
-      fetch(url, { credentials: "include" })
-        .then((r) => r.blob())
-        .then((blob) => anchor.setAttribute("href", URL.createObjectURL(blob)))
-        .catch(() => {});
-    }
-    for (const button of root.querySelectorAll("button.copy-code")) {
-      button.textContent = "Copy code";
-      button.onclick = () => {
-        const code = button.closest("pre").querySelector("pre code, code");
-        navigator.clipboard && navigator.clipboard.writeText(code ? code.textContent : "").catch(() => {});
-      };
-    }
-  }
-
   class AssistantView {
     constructor(turn, exchange) {
       this.messageId = turn.message_id;
@@ -604,30 +542,7 @@
     }
     renderFinal(html) {
       this.message.innerHTML = html;
-      hydrateLinks(this.message);
-    }
-    prepare(html) {
-      // The whole answer's structure is known; its text appears as tokens arrive.
-      this.message.innerHTML = html;
-      const walker = document.createTreeWalker(this.message, NodeFilter.SHOW_TEXT);
-      this.textNodes = [];
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        this.textNodes.push({ node, full: node.data });
-        node.data = "";
-      }
-      this.revealed = 0;
-    }
-    reveal(count) {
-      let left = count;
-      for (const entry of this.textNodes || []) {
-        const take = Math.min(left, entry.full.length);
-        if (entry.node.data.length !== take) entry.node.data = entry.full.slice(0, take);
-        left -= take;
-      }
-      this.revealed = count;
-    }
-    totalChars() {
-      return (this.textNodes || []).reduce((n, e) => n + e.full.length, 0);
+      SimCommon.hydrateLinks(this.message);
     }
     showActions(fromPersistence) {
       // A fresh stream says "Copy"; the re-render from persistence says "Copy response".
@@ -662,6 +577,9 @@
       runStream(this, result.data.message_id, null);
     }
   }
+
+  // prepare(html) / reveal(count) / totalChars(): the streamed text, token by token.
+  Object.assign(AssistantView.prototype, SimCommon.RevealMixin);
 
   // Turns the server already holds, in order. `fromPersistence`: rendered from storage (a load,
   // a restored thread) rather than arriving in this page's session, which shows in "Copy".
@@ -707,115 +625,19 @@
   }
 
   // ---------------------------------------------------------------- streaming
-  let simulatedHidden = false;
-  function goHidden() {
-    // The tab goes to the background: Chrome stops animation frames, so the streamed text
-    // freezes while the network keeps flowing (facts §3.5).
-    simulatedHidden = true;
-    Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
-    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
-    document.dispatchEvent(new Event("visibilitychange"));
-    pageEvent("hidden");
-  }
-
   function runStream(view, messageId, decoyId) {
-    setGenerating(true);
-    const controller = new AbortController();
-    const stream = { received: 0, done: false, stopped: false };
-    activeStream = {
-      stop: async () => {
-        stream.stopped = true;
-        controller.abort();
-        const result = await api("POST", `/backend-api/conversation/${conversationId}/stop/${view.messageId}`);
-        if (result.ok) {
-          view.setReasoning(result.data.reasoning_label, false);
-          view.renderFinal(result.data.html || "");
-          view.showActions(false);
-        }
-        activeStream = null;
-        setGenerating(false);
-      },
-    };
-    view.setReasoning("", true);
-
-    let navigated = false;
-    const frame = () => {
-      if (stream.stopped || !view.textNodes) {
-        if (!stream.stopped) requestAnimationFrame(frame);
-        return;
-      }
-      if (!document.hidden) {
-        let target = stream.done ? view.totalChars() : Math.min(stream.received, view.totalChars());
-        // Never jump past a scenario's trigger point, however many tokens arrived per frame.
-        if (FLAGS.has("hidden_tab") && !simulatedHidden) target = Math.min(target, SC.hidden_after_chars);
-        if (decoyId && !navigated) target = Math.min(target, SC.navigate_after_chars);
-        if (target > view.revealed) view.reveal(target);
-        if (FLAGS.has("hidden_tab") && !simulatedHidden && view.revealed >= SC.hidden_after_chars) goHidden();
-        if (decoyId && !navigated && view.revealed >= SC.navigate_after_chars) {
-          navigated = true;
-          pageEvent("navigated_away", { to: decoyId });
-          location.assign(`/c/${decoyId}`);
-          return;
-        }
-        if (stream.done && view.revealed >= view.totalChars()) {
-          hydrateLinks(view.message);
-          return;
-        }
-      }
-      requestAnimationFrame(frame);
-    };
-    requestAnimationFrame(frame);
-
-    const onEvent = (event) => {
-      if (event.t === "thinking") {
-        view.setReasoning("", true);
-      } else if (event.t === "start") {
-        view.setMessageId(event.message_id);
-        view.setReasoning(event.reasoning_label, false);
-        view.prepare(event.html);
-      } else if (event.t === "delta") {
-        stream.received += event.v.length;
-      } else if (event.t === "done") {
-        stream.done = true;
-        activeStream = null;
-        if (FLAGS.has("stale_stop")) {
-          // The stop control outlives the stream (observed live for 31 minutes).
-          pageEvent("stale_stop");
-          return;
-        }
-        view.showActions(false);
-        setGenerating(false);
-      } else if (event.t === "error") {
-        stream.stopped = true;
-        activeStream = null;
-        view.message.replaceChildren();
-        view.setReasoning("", false);
-        view.showError(event.text);
-        setGenerating(false);
-      }
-    };
-
-    fetch(`/backend-api/conversation/${conversationId}/stream/${messageId}`, {
-      credentials: "include",
-      signal: controller.signal,
-    })
-      .then(async (response) => {
-        const reader = response.body.getReader();
-        const decoder = new TextDecoder();
-        let buffer = "";
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          buffer += decoder.decode(value, { stream: true });
-          let cut;
-          while ((cut = buffer.indexOf("\n")) >= 0) {
-            const line = buffer.slice(0, cut);
-            buffer = buffer.slice(cut + 1);
-            if (line.trim()) onEvent(JSON.parse(line));
-          }
-        }
-      })
-      .catch(() => {});
+    SimCommon.runStream(view, {
+      streamUrl: `/backend-api/conversation/${conversationId}/stream/${messageId}`,
+      stopUrl: () => `/backend-api/conversation/${conversationId}/stop/${view.messageId}`,
+      scenario: SC,
+      flags: FLAGS,
+      decoyId,
+      decoyUrl: decoyId ? `/c/${decoyId}` : null,
+      api,
+      pageEvent,
+      setGenerating,
+      setActiveStream: (value) => { activeStream = value; },
+    });
   }
 
   // ---------------------------------------------------------------- send

@@ -1,0 +1,69 @@
+"""What differs between the sites the simulator imitates, as plain data.
+
+Everything else — conversations, uploads, scenarios, answers, sessions, the stream — is shared;
+a site only names its page, its sign-in cookie and form, its API paths and a few texts.
+`site_for("grok")` is defined in `oraculum.simulator.grok`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from oraculum.simulator.scenarios import check_provider
+from oraculum.simulator.state import GENERATION_ERROR_TEXT, Selection
+
+
+@dataclass(frozen=True)
+class Site:
+    provider: str
+    title: str  # the page title and the brand in its header
+    host: str  # the real site's host, named by the challenge page
+    session_cookie: str
+    sign_in_path: str
+    sign_in_title: str
+    sign_in_heading: str
+    sign_in_alternatives: tuple[str, ...]  # disabled "Continue with …" buttons
+    page_template: str  # under static/
+    conversation_routes: tuple[str, ...]  # aiohttp paths with {cid}
+    # API paths by purpose: send, followup (optional, with {cid}), conversation, stream, stop,
+    # retry, upload, model, page_event; {cid} and {mid} are placeholders.
+    api: dict[str, str] = field(default_factory=dict)
+    default_selection: Selection = field(default_factory=Selection)
+    generation_error_text: str = GENERATION_ERROR_TEXT
+    has_identity_endpoint: bool = False  # ChatGPT's GET /backend-api/me
+
+    def conversation_path(self, conversation_id: str) -> str:
+        return self.conversation_routes[0].replace("{cid}", conversation_id)
+
+
+CHATGPT = Site(
+    provider="chatgpt",
+    title="ChatGPT",
+    host="chatgpt.com",
+    session_cookie="oraculum-sim-session",
+    sign_in_path="/auth/login",
+    sign_in_title="Log in - OpenAI",
+    sign_in_heading="Welcome back",
+    sign_in_alternatives=("Continue with Google",),
+    page_template="index.html",
+    conversation_routes=("/c/{cid}",),
+    api={
+        "send": "/backend-api/conversation",
+        "conversation": "/backend-api/conversation/{cid}",
+        "stream": "/backend-api/conversation/{cid}/stream/{mid}",
+        "stop": "/backend-api/conversation/{cid}/stop/{mid}",
+        "retry": "/backend-api/conversation/{cid}/retry/{mid}",
+        "upload": "/backend-api/files",
+        "model": "/backend-api/settings/model",
+        "page_event": "/backend-api/page-event",
+    },
+    has_identity_endpoint=True,
+)
+
+
+def site_for(provider: str) -> Site:
+    if check_provider(provider) == "grok":
+        from oraculum.simulator.grok import GROK
+
+        return GROK
+    return CHATGPT

@@ -1,0 +1,234 @@
+// oraculum simulator: what every look-alike page shares (ChatGPT's app.js, Grok's grok.js).
+// DOM building, the JSON API, the streamed answer revealed token by token, and the scenario
+// mechanics of a stream (hidden tab, navigation away, stale stop). No labels live here: each
+// page keeps its own site's vocabulary.
+"use strict";
+window.SimCommon = (() => {
+  function readConfig() {
+    const configEl = document.getElementById("sim-config");
+    const config = JSON.parse(configEl.textContent);
+    // Keep the embedded data out of body.textContent, which drivers read.
+    configEl.remove();
+    return config;
+  }
+
+  function h(tag, attrs, ...children) {
+    const el = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "class") el.className = value;
+      else if (key === "text") el.textContent = value;
+      else if (key.startsWith("on")) el[key] = value;
+      else el.setAttribute(key, value === true ? "" : String(value));
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined || child === false) continue;
+      el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return el;
+  }
+
+  function svgIcon() {
+    const s = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    s.setAttribute("width", "16");
+    s.setAttribute("height", "16");
+    s.setAttribute("aria-hidden", "true");
+    return s;
+  }
+
+  async function api(method, path, body) {
+    const response = await fetch(path, {
+      method,
+      credentials: "include",
+      headers: body ? { "content-type": "application/json" } : {},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    let data = null;
+    try {
+      data = await response.json();
+    } catch (_) {
+      data = null;
+    }
+    return { ok: response.ok, status: response.status, data };
+  }
+
+  // Things only the page sees (a dialog closed, the tab hidden) go to the server's event log.
+  function pageEvents(path) {
+    return (type, details) => {
+      api("POST", path, Object.assign({ type }, details || {})).catch(() => {});
+    };
+  }
+
+  // "/x/{cid}/stream/{mid}" with the ids filled in.
+  function apiPath(template, ids) {
+    return template.replace("{cid}", encodeURIComponent(ids.cid || "")).replace("{mid}", encodeURIComponent(ids.mid || ""));
+  }
+
+  function hydrateLinks(root) {
+    for (const anchor of root.querySelectorAll("a[data-sim-blob]")) {
+      const url = anchor.getAttribute("href");
+      anchor.removeAttribute("data-sim-blob");
+      fetch(url, { credentials: "include" })
+        .then((r) => r.blob())
+        .then((blob) => anchor.setAttribute("href", URL.createObjectURL(blob)))
+        .catch(() => {});
+    }
+    for (const button of root.querySelectorAll("button.copy-code")) {
+      button.textContent = "Copy code";
+      button.onclick = () => {
+        // ChatGPT's button is inside a presentation <pre>; Grok's in its code block's header.
+        const block = button.closest("[data-testid=code-block]") || button.closest("pre");
+        const code = block ? block.querySelector("pre code, code") : null;
+        navigator.clipboard && navigator.clipboard.writeText(code ? code.textContent : "").catch(() => {});
+      };
+    }
+  }
+
+  // Mixed into an assistant view whose `message` element holds the answer: the whole answer's
+  // structure is known at "start"; its text appears as tokens arrive.
+  const RevealMixin = {
+    prepare(html) {
+      this.message.innerHTML = html;
+      const walker = document.createTreeWalker(this.message, NodeFilter.SHOW_TEXT);
+      this.textNodes = [];
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        this.textNodes.push({ node, full: node.data });
+        node.data = "";
+      }
+      this.revealed = 0;
+    },
+    reveal(count) {
+      let left = count;
+      for (const entry of this.textNodes || []) {
+        const take = Math.min(left, entry.full.length);
+        if (entry.node.data.length !== take) entry.node.data = entry.full.slice(0, take);
+        left -= take;
+      }
+      this.revealed = count;
+    },
+    totalChars() {
+      return (this.textNodes || []).reduce((n, e) => n + e.full.length, 0);
+    },
+  };
+
+  let simulatedHidden = false;
+  function goHidden(pageEvent) {
+    // The tab goes to the background: Chrome stops animation frames, so the streamed text
+    // freezes while the network keeps flowing (facts §3.5).
+    simulatedHidden = true;
+    Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+    Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
+    document.dispatchEvent(new Event("visibilitychange"));
+    pageEvent("hidden");
+  }
+
+  // Read an NDJSON response line by line.
+  function readEvents(url, signal, onEvent) {
+    return fetch(url, { credentials: "include", signal })
+      .then(async (response) => {
+        const reader = response.body.getReader();
+        const decoder = new TextDecoder();
+        let buffer = "";
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += decoder.decode(value, { stream: true });
+          let cut;
+          while ((cut = buffer.indexOf("\n")) >= 0) {
+            const line = buffer.slice(0, cut);
+            buffer = buffer.slice(cut + 1);
+            if (line.trim()) onEvent(JSON.parse(line));
+          }
+        }
+      })
+      .catch(() => {});
+  }
+
+  // Stream one answer into `view` (setMessageId, setReasoning, prepare/reveal, renderFinal,
+  // showActions, showError, `message`). `o`: streamUrl, stopUrl() (the view's current message),
+  // scenario, flags, decoyId and decoyUrl (navigate_away), api, pageEvent, setGenerating(on),
+  // setActiveStream(stream | null). Returns nothing; the page's stop button calls
+  // `activeStream.stop()`.
+  function runStream(view, o) {
+    const SC = o.scenario;
+    const FLAGS = o.flags;
+    o.setGenerating(true);
+    const controller = new AbortController();
+    const stream = { received: 0, done: false, stopped: false };
+    o.setActiveStream({
+      stop: async () => {
+        stream.stopped = true;
+        controller.abort();
+        const result = await o.api("POST", o.stopUrl());
+        if (result.ok) {
+          view.setReasoning(result.data.reasoning_label, false);
+          view.renderFinal(result.data.html || "");
+          view.showActions(false);
+        }
+        o.setActiveStream(null);
+        o.setGenerating(false);
+      },
+    });
+    view.setReasoning("", true);
+
+    let navigated = false;
+    const frame = () => {
+      if (stream.stopped || !view.textNodes) {
+        if (!stream.stopped) requestAnimationFrame(frame);
+        return;
+      }
+      if (!document.hidden) {
+        let target = stream.done ? view.totalChars() : Math.min(stream.received, view.totalChars());
+        // Never jump past a scenario's trigger point, however many tokens arrived per frame.
+        if (FLAGS.has("hidden_tab") && !simulatedHidden) target = Math.min(target, SC.hidden_after_chars);
+        if (o.decoyId && !navigated) target = Math.min(target, SC.navigate_after_chars);
+        if (target > view.revealed) view.reveal(target);
+        if (FLAGS.has("hidden_tab") && !simulatedHidden && view.revealed >= SC.hidden_after_chars) goHidden(o.pageEvent);
+        if (o.decoyId && !navigated && view.revealed >= SC.navigate_after_chars) {
+          navigated = true;
+          o.pageEvent("navigated_away", { to: o.decoyId });
+          location.assign(o.decoyUrl);
+          return;
+        }
+        if (stream.done && view.revealed >= view.totalChars()) {
+          hydrateLinks(view.message);
+          return;
+        }
+      }
+      requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+
+    const onEvent = (event) => {
+      if (event.t === "thinking") {
+        view.setReasoning("", true);
+      } else if (event.t === "start") {
+        view.setMessageId(event.message_id);
+        view.setReasoning(event.reasoning_label, false);
+        view.prepare(event.html);
+      } else if (event.t === "delta") {
+        stream.received += event.v.length;
+      } else if (event.t === "done") {
+        stream.done = true;
+        o.setActiveStream(null);
+        if (FLAGS.has("stale_stop")) {
+          // The stop control outlives the stream (observed live for 31 minutes).
+          o.pageEvent("stale_stop");
+          return;
+        }
+        view.showActions(false);
+        o.setGenerating(false);
+      } else if (event.t === "error") {
+        stream.stopped = true;
+        o.setActiveStream(null);
+        view.message.replaceChildren();
+        view.setReasoning("", false);
+        view.showError(event.text);
+        o.setGenerating(false);
+      }
+    };
+    readEvents(o.streamUrl, controller.signal, onEvent);
+  }
+
+  return { readConfig, h, svgIcon, api, pageEvents, apiPath, hydrateLinks, RevealMixin, runStream };
+})();

@@ -1,0 +1,467 @@
+// oraculum simulator: a grok.com look-alike page, built to chatgpt-grok-ui-facts.md §5.
+// Vanilla JS, no build step. Labels, roles and attributes here are the contract; keep them in
+// step with the facts, not with any driver. The shared machinery is in common.js.
+"use strict";
+(() => {
+  const { h, svgIcon, api, apiPath } = SimCommon;
+  const CONFIG = SimCommon.readConfig();
+  const SC = CONFIG.scenario;
+  const FLAGS = new Set(SC.flags);
+  const API = CONFIG.api;
+  const pageEvent = SimCommon.pageEvents(API.page_event);
+  // Facts §5 names only "Heavy"; the others are what grok.com offers beside it. An item's
+  // accessible name is its title then its description ("Heavy Team of experts").
+  const MODELS = [
+    { id: "auto", title: "Auto", description: "Chooses Fast or Expert" },
+    { id: "fast", title: "Fast", description: "Quick responses" },
+    { id: "expert", title: "Expert", description: "Thinks hard" },
+    { id: "heavy", title: "Heavy", description: "Team of experts", needsAccount: true },
+  ];
+  const COMPOSER_LABEL = "Ask Grok anything";
+  const UPLOAD_FAILED = "Upload failed";
+
+  let conversationId = CONFIG.conversation ? CONFIG.conversation.id : null;
+  // A conversation opened at /chat/<id> stays there; new ones go to /c/<id> (facts §5).
+  const conversationPrefix = location.pathname.startsWith("/chat/") ? "/chat/" : "/c/";
+  let selection = Object.assign({}, CONFIG.selection);
+  let generating = false;
+  let activeStream = null;
+  const uploads = [];
+
+  // ---------------------------------------------------------------- layout
+  const app = document.getElementById("app");
+  const history_ = h("div", { class: "history" });
+  const sidebar = h("nav", { class: "sidebar", "aria-label": "Chat history" }, h("a", { href: "/", class: "new-chat" }, "New chat"), history_);
+  const header = h("header", { class: "topbar" }, h("span", { class: "brand" }, "Grok"));
+  const messagesEl = h("div", { id: "messages", class: "messages" });
+  const thread = h("main", { id: "thread", class: "thread" }, messagesEl);
+  const bannerSlot = h("div", { id: "banner-slot" });
+  const attachmentsEl = h("div", { id: "attachments", class: "attachments" });
+  const fileInput = h("input", { type: "file", multiple: true, class: "hidden-file-input", tabindex: -1 });
+  const editor = h("div", {
+    class: "editor tiptap ProseMirror",
+    role: "textbox",
+    "aria-label": COMPOSER_LABEL,
+    "aria-multiline": "true",
+    // Not editable until the page hydrates (`hydrate_ms`).
+    contenteditable: "false",
+    "aria-readonly": "true",
+    "data-placeholder": "What do you want to know?",
+    translate: "no",
+  });
+  const attachButton = h("button", { type: "button", class: "icon-button", "aria-label": "Attach", "aria-haspopup": "menu", "aria-expanded": "false" }, svgIcon());
+  const modelName = h("span", { class: "model-name" });
+  const modelButton = h("button", { type: "button", id: "model-select", class: "model-select", "aria-label": "Model select", "aria-haspopup": "menu", "aria-expanded": "false" }, modelName);
+  const submitButton = h("button", { type: "submit", class: "submit-button", "aria-label": "Submit", disabled: true }, svgIcon());
+  const stopButton = h("button", { type: "button", class: "stop-button", "aria-label": "Stop model response" }, svgIcon());
+  const actionSlot = h("span", { class: "action-slot" });
+  const form = h(
+    "form",
+    { id: "composer", class: "query-bar" },
+    attachmentsEl,
+    editor,
+    h("div", { class: "composer-row" }, attachButton, fileInput, h("div", { class: "spacer" }), modelButton, actionSlot),
+  );
+  const composerWrap = h("div", { id: "composer-wrap", class: "composer-wrap" }, bannerSlot, form);
+  app.append(sidebar, h("div", { class: "main-col" }, header, thread, composerWrap));
+
+  function addSidebarEntry(id, title, first) {
+    const link = h("a", { href: `/c/${id}`, class: "history-item" }, title);
+    if (first) history_.prepend(link);
+    else history_.append(link);
+  }
+  for (const item of CONFIG.sidebar || []) addSidebarEntry(item.id, item.title, false);
+
+  const signInHref = `${CONFIG.signInPath}?next=${encodeURIComponent(location.pathname + location.search)}`;
+  if (CONFIG.signedIn) {
+    header.append(h("button", { type: "button", class: "avatar", "aria-label": "Account" }));
+  } else {
+    // Facts §5: signed out, grok.com offers "Sign in" (and Heavy needs it).
+    header.append(
+      h("a", { href: signInHref, class: "btn" }, "Sign in"),
+      h("a", { href: signInHref, class: "btn btn-primary" }, "Sign up"),
+    );
+  }
+
+  function showBanner(text) {
+    bannerSlot.replaceChildren(h("div", { role: "alert", class: "banner" }, text));
+  }
+  function clearBanner() {
+    bannerSlot.replaceChildren();
+  }
+
+  // ---------------------------------------------------------------- composer
+  function editorText() {
+    if (!editor.isContentEditable) return "";
+    return editor.innerText.replace(/\u00a0/g, " ").replace(/\n+$/, "");
+  }
+  function hydrateEditor() {
+    editor.setAttribute("contenteditable", "true");
+    editor.removeAttribute("aria-readonly");
+    if (SC.draft) {
+      editor.textContent = SC.draft;
+      pageEvent("draft_restored", { chars: SC.draft.length });
+    }
+    updateSubmit();
+  }
+  editor.addEventListener("input", () => updateSubmit());
+  editor.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      trySend();
+    }
+  });
+  new MutationObserver(() => updateSubmit()).observe(editor, { childList: true, subtree: true, characterData: true });
+
+  function sendAllowed() {
+    if (generating) return false;
+    if (uploads.some((u) => u.state !== "done")) return false;
+    return editorText().trim().length > 0 || uploads.length > 0;
+  }
+  function updateSubmit() {
+    submitButton.disabled = !sendAllowed();
+  }
+  function setGenerating(on) {
+    generating = on;
+    actionSlot.replaceChildren(on ? stopButton : submitButton);
+    updateSubmit();
+  }
+  setGenerating(false);
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    trySend();
+  });
+  stopButton.addEventListener("click", () => {
+    if (activeStream) activeStream.stop();
+  });
+  function clearComposer() {
+    editor.replaceChildren();
+    uploads.splice(0, uploads.length);
+    attachmentsEl.replaceChildren();
+    updateSubmit();
+  }
+
+  // ---------------------------------------------------------------- menus (one at a time)
+  let openMenu = null;
+  function closeMenu() {
+    if (!openMenu) return;
+    const { el, opener } = openMenu;
+    openMenu = null;
+    el.remove();
+    opener.setAttribute("aria-expanded", "false");
+  }
+  function showMenu(el, opener) {
+    closeMenu();
+    openMenu = { el, opener };
+    composerWrap.append(el);
+    opener.setAttribute("aria-expanded", "true");
+  }
+  function toggleMenu(opener, build) {
+    if (openMenu && openMenu.opener === opener) closeMenu();
+    else showMenu(build(), opener);
+  }
+  document.addEventListener("pointerdown", (event) => {
+    if (!openMenu) return;
+    if (openMenu.el.contains(event.target) || openMenu.opener.contains(event.target)) return;
+    closeMenu();
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && openMenu) {
+      const opener = openMenu.opener;
+      closeMenu();
+      opener.focus();
+    }
+  });
+
+  // Attach opens a menu; the file input is in the composer (facts §5: click Attach, set the
+  // file on input[type=file], press Escape afterwards).
+  attachButton.addEventListener("click", () =>
+    toggleMenu(attachButton, () =>
+      h(
+        "div",
+        { role: "menu", class: "popover attach-menu", "aria-label": "Attach" },
+        h("div", { role: "menuitem", tabindex: -1, class: "menu-row", onclick: () => { closeMenu(); fileInput.click(); } }, "Upload a file"),
+        h("div", { role: "menuitem", tabindex: -1, class: "menu-row", onclick: () => { closeMenu(); pageEvent("add_text_content"); } }, "Add text content"),
+      ),
+    ),
+  );
+  fileInput.addEventListener("change", () => {
+    for (const file of Array.from(fileInput.files || [])) startUpload(file);
+    fileInput.value = "";
+  });
+
+  // ---------------------------------------------------------------- model select
+  const modelTitle = (id) => (MODELS.find((m) => m.id === id) || MODELS[0]).title;
+  function renderModelButton() {
+    modelName.textContent = modelTitle(selection.effort);
+  }
+  function modelItem(model) {
+    // Heavy needs a signed-in account: signed out it is listed but disabled.
+    const unavailable = model.needsAccount && !CONFIG.signedIn;
+    const item = h(
+      "div",
+      {
+        role: "menuitemradio",
+        tabindex: -1,
+        class: "menu-row",
+        "aria-checked": String(selection.effort === model.id),
+        "aria-disabled": unavailable ? "true" : null,
+        "data-model": model.id,
+      },
+      h("span", { class: "model-title" }, model.title),
+      h("span", { class: "model-description" }, ` ${model.description}`),
+    );
+    item.onclick = () => {
+      if (unavailable) {
+        pageEvent("model_refused", { model: model.id });
+        return;
+      }
+      closeMenu();
+      setModel(model.id);
+    };
+    return item;
+  }
+  modelButton.addEventListener("click", () =>
+    toggleMenu(modelButton, () => h("div", { role: "menu", class: "popover model-menu", "aria-label": "Models" }, MODELS.map(modelItem))),
+  );
+  async function setModel(id) {
+    selection = Object.assign({}, selection, { family: "grok", effort: id });
+    renderModelButton();
+    if (CONFIG.signedIn) await api("POST", API.model, selection);
+  }
+  renderModelButton();
+
+  // ---------------------------------------------------------------- uploads
+  function startUpload(file) {
+    const entry = { id: null, name: file.name, state: "uploading" };
+    const status = h("span", { class: "chip-status" }, "Uploading…");
+    const progress = h("div", { role: "progressbar", class: "chip-progress", "aria-label": `Uploading ${file.name}`, "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": 0 });
+    const remove = h("button", { type: "button", class: "chip-remove", "aria-label": `Remove ${file.name}` }, "×");
+    // The chip near the composer is named with the file name (facts §5 confirms an upload by
+    // that name appearing on the page).
+    const chip = h("div", { role: "group", class: "file-chip", "aria-label": file.name, "data-testid": "file-chip", "data-state": "uploading" },
+      h("span", { class: "chip-name" }, file.name), status, progress, remove);
+    remove.onclick = () => {
+      const index = uploads.indexOf(entry);
+      if (index >= 0) uploads.splice(index, 1);
+      chip.remove();
+      updateSubmit();
+    };
+    uploads.push(entry);
+    attachmentsEl.append(chip);
+    updateSubmit();
+
+    const started = performance.now();
+    let serverDone = false;
+    let failed = false;
+    const tick = () => {
+      if (failed || entry.state !== "uploading") return;
+      const fraction = Math.min(1, (performance.now() - started) / Math.max(1, SC.upload_ms));
+      const pct = Math.round((serverDone ? fraction : Math.min(fraction, 0.9)) * 100);
+      progress.setAttribute("aria-valuenow", String(pct));
+      progress.style.setProperty("--pct", `${pct}%`);
+      if (serverDone && fraction >= 1) {
+        entry.state = "done";
+        chip.dataset.state = "done";
+        status.remove();
+        progress.remove();
+        updateSubmit();
+        return;
+      }
+      setTimeout(tick, 50);
+    };
+    tick();
+
+    const body = new FormData();
+    body.append("file", file, file.name);
+    if (conversationId) body.append("conversation_id", conversationId);
+    else body.append("scenario", JSON.stringify(SC));
+    fetch(API.upload, { method: "POST", body, credentials: "include" })
+      .then(async (response) => {
+        if (!response.ok) throw new Error(`status ${response.status}`);
+        entry.id = (await response.json()).id;
+        serverDone = true;
+      })
+      .catch(() => {
+        failed = true;
+        entry.state = "error";
+        chip.dataset.state = "error";
+        progress.remove();
+        status.textContent = UPLOAD_FAILED;
+        status.classList.add("chip-error");
+        showBanner(`Could not upload ${file.name}. Please try again.`);
+        updateSubmit();
+      });
+  }
+
+  // ---------------------------------------------------------------- messages
+  function iconButton(label, onclick) {
+    return h("button", { type: "button", "aria-label": label, onclick }, svgIcon());
+  }
+  // A row is `.group` (flex, flex-col, justify-center) holding one `.message-bubble`, as facts
+  // §5 finds them; `id="response-<message id>"`.
+  function row(side, messageId, ...children) {
+    return h("div", { class: `group relative flex flex-col justify-center w-full ${side} message-row`, id: `response-${messageId}` }, ...children);
+  }
+  function userRow(turn) {
+    const files = (turn.attachments || []).map((a) =>
+      h("div", { role: "group", class: "user-file", "aria-label": a.name }, h("span", { class: "file-name" }, a.name)),
+    );
+    const bubble = h(
+      "div",
+      { class: "message-bubble user-bubble", "data-testid": "user-message" },
+      files.length ? h("div", { class: "user-files" }, files) : null,
+      turn.text ? h("p", { class: "whitespace-pre-wrap" }, turn.text) : null,
+    );
+    const actions = h("div", { class: "action-buttons" },
+      iconButton("Edit", () => pageEvent("edit_clicked")),
+      iconButton("Copy", () => navigator.clipboard && navigator.clipboard.writeText(turn.text).catch(() => {})));
+    return row("items-end", turn.message_id, bubble, actions);
+  }
+
+  class AssistantView {
+    constructor(turn) {
+      this.thinking = h("div", { class: "thinking-container" });
+      this.message = h("div", { class: "response-content-markdown" });
+      this.errorSlot = h("div", { class: "error-slot" });
+      this.actions = h("div", { class: "action-buttons" });
+      this.root = row("items-start", turn.message_id,
+        h("div", { class: "message-bubble assistant-bubble" }, this.thinking, this.message, this.errorSlot),
+        this.actions);
+      messagesEl.append(this.root);
+      this.setMessageId(turn.message_id);
+    }
+    setMessageId(id) {
+      this.messageId = id;
+      this.root.id = `response-${id}`;
+    }
+    setReasoning(label, thinking) {
+      this.thinking.replaceChildren();
+      if (thinking) this.thinking.append(h("span", { class: "thinking-label shimmer" }, "Thinking"));
+      else if (label) this.thinking.append(h("span", { class: "thinking-label" }, label));
+    }
+    renderFinal(html) {
+      this.message.innerHTML = html;
+      SimCommon.hydrateLinks(this.message);
+    }
+    showActions() {
+      this.actions.replaceChildren(
+        iconButton("Regenerate", () => pageEvent("regenerate_clicked")),
+        iconButton("Copy", () => navigator.clipboard && navigator.clipboard.writeText(this.message.innerText).catch(() => {})),
+        iconButton("Like"),
+        iconButton("Dislike"),
+        iconButton("More actions"),
+      );
+    }
+    showError(text) {
+      const retry = h("button", { type: "button", class: "btn retry" }, "Retry");
+      retry.onclick = () => this.retry();
+      this.errorSlot.replaceChildren(h("div", { class: "generation-error" }, h("p", { class: "error-text" }, text), retry));
+    }
+    async retry() {
+      const result = await api("POST", apiPath(API.retry, { cid: conversationId, mid: this.messageId }));
+      if (!result.ok) return;
+      this.errorSlot.replaceChildren();
+      this.message.replaceChildren();
+      this.textNodes = null;
+      this.setMessageId(result.data.message_id);
+      runStream(this, result.data.message_id, null);
+    }
+  }
+  Object.assign(AssistantView.prototype, SimCommon.RevealMixin);
+
+  function renderTurns(turns) {
+    for (const turn of turns) {
+      if (turn.role === "user") {
+        messagesEl.append(userRow(turn));
+        continue;
+      }
+      const view = new AssistantView(turn);
+      if (turn.status === "streaming") {
+        runStream(view, turn.message_id, null);
+      } else if (turn.status === "error") {
+        view.showError(turn.error_text);
+      } else {
+        view.setReasoning(turn.reasoning_label, false);
+        view.renderFinal(turn.html);
+        view.showActions();
+      }
+    }
+  }
+
+  // prefilled_thread: the new chat shows an earlier exchange a moment after it is ready.
+  let prefillShown = false;
+  let prefillTimer = null;
+  function showPrefill() {
+    if (prefillShown || !CONFIG.prefill) return;
+    prefillShown = true;
+    clearTimeout(prefillTimer);
+    renderTurns(CONFIG.prefill.turns);
+    pageEvent("prefill_shown", { prefill_id: CONFIG.prefill.id });
+  }
+
+  function runStream(view, messageId, decoyId) {
+    SimCommon.runStream(view, {
+      streamUrl: apiPath(API.stream, { cid: conversationId, mid: messageId }),
+      stopUrl: () => apiPath(API.stop, { cid: conversationId, mid: view.messageId }),
+      scenario: SC,
+      flags: FLAGS,
+      decoyId,
+      decoyUrl: decoyId ? `/c/${decoyId}` : null,
+      api,
+      pageEvent,
+      setGenerating,
+      setActiveStream: (value) => { activeStream = value; },
+    });
+  }
+
+  // ---------------------------------------------------------------- send
+  let sending = false;
+  async function trySend() {
+    if (sending || !sendAllowed()) return;
+    if (!CONFIG.signedIn) {
+      location.assign(signInHref);
+      return;
+    }
+    sending = true;
+    submitButton.disabled = true;
+    const payload = {
+      conversation_id: conversationId,
+      prompt: editorText(),
+      attachments: uploads.filter((u) => u.state === "done").map((u) => u.id),
+      scenario: conversationId ? null : SC,
+      prefill_id: !conversationId && CONFIG.prefill ? CONFIG.prefill.id : null,
+    };
+    const path = conversationId ? apiPath(API.followup, { cid: conversationId }) : API.send;
+    try {
+      const result = await api("POST", path, payload);
+      if (!result.ok) {
+        showBanner((result.data && result.data.detail) || "Something went wrong. Please try again.");
+        return;
+      }
+      clearBanner();
+      const data = result.data;
+      clearComposer();
+      if (!conversationId) {
+        conversationId = data.conversation_id;
+        history.pushState({}, "", `${conversationPrefix}${conversationId}`);
+        addSidebarEntry(conversationId, data.title, true);
+        showPrefill(); // a send that beat the earlier exchange still shows it first
+      }
+      renderTurns(data.before || []); // extra_assistant
+      messagesEl.append(userRow(data.user));
+      runStream(new AssistantView(data.assistant), data.assistant.message_id, data.decoy_id);
+    } finally {
+      sending = false;
+      updateSubmit();
+    }
+  }
+
+  // ---------------------------------------------------------------- boot
+  if (CONFIG.conversation) renderTurns(CONFIG.conversation.turns);
+  setTimeout(() => {
+    hydrateEditor();
+    if (CONFIG.prefill) prefillTimer = setTimeout(showPrefill, SC.prefill_delay_ms);
+  }, SC.hydrate_ms);
+  window.__oraculumSimulator = { provider: "grok", scenario: SC, get conversationId() { return conversationId; } };
+})();
