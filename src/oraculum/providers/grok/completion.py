@@ -1,0 +1,95 @@
+"""After send: wait for the Grok reply that follows this job's user message.
+
+The decisions are ChatGPT's and provider-neutral (`Stability`, `StaleStop`, `answer_index`,
+`signature`, URL adoption and the reload reconciliation all work on a `TurnsReading` and a
+page offering ``turns()``); what is Grok's own is its failure text and its messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any, cast
+
+from oraculum.core.errors import OracleError
+from oraculum.providers.chatgpt import completion as shared
+from oraculum.providers.chatgpt.completion import (
+    AdoptedUrl,
+    Answer,
+    CompletionContext,
+    Stability,
+    StaleStop,
+    signature,
+)
+from oraculum.providers.chatgpt.page_state import conversation_id_from_url, strip_url
+from oraculum.providers.grok.page import GrokPage
+from oraculum.providers.grok.page_state import generation_failure, rate_limited
+
+__all__ = ["AdoptedUrl", "Answer", "CompletionContext", "adopt_conversation_url", "wait_for_answer"]
+
+
+async def adopt_conversation_url(
+    grok: GrokPage, archive_name: str, **kwargs: Any
+) -> AdoptedUrl | None:
+    """ChatGPT's adoption (a conversation path whose user message shows the job's archive,
+    read with the location in one evaluation, seen twice) over Grok's reading."""
+    return await shared.adopt_conversation_url(cast(Any, grok), archive_name, **kwargs)
+
+
+def _text_at(texts: list[str], index: int | None) -> str:
+    return texts[index] if index is not None and index < len(texts) else ""
+
+
+async def wait_for_answer(grok: GrokPage, ctx: CompletionContext) -> Answer:
+    """The finished text of the reply bound to this job's user message, and where it is:
+    no stop control and the same non-empty text on two polls."""
+    deadline = time.monotonic() + ctx.timeout_s
+    stability = Stability()
+    stale = StaleStop(ctx.stale_stop_s)
+    while time.monotonic() < deadline:
+        reading = await grok.turns(ctx.archive_name)
+        if conversation_id_from_url(reading.url) != ctx.conversation_id:
+            # Another conversation contributes nothing: go back and count afresh.
+            await ctx.on_navigation(strip_url(reading.url))
+            await grok.page.goto(ctx.chat_url)
+            stability, stale = Stability(), StaleStop(ctx.stale_stop_s)
+            await asyncio.sleep(ctx.poll_s)
+            continue
+        limited = rate_limited(await grok.scoped_text())
+        if limited:
+            raise OracleError(
+                "provider_rate_limited",
+                f"Grok is showing a rate-limit message while answering: {limited}",
+                retryable=True,
+            )
+        index = ctx.index_in(reading)
+        text = _text_at(reading.assistant_texts, index)
+        failure = None if reading.stop_present else generation_failure(text)
+        if failure:
+            if not ctx.retried and await grok.retry_button().count() > 0:
+                ctx.log(f"generation failed ({failure}); pressing Retry once")
+                ctx.retried = True
+                await grok.retry_button().first.click()
+                stability = Stability()
+                await asyncio.sleep(ctx.poll_s)
+                continue
+            raise OracleError(
+                "generation_failed", f"Grok response failed: {failure}", retryable=True
+            )
+        if stale.observe(reading.stop_present, text, time.monotonic()):
+            ctx.log(
+                f"Stop control still present after {ctx.stale_stop_s:.0f}s with the reply "
+                "unchanged; reloading the conversation"
+            )
+            await grok.page.goto(ctx.chat_url)
+            stability, stale = Stability(), StaleStop(ctx.stale_stop_s)
+            continue
+        if stability.observe(signature(reading, index)) and index is not None:
+            return await shared.reconcile_after_reload(cast(Any, grok), ctx, Answer(text, index))
+        await asyncio.sleep(ctx.poll_s)
+    raise OracleError(
+        "response_timeout",
+        "Timed out waiting for Grok response completion",
+        retryable=True,
+        suggested_next_step="The answer may still arrive: try `oraculum read --recollect` later.",
+    )

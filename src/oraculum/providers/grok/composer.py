@@ -1,0 +1,157 @@
+"""Grok's composer: attach the archive, type the prompt, send it — and know whether it left.
+
+Send acceptance is ChatGPT's rule (`SendBaseline`, `send_accepted`) over Grok's reading.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+from oraculum.core.errors import OracleError
+from oraculum.providers.chatgpt.composer import SendBaseline, _squash, send_accepted
+from oraculum.providers.chatgpt.page import TurnsReading
+from oraculum.providers.grok import vocabulary as vocab
+from oraculum.providers.grok.page import GrokPage
+from oraculum.providers.grok.page_state import rate_limited, upload_error
+
+__all__ = [
+    "SendBaseline",
+    "attach_archive",
+    "click_send",
+    "fill_prompt",
+    "wait_accepted",
+    "wait_send_ready",
+]
+
+POLL_S = 0.25
+EDITOR_WAIT_S = 15.0
+MENU_SETTLE_S = 0.5  # facts §5: Attach, then the file input once its menu has opened
+
+
+def _rate_limit_error(context: str, evidence: str) -> OracleError:
+    return OracleError(
+        "provider_rate_limited",
+        f"Grok is showing a rate-limit message while {context}: {evidence}",
+        retryable=True,
+        suggested_next_step="Wait a while before submitting again.",
+    )
+
+
+def _upload_failed(evidence: str) -> OracleError:
+    return OracleError(
+        "upload_failed",
+        f"Upload error detected: {evidence}",
+        retryable=True,
+        suggested_next_step="Retry; if it persists, narrow the archive.",
+    )
+
+
+def upload_confirmed(composer_text: str, archive_name: str) -> bool:
+    """The composer names the archive (its chip) without an upload error beside it."""
+    return archive_name in composer_text and upload_error(composer_text) is None
+
+
+async def attach_archive(grok: GrokPage, archive: Path, *, timeout_s: float) -> None:
+    """Attach ``archive``; confirmed once the composer names it on two consecutive polls."""
+    if not archive.exists():
+        raise OracleError("archive_missing", f"Archive missing: {archive}")
+    attach = grok.attach_button()
+    if await attach.count() == 0:
+        raise OracleError("composer_not_found", f'Could not find Grok\'s "{vocab.ATTACH_LABEL}"')
+    await attach.first.click()
+    await asyncio.sleep(MENU_SETTLE_S)
+    await grok.file_input().first.set_input_files(str(archive))
+    await grok.page.keyboard.press("Escape")  # close the attach menu if it is still open
+    seen = 0
+    composer = ""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        composer = await grok.composer_text()
+        scoped = await grok.scoped_text()
+        failed = upload_error(composer) or upload_error(scoped)
+        if failed:
+            raise _upload_failed(failed)
+        limited = rate_limited(scoped)
+        if limited:
+            raise _rate_limit_error("uploading the archive", limited)
+        seen = seen + 1 if upload_confirmed(composer, archive.name) else 0
+        if seen >= 2:
+            return
+        await asyncio.sleep(POLL_S)
+    raise OracleError(
+        "upload_not_confirmed",
+        f"The upload of {archive.name} was not confirmed within {timeout_s:.0f}s: the composer "
+        "does not show it.",
+        retryable=True,
+        details={"composerText": composer[:500]},
+    )
+
+
+async def fill_prompt(grok: GrokPage, prompt: str) -> None:
+    """Replace whatever the composer holds with exactly ``prompt`` (facts §5's typing)."""
+    deadline = time.monotonic() + EDITOR_WAIT_S
+    result: dict = {"ok": False, "reason": "not-editable", "text": ""}
+    while time.monotonic() < deadline:
+        result = await grok.insert_text(prompt)
+        if result["ok"]:
+            break
+        await asyncio.sleep(POLL_S)
+    if not result["ok"]:
+        raise OracleError(
+            "composer_not_ready",
+            f"The Grok composer never became editable ({result['reason']}); nothing was sent.",
+            retryable=True,
+        )
+    if _squash(result["text"]) != _squash(prompt):
+        raise OracleError(
+            "composer_not_ready",
+            "The Grok composer does not hold the prompt after typing it; nothing was sent.",
+            retryable=True,
+        )
+
+
+async def wait_send_ready(grok: GrokPage, *, timeout_s: float) -> None:
+    """Submit enabled (Grok keeps it disabled while an attachment is still uploading)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        submit = grok.submit_button()
+        if await submit.count() > 0 and await submit.first.is_enabled():
+            return
+        scoped = await grok.scoped_text()
+        failed = upload_error(scoped) or upload_error(await grok.composer_text())
+        if failed:
+            raise _upload_failed(failed)
+        limited = rate_limited(scoped)
+        if limited:
+            raise _rate_limit_error("waiting to send", limited)
+        await asyncio.sleep(POLL_S)
+    raise OracleError(
+        "send_not_ready", "Timed out waiting for Grok's Submit to become enabled", retryable=True
+    )
+
+
+async def click_send(grok: GrokPage) -> None:
+    submit = grok.submit_button()
+    if await submit.count() == 0:
+        raise OracleError("send_not_found", "Grok's Submit button disappeared before the click.")
+    await submit.first.click()
+
+
+async def wait_accepted(grok: GrokPage, before: SendBaseline, *, timeout_s: float) -> TurnsReading:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        reading = await grok.turns()
+        if send_accepted(before, reading):
+            return reading
+        limited = rate_limited(await grok.scoped_text())
+        if limited:
+            raise _rate_limit_error("sending", limited)
+        await asyncio.sleep(POLL_S)
+    raise OracleError(
+        "send_not_accepted",
+        "Grok did not accept the message after Submit was clicked. The prompt may or may not "
+        "have reached Grok: resubmitting could send it twice — check the conversation first.",
+        suggested_next_step="Open Grok and look for the message before resubmitting.",
+    )

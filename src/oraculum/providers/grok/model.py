@@ -1,0 +1,109 @@
+"""Select Grok Heavy in "Model select" and verify the composer shows it (facts §5)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import Any
+
+from playwright.async_api import Locator
+
+from oraculum.core.errors import OracleError
+from oraculum.providers.grok import vocabulary as vocab
+from oraculum.providers.grok.page import GrokPage
+
+MENU_WAIT_S = 3.0
+VERIFY_WAIT_S = 3.0
+POLL_S = 0.1
+
+DRIFT_NEXT_STEP = "Grok's model menu may have changed: see the job's diagnostics."
+SIGNED_OUT_STEP = "Run `oraculum auth grok` to sign the Grok seed profile in, then resubmit."
+
+
+def observed_heavy(shows: str) -> dict[str, Any]:
+    """The `observedSelection` of a verified Heavy selection."""
+    return {
+        "picker": "model_select",
+        "shows": shows,
+        "mode": "heavy",
+        "family": "grok",
+        "effort": "heavy",
+        "verification": "strong",
+    }
+
+
+def shows_heavy(label: str) -> bool:
+    return vocab.HEAVY_ITEM_PATTERN.match(label.strip()) is not None
+
+
+async def select_heavy(grok: GrokPage, log: Callable[[str], None]) -> dict[str, Any]:
+    """Heavy, selected and verified by the "Model select" button's label; else an error that
+    says whether a signed-out session is the reason."""
+    opener = grok.model_select()
+    if await opener.count() == 0:
+        raise OracleError(
+            "model_picker_not_found",
+            f'Could not find Grok\'s "{vocab.MODEL_SELECT_LABEL}" button.',
+            retryable=True,
+            suggested_next_step=DRIFT_NEXT_STEP,
+        )
+    current = await grok.model_select_text()
+    if shows_heavy(current):
+        log(f"model select already shows {current!r}")
+        return observed_heavy(current.strip())
+    await opener.first.click()
+    item = await _enabled_heavy_item(grok)
+    if item is None:
+        await _close_menu(grok)
+        raise await _unavailable(grok, "Grok's model menu offers no enabled Heavy item.")
+    await item.click()
+    deadline = time.monotonic() + VERIFY_WAIT_S
+    while time.monotonic() < deadline:
+        current = await grok.model_select_text()
+        if shows_heavy(current):
+            await _close_menu(grok)
+            log(f"model select shows {current!r}")
+            return observed_heavy(current.strip())
+        await asyncio.sleep(POLL_S)
+    await _close_menu(grok)
+    raise await _unavailable(
+        grok,
+        f"Could not verify Grok Heavy selection after model configuration (shows {current!r}).",
+    )
+
+
+async def _enabled_heavy_item(grok: GrokPage) -> Locator | None:
+    """The first enabled item whose name starts with Heavy, once the menu has rendered."""
+    deadline = time.monotonic() + MENU_WAIT_S
+    while time.monotonic() < deadline:
+        seen_any = False
+        for role in vocab.MODEL_ITEM_ROLES:
+            items = grok.heavy_items(role)
+            for index in range(await items.count()):
+                seen_any = True
+                item = items.nth(index)
+                if await item.get_attribute("aria-disabled") != "true" and await item.is_enabled():
+                    return item
+        if seen_any:
+            return None  # listed, but disabled: no polling changes that
+        await asyncio.sleep(POLL_S)
+    return None
+
+
+async def _close_menu(grok: GrokPage) -> None:
+    opener = grok.model_select()
+    if await opener.count() and await opener.first.get_attribute("aria-expanded") == "true":
+        await grok.page.keyboard.press("Escape")
+
+
+async def _unavailable(grok: GrokPage, message: str) -> OracleError:
+    if await grok.sign_in_controls().count() > 0:
+        return OracleError(
+            "auth_login_required",
+            "Grok Heavy needs a signed-in Grok session; the page offers Sign in.",
+            suggested_next_step=SIGNED_OUT_STEP,
+        )
+    return OracleError(
+        "model_selection_unverified", message, retryable=True, suggested_next_step=DRIFT_NEXT_STEP
+    )

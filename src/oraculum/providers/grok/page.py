@@ -1,0 +1,131 @@
+"""A Grok tab, read and driven through the vocabulary: the only place the Grok driver builds
+Playwright locators and runs in-page scripts."""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from playwright.async_api import Locator, Page
+
+from oraculum.capture.page import TurnCapture
+from oraculum.core.providers import CONVERSATION_PATH
+from oraculum.providers.chatgpt.page import TurnsReading
+from oraculum.providers.grok import vocabulary as vocab
+from oraculum.providers.grok.page_state import GrokObservation
+
+
+@cache
+def script(name: str) -> str:
+    return resources.files("oraculum.providers.grok").joinpath("js", name).read_text()
+
+
+class GrokPage:
+    ACTION_TIMEOUT_MS = 15_000
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.vocabulary = vocab.page_vocabulary()
+        # A control that never appears should fail this step, not hang for Playwright's 30 s.
+        page.set_default_timeout(self.ACTION_TIMEOUT_MS)
+
+    async def evaluate(self, name: str, **extra: Any) -> Any:
+        return await self.page.evaluate(script(name), {**self.vocabulary, **extra})
+
+    # Locators ------------------------------------------------------------------------------
+
+    def composer(self) -> Locator:
+        return self.page.get_by_role("textbox", name=vocab.COMPOSER_LABEL, exact=True)
+
+    def editor(self) -> Locator:
+        return self.page.locator(vocab.EDITABLE_SELECTOR)
+
+    def attach_button(self) -> Locator:
+        return self.page.get_by_role("button", name=vocab.ATTACH_LABEL, exact=True)
+
+    def file_input(self) -> Locator:
+        return self.page.locator(vocab.FILE_INPUT_SELECTOR)
+
+    def submit_button(self) -> Locator:
+        return self.page.get_by_role("button", name=vocab.SUBMIT_LABEL, exact=True)
+
+    def retry_button(self) -> Locator:
+        return self.page.get_by_role("button", name=vocab.RETRY_LABEL, exact=True)
+
+    def model_select(self) -> Locator:
+        return self.page.get_by_role("button", name=vocab.MODEL_SELECT_LABEL, exact=True)
+
+    def heavy_items(self, role: str) -> Locator:
+        return self.page.get_by_role(role, name=vocab.HEAVY_ITEM_PATTERN)  # type: ignore[arg-type]
+
+    def sign_in_controls(self) -> Locator:
+        link = self.page.get_by_role("link", name=vocab.SIGN_IN_LABEL, exact=True)
+        return link.or_(self.page.get_by_role("button", name=vocab.SIGN_IN_LABEL, exact=True))
+
+    def composer_region(self) -> Locator:
+        return self.page.locator(vocab.COMPOSER_REGION_SELECTOR).filter(
+            has=self.page.locator(vocab.EDITABLE_SELECTOR)
+        )
+
+    # Readings ------------------------------------------------------------------------------
+
+    async def observe(self) -> GrokObservation:
+        seen = await self.evaluate("observe.js")
+        return GrokObservation(
+            url=seen["url"],
+            scoped_text=seen["scopedText"],
+            login_cta=bool(seen["loginCta"]),
+            composer_present=bool(seen["composerPresent"]),
+            editable=bool(seen["editable"]),
+            attach_present=bool(seen["attachPresent"]),
+        )
+
+    async def scoped_text(self) -> str:
+        return str((await self.evaluate("observe.js"))["scopedText"])
+
+    async def composer_text(self) -> str:
+        """What the composer region shows: the editor and its attachment chips."""
+        region = self.composer_region()
+        if await region.count() == 0:
+            return ""
+        return await region.first.inner_text()
+
+    async def model_select_text(self) -> str:
+        button = self.model_select()
+        return (await button.first.inner_text()) if await button.count() else ""
+
+    async def insert_text(self, text: str) -> dict[str, Any]:
+        return dict(await self.evaluate("insert_text.js", text=text))
+
+    async def turns(self, archive_name: str | None = None) -> TurnsReading:
+        """The conversation now; with ``archive_name``, also where the job's exchange is."""
+        data = await self.evaluate(
+            "messages.js",
+            mode="turns",
+            archiveName=archive_name,
+            conversationPattern=CONVERSATION_PATH.pattern,
+        )
+        return TurnsReading.from_js(data)
+
+    async def capture(
+        self,
+        *,
+        response_index: int,
+        expect_conversation_id: str | None,
+        message_id: str | None,
+        archive_name: str | None,
+        bind_by_archive: bool,
+    ) -> TurnCapture:
+        """One bound reply, in the shape of the shared capture (`capture.page.TurnCapture`)."""
+        data = await self.evaluate(
+            "messages.js",
+            mode="capture",
+            responseIndex=response_index,
+            expectConversationId=expect_conversation_id,
+            messageId=message_id,
+            archiveName=archive_name,
+            bindByArchive=bind_by_archive,
+            conversationPattern=CONVERSATION_PATH.pattern,
+        )
+        return TurnCapture.from_js(data)

@@ -1,0 +1,191 @@
+"""The Grok Heavy page flow for one job (the shared lifecycle clones, launches and diagnoses).
+
+verify the page → select Heavy and verify it → attach the .tar.gz → type the prompt → send
+(not_sent → attempted → accepted) → adopt the conversation URL shown with this job's archive →
+wait for the reply after that user message → collect it through Grok's own capture root.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import Page
+
+from oraculum.capture.grok_collect import collect_with
+from oraculum.capture.page import CaptureRequest, TurnCapture
+from oraculum.core.config import provider_urls
+from oraculum.core.errors import OracleError
+from oraculum.jobs.model import EventKind, Job, Phase, PromptSendState
+from oraculum.providers.base import ProviderOutcome, WorkerContext
+from oraculum.providers.browser_job import diagnose, run_browser_job
+from oraculum.providers.chatgpt.page_state import conversation_id_from_url
+from oraculum.providers.grok import composer
+from oraculum.providers.grok.completion import (
+    AdoptedUrl,
+    CompletionContext,
+    adopt_conversation_url,
+    wait_for_answer,
+)
+from oraculum.providers.grok.model import select_heavy
+from oraculum.providers.grok.page import GrokPage
+from oraculum.providers.grok.page_state import Classification, allowed_origins
+from oraculum.providers.grok.readiness import wait_until_ready
+
+
+class GrokProvider:
+    """The Grok page flow; the shared lifecycle (`providers.browser_job`) runs it."""
+
+    async def run(self, ctx: WorkerContext) -> ProviderOutcome:
+        return await run_browser_job(ctx, self)
+
+    async def scoped_text(self, page: Page) -> str | None:
+        return await GrokPage(page).scoped_text()
+
+    async def drive(self, ctx: WorkerContext, page: Page) -> ProviderOutcome:
+        grok = GrokPage(page)
+        await self._verify(ctx, grok)
+        await ctx.enter_phase(Phase.CONFIGURING_MODEL)
+        observed = await select_heavy(grok, ctx.log)
+        await ctx.record({"observed_selection": observed})
+        await ctx.enter_phase(Phase.UPLOADING_ARCHIVE)
+        archive = Path(ctx.job.archive_path)
+        before = await self._send(ctx, grok, archive)
+        index = await self._await_answer(ctx, grok, archive, before)
+        await ctx.enter_phase(Phase.EXTRACTING_RESPONSE)
+        return await self._collect(ctx, grok, index)
+
+    async def _verify(self, ctx: WorkerContext, grok: GrokPage) -> None:
+        grok_url, _ = provider_urls(ctx.config, "grok")
+        await grok.page.goto(ctx.job.chat_url or grok_url)
+        await ctx.enter_phase(Phase.VERIFYING_AUTH)
+
+        async def failed_readiness(state: Classification) -> None:
+            ctx.log(f"page state {state.state}: {state.reason} {state.evidence}".rstrip())
+            await diagnose(ctx, self, grok.page, "preflight")
+
+        await wait_until_ready(
+            grok,
+            allowed_origins(grok_url),
+            timeout_s=ctx.config.worker.readiness_timeout_ms / 1000,
+            on_failure=failed_readiness,
+            log=ctx.log,
+        )
+
+    async def _send(
+        self, ctx: WorkerContext, grok: GrokPage, archive: Path
+    ) -> composer.SendBaseline:
+        worker = ctx.config.worker
+        await composer.attach_archive(grok, archive, timeout_s=worker.upload_timeout_ms / 1000)
+        await composer.fill_prompt(grok, ctx.prompt)
+        await composer.wait_send_ready(grok, timeout_s=worker.send_ready_timeout_ms / 1000)
+        before = composer.SendBaseline.of(await grok.turns())
+        await ctx.record(
+            {"prompt_send_state": PromptSendState.ATTEMPTED}, message="Sending the prompt."
+        )
+        await composer.click_send(grok)
+        await composer.wait_accepted(grok, before, timeout_s=worker.send_accept_timeout_ms / 1000)
+        await ctx.record(
+            {"prompt_send_state": PromptSendState.ACCEPTED}, message="Grok accepted the prompt."
+        )
+        return before
+
+    async def _await_answer(
+        self, ctx: WorkerContext, grok: GrokPage, archive: Path, before: composer.SendBaseline
+    ) -> int:
+        """Adopt the conversation proven by the archive, then wait for the reply bound to it;
+        returns where that reply is among the replies."""
+        worker = ctx.config.worker
+
+        async def navigated(away: str) -> None:
+            await ctx.record(
+                {},
+                message=f"The tab showed another page ({away}); reopening the job's conversation.",
+                kind=EventKind.NAVIGATION,
+            )
+
+        adopted = await adopt_conversation_url(
+            grok,
+            archive.name,
+            timeout_s=worker.url_verify_timeout_ms / 1000,
+            log=ctx.log,
+            on_navigation=navigated,
+        )
+        job = await ctx.enter_phase(Phase.AWAITING_RESPONSE, patch=_url_patch(ctx.job, adopted))
+        chat_url = job.chat_url or ""
+        evidenced = adopted is None or adopted.verified
+        answer = await wait_for_answer(
+            grok,
+            CompletionContext(
+                conversation_id=job.conversation_id or conversation_id_from_url(chat_url) or "",
+                chat_url=chat_url,
+                index=before.assistant_count,
+                poll_s=worker.poll_ms / 1000,
+                timeout_s=worker.completion_timeout_ms / 1000,
+                stale_stop_s=worker.stale_stop_ms / 1000,
+                log=ctx.log,
+                on_navigation=navigated,
+                archive_name=archive.name if evidenced else None,
+            ),
+        )
+        ctx.log(f"Grok reply {answer.index} finished ({len(answer.text)} characters)")
+        return answer.index
+
+    async def _collect(self, ctx: WorkerContext, grok: GrokPage, index: int) -> ProviderOutcome:
+        chat_url = ctx.job.chat_url or ""
+
+        async def capture(request: CaptureRequest) -> TurnCapture:
+            return await grok.capture(
+                response_index=request.response_index,
+                expect_conversation_id=request.expect_conversation_id,
+                message_id=request.message_id,
+                archive_name=request.archive_name,
+                bind_by_archive=request.bind_by_archive,
+            )
+
+        async def reopen() -> None:
+            await grok.page.goto(chat_url)
+
+        async def persist(patch: dict[str, Any]) -> Job:
+            return await ctx.record(patch)
+
+        result = await collect_with(
+            capture,
+            grok.page,
+            ctx.job,
+            ctx.paths,
+            ctx.config,
+            response_index=index,
+            reopen=reopen,
+            persist=persist,
+        )
+        gaps = result.gaps.all()
+        ctx.log(f"collected: {result.status}" + (f"; gaps: {', '.join(gaps)}" if gaps else ""))
+        message = "Job completed successfully."
+        if result.response_text is None:
+            message = (
+                "Job completed, but its answer could not be collected: "
+                f"{result.error}. Recollect it with `oraculum read {ctx.job.id} --recollect`."
+            )
+        return ProviderOutcome(
+            phase=result.phase_hint,
+            patch={"generation_status": "completed", **result.patch},
+            message=message,
+        )
+
+
+def _url_patch(job: Job, adopted: AdoptedUrl | None) -> dict[str, Any]:
+    """The conversation fields to record: the adopted URL, else a follow-up's own thread."""
+    if adopted is not None:
+        return {
+            "chat_url": adopted.chat_url,
+            "conversation_id": adopted.conversation_id,
+            "chat_url_verified": adopted.verified,
+        }
+    if job.chat_url:
+        return {"chat_url": job.chat_url, "conversation_id": job.conversation_id}
+    raise OracleError(
+        "conversation_url_missing",
+        "Grok never showed a conversation URL for this job.",
+        suggested_next_step="Check Grok for the conversation before resubmitting.",
+    )

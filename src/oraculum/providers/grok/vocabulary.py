@@ -1,0 +1,106 @@
+"""Every label, selector and text signal of the Grok web UI that oraculum matches (facts §5).
+
+A Grok UI change is a change to this module only. Labels are matched exactly unless a name
+says "prefix" or "pattern"; in-page scripts get what they need through ``page_vocabulary``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from oraculum.providers.chatgpt import vocabulary as chatgpt_vocab
+
+# Origins -----------------------------------------------------------------------------------
+
+REAL_ORIGINS = ("https://grok.com",)
+
+# Composer ----------------------------------------------------------------------------------
+
+COMPOSER_LABEL = "Ask Grok anything"
+EDITABLE_SELECTOR = '[contenteditable="true"]'
+COMPOSER_REGION_SELECTOR = "form"  # the query bar: the form holding the editor
+ATTACH_LABEL = "Attach"
+FILE_INPUT_SELECTOR = 'input[type="file"]'
+SUBMIT_LABEL = "Submit"
+STOP_LABEL = "Stop model response"
+RETRY_LABEL = "Retry"
+
+# Model select ------------------------------------------------------------------------------
+
+MODEL_SELECT_LABEL = "Model select"
+HEAVY = "Heavy"
+# An item's accessible name is its title, then a description ("Heavy Team of experts").
+HEAVY_ITEM_PATTERN = re.compile(rf"^{HEAVY}\b")
+MODEL_ITEM_ROLES = ("menuitemradio", "menuitem", "option", "button")
+SIGN_IN_LABEL = "Sign in"
+
+# Messages ----------------------------------------------------------------------------------
+
+MESSAGE_BUBBLE_SELECTOR = ".message-bubble"
+ASSISTANT_ROLE_SELECTOR = '[data-message-author-role="assistant"]'
+# The row a bubble belongs to (it holds the action buttons).
+MESSAGE_ROOT_SELECTOR = '[data-message-author-role], [data-testid*="message"], .group'
+USER_MESSAGE_SELECTOR = '[data-testid="user-message"], [data-message-author-role="user"]'
+USER_EDIT_SELECTOR = 'button[aria-label="Edit"]'  # only a user's own message can be edited
+# Message identity: a row's id is "response-<message id>".
+MESSAGE_ID_PREFIX = "response-"
+# Chrome removed from a reply before it is read: buttons, the action labels, the thinking line.
+CHROME_SELECTORS = (
+    "button",
+    '[aria-label="Copy"]',
+    '[aria-label="Like"]',
+    '[aria-label="Dislike"]',
+    '[aria-label="Regenerate"]',
+    '[aria-label="More actions"]',
+    ".thinking-container",
+)
+THINKING_SELECTOR = ".thinking-container"
+THOUGHT_FOR_PREFIX = "Thought for"
+EXECUTED_CODE_PREFIX = "executed code"  # tool-output messages, not answers
+
+# Page-state signals (searched outside the messages) -----------------------------------------
+
+LOGIN_CTA_NAMES = ("sign in", "log in", "continue with x", "continue with google", "create account")
+CHALLENGE_PATTERNS = (
+    re.compile(r"captcha", re.I),
+    re.compile(r"cloudflare", re.I),
+    re.compile(r"verify you are human", re.I),
+    re.compile(r"unusual activity", re.I),
+    re.compile(r"suspicious activity", re.I),
+)
+CHALLENGE_SETTLING_PATTERNS = (re.compile(r"verification successful", re.I),)
+OUTAGE_PATTERNS = chatgpt_vocab.OUTAGE_PATTERNS  # facts §5: the outage list is shared
+RATE_LIMIT_PATTERNS = chatgpt_vocab.RATE_LIMIT_PATTERNS
+UPLOAD_ERROR_PATTERNS = (
+    re.compile(r"upload failed", re.I),
+    re.compile(r"failed upload", re.I),
+    re.compile(r"could not upload", re.I),
+)
+GENERATION_FAILURE_PATTERNS = (
+    re.compile(r"something went wrong while generating a response", re.I),
+    *chatgpt_vocab.GENERATION_FAILURE_PATTERNS,
+)
+
+
+def page_vocabulary() -> dict[str, Any]:
+    """What in-page scripts need, passed to them as an argument (the scripts hold no labels)."""
+    return {
+        "composerLabel": COMPOSER_LABEL,
+        "editableSelector": EDITABLE_SELECTOR,
+        "composerRegionSelector": COMPOSER_REGION_SELECTOR,
+        "attachLabel": ATTACH_LABEL,
+        "submitLabel": SUBMIT_LABEL,
+        "stopLabel": STOP_LABEL,
+        "bubbleSelector": MESSAGE_BUBBLE_SELECTOR,
+        "assistantRoleSelector": ASSISTANT_ROLE_SELECTOR,
+        "messageRootSelector": MESSAGE_ROOT_SELECTOR,
+        "userSelector": USER_MESSAGE_SELECTOR,
+        "userEditSelector": USER_EDIT_SELECTOR,
+        "messageIdPrefix": MESSAGE_ID_PREFIX,
+        "chromeSelectors": list(CHROME_SELECTORS),
+        "thinkingSelector": THINKING_SELECTOR,
+        "thoughtForPrefix": THOUGHT_FOR_PREFIX,
+        "executedCodePrefix": EXECUTED_CODE_PREFIX,
+        "loginCtaNames": list(LOGIN_CTA_NAMES),
+    }

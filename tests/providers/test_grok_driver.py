@@ -1,0 +1,207 @@
+"""The Grok Heavy driver in real Chromium against the Grok simulator, through real workers."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import io
+import tarfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from homes import SIMULATOR_WORKER, finished, write_global_config
+from oraculum.auth.simulator import seed_simulator_profile
+from oraculum.browser.session import LaunchOptions
+from oraculum.core.config import Config, seed_profile_dir
+from oraculum.core.paths import private_home_environment
+from oraculum.core.presets import resolve_selection
+from oraculum.jobs.admission import JobRequest, submit_job
+from oraculum.jobs.model import Job, Status
+from oraculum.simulator import SimulatorThread
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+FAST_SIM = {"think_ms": 150, "token_ms": 2, "hydrate_ms": 80, "upload_ms": 120}
+
+
+@pytest.fixture(scope="module")
+def sim() -> Iterator[SimulatorThread]:
+    with SimulatorThread(provider="grok", **FAST_SIM) as running:
+        yield running
+
+
+def write_config(sim: SimulatorThread, **knobs: Any) -> Config:
+    return write_global_config(
+        {
+            "browser": {
+                "grokUrl": sim.chat_url(**knobs) if knobs else sim.url + "/",
+                "maxConcurrentJobs": 2,
+            },
+            "worker": SIMULATOR_WORKER,
+            "queue": {"maxQueuedPerSlot": 5},
+        }
+    )
+
+
+def sign_in_seed(config: Config, sim: SimulatorThread) -> None:
+    seed = seed_profile_dir(config, "grok")
+    options = LaunchOptions.from_config(config)
+    asyncio.run(seed_simulator_profile(seed, sim.url, options, provider="grok"))
+
+
+@pytest.fixture(scope="module")
+def seeded(tmp_path_factory: pytest.TempPathFactory, sim: SimulatorThread) -> Iterator[Config]:
+    """One oraculum home per module, its Grok seed signed in through the simulator's form."""
+    home = tmp_path_factory.mktemp("grok-home")
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in private_home_environment(home).items():
+            patch.setenv(name, value)
+        config = write_config(sim)
+        sign_in_seed(config, sim)
+        yield config
+
+
+@pytest.fixture
+def revocable_seed(seeded: Config, sim: SimulatorThread) -> Iterator[Config]:
+    """For tests whose scenario revokes the session: sign the seed in again afterwards."""
+    yield seeded
+    sign_in_seed(seeded, sim)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    root.mkdir()
+    return root
+
+
+def make_tar_gz(directory: Path, files: dict[str, bytes]) -> tuple[Path, str]:
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w:gz") as tar:
+        for name, data in sorted(files.items()):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    data = raw.getvalue()
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"staged-{hashlib.sha256(data).hexdigest()[:12]}.tar.gz"
+    path.write_bytes(data)
+    return path, hashlib.sha256(data).hexdigest()
+
+
+def submit_grok(
+    project: Path,
+    config: Config,
+    *,
+    prompt: str = "Summarise the project.",
+    follow_up: Job | None = None,
+) -> Job:
+    archive, sha = make_tar_gz(
+        project.parent / "staging", {"README.md": b"# demo\n", "src/app.py": b"print('hi')\n"}
+    )
+    return submit_job(
+        JobRequest(
+            project_root=project,
+            prompt=prompt,
+            provider="grok",
+            selection=resolve_selection("grok", "heavy", config).to_json_dict(),
+            config=config,
+            archive=archive,
+            archive_sha256=sha,
+            archive_bytes=archive.stat().st_size,
+            session_id="s1",
+            chat_url=follow_up.chat_url if follow_up else None,
+            conversation_id=follow_up.conversation_id if follow_up else None,
+            follow_up_to_job_id=follow_up.id if follow_up else None,
+        )
+    )
+
+
+def log_of(job: Job) -> str:
+    return Path(job.logs_dir, "worker.log").read_text()
+
+
+def complete(job: Job) -> Job:
+    done = finished(job.id)
+    assert done.status == Status.COMPLETE, f"{done.error}\n{log_of(done)}"
+    return done
+
+
+def test_happy_path_saves_the_heavy_answer_bound_to_this_job(seeded, sim, project) -> None:
+    job = submit_grok(project, write_config(sim))
+    done = complete(job)
+    answer = Path(done.response_path).read_text()
+    assert job.archive_path.endswith(".tar.gz")
+    assert f"context-{job.id}.tar.gz" in answer and "src/app.py" in answer
+    assert "Summarise the project." in answer  # the prompt is quoted back
+    assert "Heavy" in answer  # the simulator names the model it answered with
+    assert "| File |" in answer or "| --- |" in answer  # the receipt table stays a table
+    assert "```json" in answer  # the code block stays fenced
+    assert done.prompt_send_state.value == "accepted"
+    assert done.observed_selection["mode"] == "heavy"
+    assert done.observed_selection["shows"].startswith("Heavy")
+    assert done.chat_url and done.chat_url_verified
+    assert done.chat_url.endswith(f"/c/{done.conversation_id}")
+    binding = done.collection_binding
+    assert binding["conversationId"] == done.conversation_id
+    assert binding["responseIndex"] == 0
+    assert binding["messageId"] and binding["turnSha256"]
+    # The simulator's receipt links one signed URL on purpose: it is never saved, and named.
+    assert done.collection_gaps == ["unresolved_source_links"]
+    assert done.collection_status == "partial"
+    assert "sig=" not in answer and "](https://" in answer  # the safe link kept its target
+    assert done.response_fidelity == "derived_markdown"
+    # The chrome and the thinking line are not part of the answer.
+    assert "Regenerate" not in answer and "Thought for" not in answer
+    assert not Path(done.runtime_profile_dir).exists()
+
+
+def test_markdown_answer_is_collected_complete(seeded, sim, project) -> None:
+    done = complete(submit_grok(project, write_config(sim, answer="markdown")))
+    answer = Path(done.response_path).read_text()
+    assert done.collection_status == "complete", done.collection_gaps
+    assert done.response_fidelity == "exact_code"  # the one markdown block is the answer
+    assert answer.startswith("# Simulated answer")
+    assert f"context-{done.id}.tar.gz" in answer and "```python" in answer
+    assert "| File | SHA-256 |" in answer and "[the docs](http" in answer
+
+
+def test_follow_up_continues_the_same_conversation(seeded, sim, project) -> None:
+    config = write_config(sim)
+    first = complete(submit_grok(project, config, prompt="First question"))
+    second = complete(submit_grok(project, config, prompt="Second question", follow_up=first))
+    assert second.conversation_id == first.conversation_id
+    conversation = sim.state.conversations[first.conversation_id]
+    assert len([t for t in conversation.turns if t.role == "user"]) == 2
+    answer = Path(second.response_path).read_text()
+    assert "Second question" in answer and "First question" not in answer
+    assert second.collection_binding["responseIndex"] == 1
+
+
+@pytest.mark.parametrize(
+    ("knobs", "code", "diagnostics"),
+    [
+        ({"scenario": "challenge", "challenge_loads": 0}, "provider_challenge", "preflight"),
+        ({"scenario": "outage", "outage_loads": 0}, "provider_outage", "preflight"),
+        ({"scenario": "upload_fail"}, "upload_failed", "failure"),
+    ],
+)
+def test_blocked_pages_fail_with_their_code(seeded, sim, project, knobs, code, diagnostics) -> None:
+    done = finished(submit_grok(project, write_config(sim, **knobs)).id)
+    assert done.status == Status.FAILED
+    assert done.error_code == code, done.error
+    assert done.prompt_send_state.value == "not_sent"
+    for suffix in ("url.txt", "aria.txt", "text.txt", "png"):
+        assert Path(done.logs_dir, f"{diagnostics}.{suffix}").exists(), suffix
+
+
+def test_login_expired_fails_as_auth_and_says_run_auth(revocable_seed, sim, project) -> None:
+    done = finished(submit_grok(project, write_config(sim, scenario="login_expired")).id)
+    assert done.status == Status.FAILED
+    assert done.error_code == "auth_login_required", done.error
+    assert "oraculum auth grok" in done.error
+    assert done.prompt_send_state.value == "not_sent"
+    assert Path(done.logs_dir, "preflight.url.txt").exists()
