@@ -205,3 +205,65 @@ def test_login_expired_fails_as_auth_and_says_run_auth(revocable_seed, sim, proj
     assert "oraculum auth grok" in done.error
     assert done.prompt_send_state.value == "not_sent"
     assert Path(done.logs_dir, "preflight.url.txt").exists()
+
+
+def test_refused_send_is_attempted_and_warns_of_duplicates(seeded, sim, project) -> None:
+    done = finished(submit_grok(project, write_config(sim, scenario="rate_limit")).id)
+    assert done.status == Status.FAILED
+    assert done.error_code == "provider_rate_limited", done.error
+    assert done.prompt_send_state.value == "attempted"
+    assert "duplicate" in done.error or "twice" in done.error
+    assert Path(done.logs_dir, "failure.png").exists()
+
+
+def test_restored_draft_is_replaced_by_the_prompt(seeded, sim, project) -> None:
+    draft = "an old unsent draft that must not be sent"
+    job = submit_grok(project, write_config(sim, draft=draft), prompt="Fresh question?")
+    answer = Path(complete(job).response_path).read_text()
+    assert "Fresh question?" in answer and draft not in answer
+
+
+@pytest.mark.parametrize("scenario", ["prefilled_thread", "extra_assistant"])
+def test_answer_is_the_reply_after_this_jobs_archive(seeded, sim, project, scenario) -> None:
+    """Another reply sits where a pre-send count would look; the archive's message decides."""
+    done = complete(submit_grok(project, write_config(sim, scenario=scenario)))
+    answer = Path(done.response_path).read_text()
+    assert f"context-{done.id}.tar.gz" in answer, log_of(done)
+    assert done.collection_binding["responseIndex"] >= 1
+
+
+def test_navigation_away_still_saves_the_jobs_own_answer(seeded, sim, project) -> None:
+    done = complete(submit_grok(project, write_config(sim, scenario="navigate_away")))
+    assert f"context-{done.id}.tar.gz" in Path(done.response_path).read_text(), log_of(done)
+    navigations = [e for e in done.lifecycle_events if e.kind.value == "navigation"]
+    assert navigations and all("another page" in e.message for e in navigations)
+
+
+def test_stale_stop_control_is_recovered_by_reload(seeded, sim, project) -> None:
+    done = complete(submit_grok(project, write_config(sim, scenario="stale_stop")))
+    assert "Stop control still present" in log_of(done)
+    assert f"context-{done.id}.tar.gz" in Path(done.response_path).read_text()
+
+
+def test_hidden_tab_freeze_is_reconciled_to_the_full_text(seeded, sim, project) -> None:
+    config = write_config(sim, scenario="hidden_tab", hidden_after_chars=30)
+    done = complete(submit_grok(project, config))
+    assert "reload recovered" in log_of(done)
+    assert f"context-{done.id}.tar.gz" in Path(done.response_path).read_text()
+
+
+def test_generation_error_is_retried_once(seeded, sim, project) -> None:
+    config = write_config(sim, scenario="generation_error", error_times=1)
+    done = complete(submit_grok(project, config))
+    assert "pressing Retry once" in log_of(done)
+    answer = Path(done.response_path).read_text()
+    assert "Something went wrong" not in answer and f"context-{done.id}.tar.gz" in answer
+
+
+def test_generation_error_that_persists_fails_after_send(seeded, sim, project) -> None:
+    config = write_config(sim, scenario="generation_error", error_times=5)
+    done = finished(submit_grok(project, config).id)
+    assert done.status == Status.FAILED
+    assert done.error_code == "generation_failed", done.error
+    assert done.prompt_send_state.value == "accepted"
+    assert "do not resubmit" in done.error

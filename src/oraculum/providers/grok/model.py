@@ -48,16 +48,15 @@ async def select_heavy(grok: GrokPage, log: Callable[[str], None]) -> dict[str, 
             retryable=True,
             suggested_next_step=DRIFT_NEXT_STEP,
         )
-    current = await grok.model_select_text()
-    if shows_heavy(current):
-        log(f"model select already shows {current!r}")
-        return observed_heavy(current.strip())
+    # Always through the menu, even when the button already says Heavy: a signed-out page can
+    # show the account's last model while refusing it, and only the item tells.
     await opener.first.click()
     item = await _enabled_heavy_item(grok)
     if item is None:
         await _close_menu(grok)
         raise await _unavailable(grok, "Grok's model menu offers no enabled Heavy item.")
     await item.click()
+    current = ""
     deadline = time.monotonic() + VERIFY_WAIT_S
     while time.monotonic() < deadline:
         current = await grok.model_select_text()
