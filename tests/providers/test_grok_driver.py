@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import io
+import json
 import tarfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -156,6 +157,9 @@ def test_happy_path_saves_the_heavy_answer_bound_to_this_job(seeded, sim, projec
     assert done.response_fidelity == "derived_markdown"
     # The chrome and the thinking line are not part of the answer.
     assert "Regenerate" not in answer and "Thought for" not in answer
+    record = json.loads(Path(done.logs_dir).parent.joinpath("response.capture.json").read_text())
+    assert record["reasoningLabel"].startswith("Thought for")
+    assert record["binding"] == binding
     assert not Path(done.runtime_profile_dir).exists()
 
 
