@@ -39,6 +39,8 @@ SIGN_IN_LABEL = "Sign in"
 
 MESSAGE_BUBBLE_SELECTOR = ".message-bubble"
 ASSISTANT_ROLE_SELECTOR = '[data-message-author-role="assistant"]'
+# The last resort for finding messages: a div carrying all of these classes.
+ROW_FALLBACK_CLASSES = ("group", "flex", "flex-col", "justify-center")
 # The row a bubble belongs to (it holds the action buttons).
 MESSAGE_ROOT_SELECTOR = '[data-message-author-role], [data-testid*="message"], .group'
 USER_MESSAGE_SELECTOR = '[data-testid="user-message"], [data-message-author-role="user"]'
@@ -94,6 +96,7 @@ def page_vocabulary() -> dict[str, Any]:
         "stopLabel": STOP_LABEL,
         "bubbleSelector": MESSAGE_BUBBLE_SELECTOR,
         "assistantRoleSelector": ASSISTANT_ROLE_SELECTOR,
+        "rowFallbackClasses": list(ROW_FALLBACK_CLASSES),
         "messageRootSelector": MESSAGE_ROOT_SELECTOR,
         "userSelector": USER_MESSAGE_SELECTOR,
         "userEditSelector": USER_EDIT_SELECTOR,

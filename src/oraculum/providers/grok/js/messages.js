@@ -25,7 +25,7 @@
   let found = [...document.querySelectorAll(v.bubbleSelector)];
   if (!found.length) found = [...document.querySelectorAll(v.assistantRoleSelector)];
   if (!found.length) {
-    found = [...document.querySelectorAll("div")].filter((d) => ["group", "flex", "flex-col", "justify-center"].every((c) => d.classList.contains(c)));
+    found = [...document.querySelectorAll("div")].filter((d) => v.rowFallbackClasses.every((c) => d.classList.contains(c)));
   }
   const rows = unique(found.map((n) => n.closest(v.messageRootSelector) || n));
   const userRows = unique([...document.querySelectorAll(v.userSelector)].map((n) => {

@@ -1,0 +1,71 @@
+"""One vocabulary for Grok too: every label, selector and text signal the Grok driver reads
+lives in `providers/grok/vocabulary.py`, and nothing there is dead (the ChatGPT check's rules)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import oraculum
+from oraculum.providers.grok import vocabulary
+
+from .test_chatgpt_vocabulary import _string_constants, ui_strings_outside_vocabulary
+
+PACKAGE = Path(oraculum.__file__).parent
+DRIVER = PACKAGE / "providers" / "grok"
+DRIVER_MODULES = sorted(p for p in DRIVER.glob("*.py") if p.name != "vocabulary.py")
+CAPTURE = PACKAGE / "capture" / "grok_collect.py"
+# ARIA role names (and the tag `button`) are the platform's, not Grok's: used where they are.
+ROLES = frozenset({"button", "link", "menuitem", "menuitemradio", "option", "textbox"})
+
+
+def _labels() -> set[str]:
+    labels: set[str] = set()
+    for name, value in vars(vocabulary).items():
+        if not name.isupper():
+            continue
+        items = (value,) if isinstance(value, str) else value
+        if isinstance(items, tuple):
+            labels |= {v for v in items if isinstance(v, str) and len(v) >= 4}
+    return labels - ROLES
+
+
+def test_no_driver_module_quotes_a_ui_string() -> None:
+    problems = {
+        path.name: found
+        for path in [*DRIVER_MODULES, CAPTURE]
+        if (found := ui_strings_outside_vocabulary(path.read_text(encoding="utf-8")))
+    }
+    assert problems == {}
+
+
+def test_no_driver_module_or_script_repeats_a_vocabulary_label() -> None:
+    labels = _labels()
+    assert "Ask Grok anything" in labels and "Stop model response" in labels
+    repeats = [
+        f"{path.name}:{line}: {value!r}"
+        for path in DRIVER_MODULES
+        for line, value in _string_constants(path.read_text(encoding="utf-8"))
+        if value in labels
+    ]
+    for path in sorted((DRIVER / "js").glob("*.js")):
+        text = path.read_text(encoding="utf-8")
+        repeats += [f"{path.name}: {label!r}" for label in labels if f'"{label}"' in text]
+    assert repeats == []
+
+
+def test_every_vocabulary_name_is_used() -> None:
+    sources = "\n".join(
+        p.read_text(encoding="utf-8")
+        for p in PACKAGE.rglob("*.py")
+        if p != DRIVER / "vocabulary.py"
+    )
+    vocabulary_source = (DRIVER / "vocabulary.py").read_text(encoding="utf-8")
+    unused = [
+        name
+        for name in vars(vocabulary)
+        if name.isupper()
+        and not re.search(rf"\b{name}\b", sources)
+        and len(re.findall(rf"\b{name}\b", vocabulary_source)) < 2
+    ]
+    assert unused == []
