@@ -12,15 +12,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.async_api import async_playwright
 
 from homes import SIMULATOR_WORKER, finished, write_global_config
 from oraculum.auth.simulator import seed_simulator_profile
+from oraculum.browser.chromium import launch_args, resolve_executable
 from oraculum.browser.session import LaunchOptions
+from oraculum.capture.collect import CollectionResult
+from oraculum.capture.grok_collect import recollect_with
 from oraculum.core.config import Config, seed_profile_dir
 from oraculum.core.paths import private_home_environment
 from oraculum.core.presets import resolve_selection
 from oraculum.jobs.admission import JobRequest, submit_job
 from oraculum.jobs.model import Job, Status
+from oraculum.jobs.store import JobStore
+from oraculum.providers.grok.page import GrokPage
 from oraculum.simulator import SimulatorThread
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -271,3 +277,54 @@ def test_generation_error_that_persists_fails_after_send(seeded, sim, project) -
     assert done.error_code == "generation_failed", done.error
     assert done.prompt_send_state.value == "accepted"
     assert "do not resubmit" in done.error
+
+
+async def recollect_in_browser(sim: SimulatorThread, job: Job, config: Config) -> CollectionResult:
+    """Reopen the job's conversation in a fresh signed-in browser and recollect its reply."""
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(
+            executable_path=str(resolve_executable()), args=launch_args(), headless=True
+        )
+        context = await browser.new_context()
+        await context.add_cookies([sim.session_cookie()])
+        page = await context.new_page()
+        await page.goto(job.chat_url or "")
+
+        async def reopen() -> None:
+            await page.goto(job.chat_url or "")
+
+        async def persist(_patch: dict) -> Job:
+            return job
+
+        try:
+            return await recollect_with(
+                GrokPage(page).capture,
+                page,
+                job,
+                JobStore().paths(job.id),
+                config,
+                reopen=reopen,
+                persist=persist,
+            )
+        finally:
+            await browser.close()
+
+
+def test_recollection_reacquires_the_same_reply_and_never_guesses(seeded, sim, project) -> None:
+    config = write_config(sim)
+    first = complete(submit_grok(project, config, prompt="First question"))
+    done = complete(submit_grok(project, config, prompt="Second question", follow_up=first))
+    saved = Path(done.response_path).read_text()
+    again = asyncio.run(recollect_in_browser(sim, done, config))
+    assert again.patch["collection_binding"] == done.collection_binding
+    assert again.status == done.collection_status
+    assert again.response_text == saved == Path(done.response_path).read_text()
+    # A binding whose reply is gone is refused; the saved answer is left alone.
+    gone = done.model_copy(
+        update={"collection_binding": {**done.collection_binding, "messageId": "not-a-reply"}}
+    )
+    refused = asyncio.run(recollect_in_browser(sim, gone, config))
+    assert refused.response_text is None
+    assert refused.patch["recollection_needed"] is True
+    assert "bound_message_absent" in refused.patch["recollection_error"]
+    assert Path(done.response_path).read_text() == saved

@@ -6,6 +6,9 @@ capture.js (which reads ChatGPT's shapes).
    conversation is checked in the same evaluation; another conversation is reopened, boundedly);
 2. persist the binding (conversation, response index, message id, text hash) before anything
    else; 3. write response.md and its evidence exactly as ChatGPT's collection does.
+
+`recollect_with` reacquires a saved binding's exact reply (by its message id, else through the
+archive's user message at the saved index) and never guesses one.
 """
 
 from __future__ import annotations
@@ -124,3 +127,33 @@ async def collect_with(
         return _failed(job, paths, error, recollecting=False)
     await persist({"collection_binding": binding.to_json_dict()})
     return await _finalise(page, capture, binding, paths, config)
+
+
+async def recollect_with(
+    capture_fn: CaptureFn,
+    page: Page,
+    job: Job,
+    paths: JobPaths,
+    config: Config,
+    *,
+    reopen: Reopen,
+    persist: Persist,
+) -> CollectionResult:
+    """`collect.recollect`'s rules with the provider's capture function."""
+    binding = Binding.from_json(job.collection_binding)
+    if binding is None:
+        missing = CaptureFailed(
+            "recollect_binding_missing",
+            "The job has no saved collection binding; recollection needs the observed "
+            "responseIndex and messageId.",
+        )
+        return _failed(job, paths, missing, recollecting=True)
+    archive_name = None if binding.message_id else Path(job.archive_path).name
+    try:
+        capture, resolved = await bound_capture_with(
+            capture_fn, binding, reopen, archive_name=archive_name, anchored=False
+        )
+    except CaptureFailed as error:
+        return _failed(job, paths, error, recollecting=True)
+    await persist({"collection_binding": resolved.to_json_dict()})
+    return await _finalise(page, capture, resolved, paths, config)

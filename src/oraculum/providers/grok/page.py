@@ -9,7 +9,7 @@ from typing import Any
 
 from playwright.async_api import Locator, Page
 
-from oraculum.capture.page import TurnCapture
+from oraculum.capture.page import CaptureRequest, TurnCapture
 from oraculum.core.providers import CONVERSATION_PATH
 from oraculum.providers.chatgpt.page import TurnsReading
 from oraculum.providers.grok import vocabulary as vocab
@@ -108,24 +108,16 @@ class GrokPage:
         )
         return TurnsReading.from_js(data)
 
-    async def capture(
-        self,
-        *,
-        response_index: int,
-        expect_conversation_id: str | None,
-        message_id: str | None,
-        archive_name: str | None,
-        bind_by_archive: bool,
-    ) -> TurnCapture:
+    async def capture(self, request: CaptureRequest) -> TurnCapture:
         """One bound reply, in the shape of the shared capture (`capture.page.TurnCapture`)."""
         data = await self.evaluate(
             "messages.js",
             mode="capture",
-            responseIndex=response_index,
-            expectConversationId=expect_conversation_id,
-            messageId=message_id,
-            archiveName=archive_name,
-            bindByArchive=bind_by_archive,
+            responseIndex=request.response_index,
+            expectConversationId=request.expect_conversation_id,
+            messageId=request.message_id,
+            archiveName=request.archive_name,
+            bindByArchive=request.bind_by_archive,
             conversationPattern=CONVERSATION_PATH.pattern,
         )
         return TurnCapture.from_js(data)

@@ -13,7 +13,6 @@ from typing import Any
 from playwright.async_api import Page
 
 from oraculum.capture.grok_collect import collect_with
-from oraculum.capture.page import CaptureRequest, TurnCapture
 from oraculum.core.config import provider_urls
 from oraculum.core.errors import OracleError
 from oraculum.jobs.model import EventKind, Job, Phase, PromptSendState
@@ -134,15 +133,6 @@ class GrokProvider:
     async def _collect(self, ctx: WorkerContext, grok: GrokPage, index: int) -> ProviderOutcome:
         chat_url = ctx.job.chat_url or ""
 
-        async def capture(request: CaptureRequest) -> TurnCapture:
-            return await grok.capture(
-                response_index=request.response_index,
-                expect_conversation_id=request.expect_conversation_id,
-                message_id=request.message_id,
-                archive_name=request.archive_name,
-                bind_by_archive=request.bind_by_archive,
-            )
-
         async def reopen() -> None:
             await grok.page.goto(chat_url)
 
@@ -150,7 +140,7 @@ class GrokProvider:
             return await ctx.record(patch)
 
         result = await collect_with(
-            capture,
+            grok.capture,
             grok.page,
             ctx.job,
             ctx.paths,
