@@ -54,6 +54,16 @@ def test_admit_run_complete_and_clean_up(project: Path, store: JobStore) -> None
     assert "worker" in Path(done.logs_dir, "worker.log").read_text()
 
 
+def test_submit_job_leaves_its_request_unchanged(project: Path, store: JobStore) -> None:
+    # The job id is submit_job's to assign, never written back into the caller's request.
+    config = write_global_config()
+    request = make_request(project, config, knobs={"delayMs": 100})
+    before = dict(vars(request))
+    job = submit_job(request, store=store)
+    assert vars(request) == before
+    assert wait_for(store, job.id, finished).status == Status.COMPLETE
+
+
 def test_worker_heartbeats_from_a_thread(project: Path, store: JobStore) -> None:
     config = write_global_config()
     job = submit_job(make_request(project, config, knobs={"outcome": "hang"}), store=store)
@@ -214,15 +224,15 @@ def test_job_without_worker_is_recovered_after_grace(project: Path, store: JobSt
     cancel_job(job.id, store=store)
     # Fabricate the crash window: admitted, but the worker identity never persisted.
     request = make_request(project, config)
-    request.job_id = new_job_id()
+    job_id = new_job_id()
     from oraculum.jobs.admission import _job_fields
 
     orphan = transitions.create(
-        job_id=request.job_id,
+        job_id=job_id,
         at=utc_now(),
         queued=False,
         source="t",
-        fields=_job_fields(request, store),
+        fields=_job_fields(request, store, job_id),
     )
     store.create(orphan, "p")
     indexes.mark(indexes.OPEN, orphan.id)

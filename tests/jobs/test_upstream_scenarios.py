@@ -251,13 +251,13 @@ def test_s44_a_handoff_whose_identity_cannot_be_saved_kills_the_worker(project, 
 
     config = write_global_config()
     request = make_request(project, config)
-    request.job_id = new_job_id()
+    job_id = new_job_id()
     job = transitions.create(
-        job_id=request.job_id,
+        job_id=job_id,
         at=utc_now(),
         queued=False,
         source="t",
-        fields=_job_fields(request, store),
+        fields=_job_fields(request, store, job_id),
     )
     paths = store.create(job, "p")
     paths.job_file.unlink()

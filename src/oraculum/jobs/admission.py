@@ -50,7 +50,6 @@ class JobRequest:
     follow_up_to_job_id: str | None = None
     chat_url: str | None = None
     conversation_id: str | None = None
-    job_id: str | None = None  # assigned under the admission lock, so ids follow submit order
 
 
 @dataclass(frozen=True)
@@ -129,8 +128,8 @@ def queue_position(job_id: str) -> tuple[int, int] | None:
 # Job creation -----------------------------------------------------------------------------
 
 
-def _job_fields(request: JobRequest, store: JobStore) -> dict[str, Any]:
-    paths = store.paths(request.job_id)
+def _job_fields(request: JobRequest, store: JobStore, job_id: str) -> dict[str, Any]:
+    paths = store.paths(job_id)
     runtime_id = uuid.uuid4().hex
     return {
         "project_root": str(request.project_root),
@@ -143,7 +142,7 @@ def _job_fields(request: JobRequest, store: JobStore) -> dict[str, Any]:
         "chat_url": request.chat_url,
         "conversation_id": request.conversation_id,
         "prompt_path": str(paths.prompt),
-        "archive_path": str(paths.archive(request.job_id, request.provider)),
+        "archive_path": str(paths.archive(job_id, request.provider)),
         "archive_sha256": request.archive_sha256,
         "archive_bytes": request.archive_bytes,
         "response_path": str(paths.response),
@@ -205,9 +204,10 @@ def submit_job(request: JobRequest, *, store: JobStore | None = None) -> Job:
     with named_lock("admission", timeout=ADMISSION_LOCK_TIMEOUT_S):
         promote_queue(store, locked=True)
         existing = store.list_ids()
-        request.job_id = new_job_id(after=existing[-1] if existing else None)
+        # Assigned under the admission lock, so ids follow submit order.
+        job_id = new_job_id(after=existing[-1] if existing else None)
         if request.conversation_id:
-            holder = conversation_holder(store, request.conversation_id, request.job_id)
+            holder = conversation_holder(store, request.conversation_id, job_id)
             if holder is not None:
                 raise OracleError(
                     "oracle_thread_busy",
@@ -222,11 +222,11 @@ def submit_job(request: JobRequest, *, store: JobStore | None = None) -> Job:
         if queued:
             _check_queue_limits(store, request, settings, active)
         job = transitions.create(
-            job_id=request.job_id,
+            job_id=job_id,
             at=utc_now(),
             queued=queued,
             source="oracle:submit",
-            fields=_job_fields(request, store),
+            fields=_job_fields(request, store, job_id),
         )
         return _create(store, request, job)
 
