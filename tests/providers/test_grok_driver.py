@@ -328,3 +328,40 @@ def test_recollection_reacquires_the_same_reply_and_never_guesses(seeded, sim, p
     assert refused.patch["recollection_needed"] is True
     assert "bound_message_absent" in refused.patch["recollection_error"]
     assert Path(done.response_path).read_text() == saved
+
+
+def test_worker_killed_mid_answer_is_recollected_to_complete_through_read(
+    seeded, sim, project
+) -> None:
+    """Issue 13 §3 for Grok: `oraculum read --recollect` reaches Grok's own capture, and a
+    job that failed after its prompt was accepted turns complete when the answer is there."""
+    import os
+    import signal
+    import time
+
+    from oraculum.service.read import read
+
+    job = submit_grok(project, write_config(sim, token_ms=150), prompt="Tell me " + "more " * 60)
+    store = JobStore()
+    deadline = time.monotonic() + 60
+    running = store.load(job.id)
+    while time.monotonic() < deadline and not (
+        running.chat_url and running.phase == "awaiting_response"
+    ):
+        time.sleep(0.1)
+        running = store.load(job.id)
+    assert running.chat_url, log_of(running)
+    time.sleep(1.0)  # streaming
+    os.kill(running.worker.pid, signal.SIGKILL)
+    lost = finished(job.id, timeout=30)  # its watchdog ends it
+    assert lost.status == Status.FAILED and lost.error_code == "worker_lost"
+    assert read(job.id, cwd=project, action="recollect")["recollection"]["started"]
+    deadline = time.monotonic() + 90
+    revived = store.load(job.id)
+    while time.monotonic() < deadline and revived.status != Status.COMPLETE:
+        time.sleep(0.2)
+        revived = store.load(job.id)
+    assert revived.status == Status.COMPLETE, log_of(revived)
+    answer = Path(revived.response_path).read_text()
+    assert answer.count("more") >= 60  # the whole reply, not the prefix seen when killed
+    assert revived.collection_binding["conversationId"] == lost.conversation_id

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from oraculum.core.config import Config
 from oraculum.core.errors import OracleError
 from oraculum.jobs.model import EventKind, Job, Phase, PromptSendState
 from oraculum.jobs.store import JobPaths
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
+
+    from oraculum.capture.collect import CollectionResult
 
 
 class WorkerContext(Protocol):
@@ -47,6 +53,26 @@ class Provider(Protocol):
     async def run(self, ctx: WorkerContext) -> ProviderOutcome:
         """Drive the job from `submitted` to an answer; raise OracleError on failure."""
         ...
+
+
+@runtime_checkable
+class Recollector(Protocol):
+    """A provider that can collect a job's answer again from its reopened conversation."""
+
+    async def recollect_page(
+        self, page: Page, job: Job, paths: JobPaths, config: Config, *, hooks: RecollectHooks
+    ) -> CollectionResult:
+        """A completed job: its saved binding's exact turn again. A failed job whose prompt
+        was accepted: wait for the reply to its archive's turn, then bind to it as a first
+        capture does. Never sends anything."""
+        ...
+
+
+@dataclass(frozen=True)
+class RecollectHooks:
+    reopen: Callable[[], Awaitable[None]]
+    persist: Callable[[dict[str, Any]], Awaitable[Job]]
+    log: Callable[[str], None]
 
 
 def with_send_warning(error: OracleError, job: Job) -> OracleError:

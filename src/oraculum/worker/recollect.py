@@ -15,13 +15,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import Page
-
 from oraculum.browser.errors import classify_browser_error
 from oraculum.browser.profile import clone_profile, remove_profile
 from oraculum.browser.session import LaunchOptions, browser_on_profile
-from oraculum.capture.binding import conversation_id_from_url
-from oraculum.capture.collect import CollectionResult, collect, recollect
+from oraculum.capture.collect import CollectionResult
 from oraculum.core.config import Config, seed_profile_dir
 from oraculum.core.errors import OracleError
 from oraculum.jobs import transitions
@@ -31,6 +28,8 @@ from oraculum.jobs.model import Job, Status, utc_now
 from oraculum.jobs.rules import recollect_refusal
 from oraculum.jobs.runtime import job_settings_config
 from oraculum.jobs.store import JobStore
+from oraculum.providers import get_provider
+from oraculum.providers.base import RecollectHooks, Recollector
 from oraculum.worker.run import WorkerLog
 
 SOURCE = "oracle:recollect"
@@ -38,8 +37,6 @@ EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_REFUSED = 3
 NAVIGATION_TIMEOUT_MS = 60_000
-# How long a revived job's reply may still be finishing before the recollection gives up.
-REVIVE_WAIT_S = 600.0
 
 
 def _check_recollectable(job: Job) -> str:
@@ -48,32 +45,6 @@ def _check_recollectable(job: Job) -> str:
         raise refusal
     assert job.chat_url is not None
     return job.chat_url
-
-
-async def _finished_answer(page: Page, job: Job, config: Config, log: WorkerLog) -> None:
-    """Wait until the job's reply has finished in the reopened conversation (a failed job's
-    worker may have died while it streamed; the provider may still be writing it)."""
-    from oraculum.providers.chatgpt.completion import CompletionContext, wait_for_answer
-    from oraculum.providers.chatgpt.page import ChatGPTPage
-
-    async def navigated(away: str) -> None:
-        log(f"recollect: the tab showed another page ({away}); reopening")
-
-    chat_url = job.chat_url or ""
-    await wait_for_answer(
-        ChatGPTPage(page),
-        CompletionContext(
-            conversation_id=job.conversation_id or conversation_id_from_url(chat_url) or "",
-            chat_url=chat_url,
-            index=0,
-            poll_s=config.worker.poll_ms / 1000,
-            timeout_s=min(config.worker.completion_timeout_ms / 1000, REVIVE_WAIT_S),
-            stale_stop_s=config.worker.stale_stop_ms / 1000,
-            log=log,
-            on_navigation=navigated,
-            archive_name=Path(job.archive_path).name,
-        ),
-    )
 
 
 async def _run(store: JobStore, job: Job, config: Config, log: WorkerLog) -> CollectionResult:
@@ -96,14 +67,15 @@ async def _run(store: JobStore, job: Job, config: Config, log: WorkerLog) -> Col
                 await page.goto(chat_url, wait_until="domcontentloaded")
 
             await page.goto(chat_url, wait_until="domcontentloaded", timeout=NAVIGATION_TIMEOUT_MS)
-            if job.status == Status.COMPLETE:
-                return await recollect(page, job, paths, config, reopen=reopen, persist=persist)
-            # A failed job has no trustworthy saved turn: bind as a first capture does, to the
-            # first reply after the user turn that shows the job's archive.
-            await _finished_answer(page, job, config, log)
-            return await collect(
-                page, job, paths, config, response_index=0, reopen=reopen, persist=persist
-            )
+            # The provider's own page part: a completed job's saved turn again, or (failed,
+            # prompt accepted) the reply to its archive's turn once it has finished.
+            driver = get_provider(job.provider)
+            if not isinstance(driver, Recollector):
+                raise OracleError(
+                    "recollect_unsupported", f"{job.provider} jobs cannot be recollected."
+                )
+            hooks = RecollectHooks(reopen=reopen, persist=persist, log=log)
+            return await driver.recollect_page(page, job, paths, config, hooks=hooks)
     finally:
         for warning in remove_profile(profile):
             log(f"recollect cleanup warning: {warning}")

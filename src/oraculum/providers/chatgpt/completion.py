@@ -12,8 +12,11 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from oraculum.core.config import Config
 from oraculum.core.errors import OracleError
+from oraculum.jobs.model import Job
 from oraculum.providers.chatgpt.page import ChatGPTPage, TurnsReading
 from oraculum.providers.chatgpt.page_state import (
     conversation_id_from_url,
@@ -282,3 +285,29 @@ async def reconcile_after_reload(
         await asyncio.sleep(RECONCILE_POLL_S)
     ctx.log("reload reconciliation found no stable turn; keeping the streamed text")
     return streamed
+
+
+# How long a revived job's reply may still be finishing before a recollection gives up.
+REVIVE_WAIT_S = 600.0
+
+
+def revival_context(job: Job, config: Config, log: Callable[[str], None]) -> CompletionContext:
+    """The wait for a failed job's reply in its reopened conversation (its worker may have
+    died while it streamed; the provider may still be writing it), anchored to the user turn
+    that shows the job's archive."""
+
+    async def navigated(away: str) -> None:
+        log(f"recollect: the tab showed another page ({away}); reopening")
+
+    chat_url = job.chat_url or ""
+    return CompletionContext(
+        conversation_id=job.conversation_id or conversation_id_from_url(chat_url) or "",
+        chat_url=chat_url,
+        index=0,
+        poll_s=config.worker.poll_ms / 1000,
+        timeout_s=min(config.worker.completion_timeout_ms / 1000, REVIVE_WAIT_S),
+        stale_stop_s=config.worker.stale_stop_ms / 1000,
+        log=log,
+        on_navigation=navigated,
+        archive_name=Path(job.archive_path).name,
+    )

@@ -12,15 +12,18 @@ from typing import Any
 
 from playwright.async_api import Page
 
-from oraculum.capture.collect import collect
+from oraculum.capture.collect import CollectionResult, collect, recollect
+from oraculum.core.config import Config
 from oraculum.core.errors import OracleError
-from oraculum.jobs.model import EventKind, Job, Phase, PromptSendState
-from oraculum.providers.base import ProviderOutcome, WorkerContext
+from oraculum.jobs.model import EventKind, Job, Phase, PromptSendState, Status
+from oraculum.jobs.store import JobPaths
+from oraculum.providers.base import ProviderOutcome, RecollectHooks, WorkerContext
 from oraculum.providers.browser_job import diagnose, run_browser_job
 from oraculum.providers.chatgpt import composer
 from oraculum.providers.chatgpt.completion import (
     CompletionContext,
     adopt_conversation_url,
+    revival_context,
     wait_for_answer,
 )
 from oraculum.providers.chatgpt.page import ChatGPTPage
@@ -49,6 +52,18 @@ class ChatGPTProvider:
 
     async def _diagnose(self, ctx: WorkerContext, chat: ChatGPTPage, reason: str) -> None:
         await diagnose(ctx, self, chat.page, reason)
+
+    async def recollect_page(
+        self, page: Page, job: Job, paths: JobPaths, config: Config, *, hooks: RecollectHooks
+    ) -> CollectionResult:
+        if job.status == Status.COMPLETE:
+            return await recollect(
+                page, job, paths, config, reopen=hooks.reopen, persist=hooks.persist
+            )
+        await wait_for_answer(ChatGPTPage(page), revival_context(job, config, hooks.log))
+        return await collect(
+            page, job, paths, config, response_index=0, reopen=hooks.reopen, persist=hooks.persist
+        )
 
     async def _drive(self, ctx: WorkerContext, chat: ChatGPTPage) -> ProviderOutcome:
         job, config = ctx.job, ctx.config

@@ -12,12 +12,15 @@ from typing import Any
 
 from playwright.async_api import Page
 
-from oraculum.capture.grok_collect import collect_with
-from oraculum.core.config import provider_urls
+from oraculum.capture.collect import CollectionResult
+from oraculum.capture.grok_collect import collect_with, recollect_with
+from oraculum.core.config import Config, provider_urls
 from oraculum.core.errors import OracleError
-from oraculum.jobs.model import EventKind, Job, Phase, PromptSendState
-from oraculum.providers.base import ProviderOutcome, WorkerContext
+from oraculum.jobs.model import EventKind, Job, Phase, PromptSendState, Status
+from oraculum.jobs.store import JobPaths
+from oraculum.providers.base import ProviderOutcome, RecollectHooks, WorkerContext
 from oraculum.providers.browser_job import diagnose, run_browser_job
+from oraculum.providers.chatgpt.completion import revival_context
 from oraculum.providers.chatgpt.page_state import conversation_id_from_url
 from oraculum.providers.grok import composer
 from oraculum.providers.grok.completion import (
@@ -129,6 +132,20 @@ class GrokProvider:
         )
         ctx.log(f"Grok reply {answer.index} finished ({len(answer.text)} characters)")
         return answer.index
+
+    async def recollect_page(
+        self, page: Page, job: Job, paths: JobPaths, config: Config, *, hooks: RecollectHooks
+    ) -> CollectionResult:
+        grok = GrokPage(page)
+        if job.status == Status.COMPLETE:
+            return await recollect_with(
+                grok.capture, page, job, paths, config, reopen=hooks.reopen, persist=hooks.persist
+            )
+        await wait_for_answer(grok, revival_context(job, config, hooks.log))
+        return await collect_with(
+            grok.capture, page, job, paths, config,
+            response_index=0, reopen=hooks.reopen, persist=hooks.persist,
+        )  # fmt: skip
 
     async def _collect(self, ctx: WorkerContext, grok: GrokPage, index: int) -> ProviderOutcome:
         chat_url = ctx.job.chat_url or ""
