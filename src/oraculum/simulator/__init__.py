@@ -1,8 +1,8 @@
-"""A local look-alike of the ChatGPT web app, built from chatgpt-grok-ui-facts.md.
+"""Local look-alikes of the ChatGPT and Grok web apps, built from chatgpt-grok-ui-facts.md.
 
-Tests and `oraculum demo` drive real Chromium against it. Start one with
-``async with run_simulator(shell="classic") as sim:`` or ``SimulatorThread()``; every knob is
-in docs/simulator.md.
+Tests and `oraculum demo` drive real Chromium against them. Start one with
+``async with run_simulator(shell="classic") as sim:`` or ``SimulatorThread()`` (Grok:
+``provider="grok"``); every knob is in docs/simulator.md.
 """
 
 from __future__ import annotations
