@@ -7,6 +7,7 @@ collect it.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +22,13 @@ from oraculum.providers.base import ProviderOutcome, RecollectHooks, WorkerConte
 from oraculum.providers.browser_job import diagnose, run_browser_job
 from oraculum.providers.chatgpt import composer
 from oraculum.providers.chatgpt.completion import (
+    AdoptedUrl,
     CompletionContext,
     adopt_conversation_url,
     revival_context,
     wait_for_answer,
 )
-from oraculum.providers.chatgpt.page import ChatGPTPage
+from oraculum.providers.chatgpt.page import ChatGPTPage, TurnsReading
 from oraculum.providers.chatgpt.page_state import allowed_origins, conversation_id_from_url
 from oraculum.providers.chatgpt.pickers import Configurator, Wanted
 from oraculum.providers.chatgpt.readiness import wait_until_ready
@@ -66,96 +68,31 @@ class ChatGPTProvider:
         )
 
     async def _drive(self, ctx: WorkerContext, chat: ChatGPTPage) -> ProviderOutcome:
-        job, config = ctx.job, ctx.config
-        target = job.chat_url or config.browser.chat_url
-        await chat.page.goto(target)
-        await ctx.enter_phase(Phase.VERIFYING_AUTH)
-        origins = allowed_origins(config.browser.chat_url, config.browser.auth_url)
-
-        async def failed_readiness(state: Any) -> None:
-            ctx.log(f"page state {state.state}: {state.reason} {state.evidence}".rstrip())
-            await self._diagnose(ctx, chat, "preflight")
-
-        await wait_until_ready(
-            chat,
-            origins,
-            timeout_s=config.worker.readiness_timeout_ms / 1000,
-            on_failure=failed_readiness,
-            log=ctx.log,
-        )
-
+        await self._verify(ctx, chat)
         await ctx.enter_phase(Phase.CONFIGURING_MODEL)
-        observed = await Configurator(chat, ctx.log).configure(Wanted.from_selection(job.selection))
+        observed = await Configurator(chat, ctx.log).configure(
+            Wanted.from_selection(ctx.job.selection)
+        )
         ctx.log(f"model configured: {observed.to_json_dict()}")
         await ctx.record({"observed_selection": observed.to_json_dict()})
-
         await ctx.enter_phase(Phase.UPLOADING_ARCHIVE)
-        archive = Path(job.archive_path)
-        await composer.attach_archive(
-            chat, archive, timeout_s=config.worker.upload_timeout_ms / 1000
-        )
-        await composer.fill_prompt(chat, ctx.prompt)
-        await composer.wait_send_ready(chat, timeout_s=config.worker.send_ready_timeout_ms / 1000)
-        before = composer.SendBaseline.of(await chat.turns())
-        await ctx.record(
-            {"prompt_send_state": PromptSendState.ATTEMPTED}, message="Sending the prompt."
-        )
-        await composer.click_send(chat)
-        accepted = await composer.wait_accepted(
-            chat, before, timeout_s=config.worker.send_accept_timeout_ms / 1000
-        )
-        await ctx.record(
-            {"prompt_send_state": PromptSendState.ACCEPTED}, message="ChatGPT accepted the prompt."
-        )
-
-        async def navigated(away: str) -> None:
-            await ctx.record(
-                {},
-                message=f"The tab showed another page ({away}); reopening the job's conversation.",
-                kind=EventKind.NAVIGATION,
-            )
-
+        archive = Path(ctx.job.archive_path)
+        before, accepted = await self._send(ctx, chat, archive)
+        navigated = self._navigation_recorder(ctx)
         adopted = await adopt_conversation_url(
             chat,
             archive.name,
-            timeout_s=config.worker.url_verify_timeout_ms / 1000,
+            timeout_s=ctx.config.worker.url_verify_timeout_ms / 1000,
             log=ctx.log,
             on_navigation=navigated,
             first=accepted,
         )
-        patch: dict[str, Any] = {}
-        if adopted is not None:
-            patch = {
-                "chat_url": adopted.chat_url,
-                "conversation_id": adopted.conversation_id,
-                "chat_url_verified": adopted.verified,
-            }
-        elif job.chat_url:
-            patch = {"chat_url": job.chat_url, "conversation_id": job.conversation_id}
-        else:
-            raise OracleError(
-                "conversation_url_missing",
-                "ChatGPT never showed a conversation URL for this job.",
-                suggested_next_step="Check ChatGPT for the conversation before resubmitting.",
-            )
-        job = await ctx.enter_phase(Phase.AWAITING_RESPONSE, patch=patch)
-        chat_url = job.chat_url or ""
+        await ctx.enter_phase(Phase.AWAITING_RESPONSE, patch=_conversation_patch(ctx.job, adopted))
         # Without the archive ever in view the answer is waited for by position, and
         # collection (which always binds through the archive's turn) refuses to save a guess.
         evidenced = adopted is None or adopted.verified
         answer = await wait_for_answer(
-            chat,
-            CompletionContext(
-                conversation_id=job.conversation_id or conversation_id_from_url(chat_url) or "",
-                chat_url=chat_url,
-                index=before.assistant_count,
-                poll_s=config.worker.poll_ms / 1000,
-                timeout_s=config.worker.completion_timeout_ms / 1000,
-                stale_stop_s=config.worker.stale_stop_ms / 1000,
-                log=ctx.log,
-                on_navigation=navigated,
-                archive_name=archive.name if evidenced else None,
-            ),
+            chat, self._completion(ctx, before, navigated, archive.name if evidenced else None)
         )
         if answer.index != before.assistant_count:
             ctx.log(
@@ -164,6 +101,77 @@ class ChatGPTProvider:
             )
         await ctx.enter_phase(Phase.EXTRACTING_RESPONSE)
         return await self._collect(ctx, chat, answer.text, answer.index)
+
+    async def _verify(self, ctx: WorkerContext, chat: ChatGPTPage) -> None:
+        """Open the job's page and wait until it is ready for a prompt (or fail fast)."""
+        browser = ctx.config.browser
+        await chat.page.goto(ctx.job.chat_url or browser.chat_url)
+        await ctx.enter_phase(Phase.VERIFYING_AUTH)
+
+        async def failed_readiness(state: Any) -> None:
+            ctx.log(f"page state {state.state}: {state.reason} {state.evidence}".rstrip())
+            await self._diagnose(ctx, chat, "preflight")
+
+        await wait_until_ready(
+            chat,
+            allowed_origins(browser.chat_url, browser.auth_url),
+            timeout_s=ctx.config.worker.readiness_timeout_ms / 1000,
+            on_failure=failed_readiness,
+            log=ctx.log,
+        )
+
+    async def _send(
+        self, ctx: WorkerContext, chat: ChatGPTPage, archive: Path
+    ) -> tuple[composer.SendBaseline, TurnsReading]:
+        """Attach, fill, send: `attempted` just before the click, `accepted` once it left."""
+        worker = ctx.config.worker
+        await composer.attach_archive(chat, archive, timeout_s=worker.upload_timeout_ms / 1000)
+        await composer.fill_prompt(chat, ctx.prompt)
+        await composer.wait_send_ready(chat, timeout_s=worker.send_ready_timeout_ms / 1000)
+        before = composer.SendBaseline.of(await chat.turns())
+        await ctx.record(
+            {"prompt_send_state": PromptSendState.ATTEMPTED}, message="Sending the prompt."
+        )
+        await composer.click_send(chat)
+        accepted = await composer.wait_accepted(
+            chat, before, timeout_s=worker.send_accept_timeout_ms / 1000
+        )
+        await ctx.record(
+            {"prompt_send_state": PromptSendState.ACCEPTED}, message="ChatGPT accepted the prompt."
+        )
+        return before, accepted
+
+    @staticmethod
+    def _navigation_recorder(ctx: WorkerContext) -> Callable[[str], Awaitable[None]]:
+        async def navigated(away: str) -> None:
+            await ctx.record(
+                {},
+                message=f"The tab showed another page ({away}); reopening the job's conversation.",
+                kind=EventKind.NAVIGATION,
+            )
+
+        return navigated
+
+    @staticmethod
+    def _completion(
+        ctx: WorkerContext,
+        before: composer.SendBaseline,
+        navigated: Callable[[str], Awaitable[None]],
+        archive_name: str | None,
+    ) -> CompletionContext:
+        job, worker = ctx.job, ctx.config.worker
+        chat_url = job.chat_url or ""
+        return CompletionContext(
+            conversation_id=job.conversation_id or conversation_id_from_url(chat_url) or "",
+            chat_url=chat_url,
+            index=before.assistant_count,
+            poll_s=worker.poll_ms / 1000,
+            timeout_s=worker.completion_timeout_ms / 1000,
+            stale_stop_s=worker.stale_stop_ms / 1000,
+            log=ctx.log,
+            on_navigation=navigated,
+            archive_name=archive_name,
+        )
 
     async def _collect(
         self, ctx: WorkerContext, chat: ChatGPTPage, streamed: str, index: int
@@ -202,3 +210,20 @@ class ChatGPTProvider:
             patch={"generation_status": "completed", **result.patch},
             message=message,
         )
+
+
+def _conversation_patch(job: Job, adopted: AdoptedUrl | None) -> dict[str, Any]:
+    """The conversation fields to record: the adopted URL, else a follow-up's own thread."""
+    if adopted is not None:
+        return {
+            "chat_url": adopted.chat_url,
+            "conversation_id": adopted.conversation_id,
+            "chat_url_verified": adopted.verified,
+        }
+    if job.chat_url:
+        return {"chat_url": job.chat_url, "conversation_id": job.conversation_id}
+    raise OracleError(
+        "conversation_url_missing",
+        "ChatGPT never showed a conversation URL for this job.",
+        suggested_next_step="Check ChatGPT for the conversation before resubmitting.",
+    )
