@@ -51,12 +51,13 @@ def _job(make_job, state: PromptSendState, chat_url: str | None):
 
 def test_send_warning_follows_the_send_state(make_job) -> None:
     fresh = with_send_warning(
-        OracleError("x", "Broke."), _job(make_job, PromptSendState.NOT_SENT, None)
+        OracleError("browser_error", "Broke."), _job(make_job, PromptSendState.NOT_SENT, None)
     )
     assert fresh.message == "Broke." and fresh.suggested_next_step is None
     attempted = _job(make_job, PromptSendState.ATTEMPTED, None)
     assert (
-        "may already have been sent" in with_send_warning(OracleError("x", "B."), attempted).message
+        "may already have been sent"
+        in with_send_warning(OracleError("browser_error", "B."), attempted).message
     )
     accepted = _job(make_job, PromptSendState.ACCEPTED, "http://127.0.0.1:1/c/abc")
     error = with_send_warning(OracleError("provider_unreachable", "Gone."), accepted)

@@ -7,7 +7,7 @@ and whether retrying the same call can succeed.
 
 from __future__ import annotations
 
-from enum import IntEnum
+from enum import IntEnum, StrEnum
 from typing import Any
 
 
@@ -23,72 +23,599 @@ class ExitCode(IntEnum):
     JOB_UNSUCCESSFUL = 6  # a waited-for job ended failed or cancelled
 
 
-# Codes whose exit code is not FAILED. Anything not listed (including every `<op>_failed`
-# fallback) exits with FAILED.
+# Shorthands for the table below (module-level: a name assigned in an Enum body is a member).
+_FAILED = ExitCode.FAILED
+_INPUT = ExitCode.INVALID_INPUT
+_MISSING = ExitCode.NOT_FOUND
+_SETUP = ExitCode.NOT_READY
+_BUSY = ExitCode.BUSY
+_RETRY = True  # retrying the same call can succeed (an explicit ``retryable=`` overrides it)
+_FINAL = False
+
+
+class ErrorCode(StrEnum):
+    """Every stable error code oraculum reports, with its CLI exit code, its default
+    ``retryable`` flag and a one-line meaning (docs/agents.md's table is generated from these:
+    ``scripts/error_codes.py`` rewrites it). A code not listed here is refused by
+    :class:`OracleError`, so a mistyped code fails loudly instead of silently exiting 1.
+
+    ``<operation>_failed`` codes are the fallbacks of :func:`failed`; the doctor's check codes
+    (``browser_launch_failed``, ``provider_ui_drift``, ``provider_unsupported``) and the job-only
+    codes (``cancel_failed``, ``worker_lost``) are listed too, being part of the same vocabulary.
+    """
+
+    _value_: str
+    exit_code: ExitCode
+    retryable: bool
+    meaning: str
+
+    def __new__(cls, value: str, exit_code: ExitCode, retryable: bool, meaning: str) -> ErrorCode:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.exit_code = exit_code
+        member.retryable = retryable
+        member.meaning = meaning
+        return member
+
+    ARCHIVE_EMPTY = "archive_empty", _INPUT, _FINAL, "the inputs select no file to archive"
+    ARCHIVE_FAILED = "archive_failed", _FAILED, _FINAL, "building the archive failed unexpectedly"
+    ARCHIVE_INPUT_BLANK = (
+        "archive_input_blank",
+        _INPUT,
+        _FINAL,
+        "an archive input is empty or blank",
+    )
+    ARCHIVE_INPUT_GIT_DIR = (
+        "archive_input_git_dir",
+        _INPUT,
+        _FINAL,
+        "an archive input is `.git` (needs `--include-git-dir`)",
+    )
+    ARCHIVE_INPUT_MISSING = (
+        "archive_input_missing",
+        _INPUT,
+        _FINAL,
+        "an archive input does not exist",
+    )
+    ARCHIVE_INPUT_OUTSIDE_PROJECT = (
+        "archive_input_outside_project",
+        _INPUT,
+        _FINAL,
+        "an archive input lies outside the project",
+    )
+    ARCHIVE_INPUT_REQUIRED = (
+        "archive_input_required",
+        _INPUT,
+        _FINAL,
+        "no file or directory was given to archive",
+    )
+    ARCHIVE_INPUT_SYMLINK_ESCAPE = (
+        "archive_input_symlink_escape",
+        _INPUT,
+        _FINAL,
+        "an archive input resolves outside the project through a symlink",
+    )
+    ARCHIVE_INPUT_UNREADABLE = (
+        "archive_input_unreadable",
+        _INPUT,
+        _FINAL,
+        "an archive input cannot be read",
+    )
+    ARCHIVE_INPUT_WHOLE_REPO_SENTINEL_INVALID = (
+        "archive_input_whole_repo_sentinel_invalid",
+        _INPUT,
+        _FINAL,
+        "a whole-repository input is not spelled `.` exactly",
+    )
+    ARCHIVE_MISSING = (
+        "archive_missing",
+        _FAILED,
+        _FINAL,
+        "the job's archive file is gone before upload",
+    )
+    ARCHIVE_TIMEOUT = "archive_timeout", _FAILED, _RETRY, "building the archive timed out"
+    ARCHIVE_TOO_LARGE = (
+        "archive_too_large",
+        _BUSY,
+        _RETRY,
+        "the archive exceeds the provider's ceiling: select fewer files",
+    )
+    AUTH_BROWSER_CLOSED = (
+        "auth_browser_closed",
+        _FAILED,
+        _FINAL,
+        "the auth browser window was closed before sign-in finished",
+    )
+    AUTH_CHALLENGE = (
+        "auth_challenge",
+        _FAILED,
+        _RETRY,
+        "the site showed a human check during sign-in",
+    )
+    AUTH_COOKIE_READ_FAILED = (
+        "auth_cookie_read_failed",
+        _FAILED,
+        _FINAL,
+        "the local browser's cookies could not be read",
+    )
+    AUTH_COOKIE_SOURCE_MISSING = (
+        "auth_cookie_source_missing",
+        _FAILED,
+        _FINAL,
+        "the browser profile to import cookies from was not found",
+    )
+    AUTH_FAILED = "auth_failed", _FAILED, _FINAL, "signing in failed unexpectedly"
+    AUTH_LOGIN_REQUIRED = (
+        "auth_login_required",
+        _FAILED,
+        _FINAL,
+        "the site shows the session signed out: run `oraculum auth`",
+    )
+    AUTH_ROLLBACK_UNAVAILABLE = (
+        "auth_rollback_unavailable",
+        _FAILED,
+        _FINAL,
+        "there is no previous seed profile to restore",
+    )
+    AUTH_SEED_PROFILE_INVALID_TYPE = (
+        "auth_seed_profile_invalid_type",
+        _SETUP,
+        _FINAL,
+        "the seed profile path is not a directory",
+    )
+    AUTH_SEED_PROFILE_MISSING = (
+        "auth_seed_profile_missing",
+        _SETUP,
+        _FINAL,
+        "no signed-in seed profile yet: run `oraculum auth`",
+    )
+    AUTH_SEED_PROFILE_UNAUTHENTICATED = (
+        "auth_seed_profile_unauthenticated",
+        _SETUP,
+        _FINAL,
+        "the seed profile holds no session: run `oraculum auth`",
+    )
+    AUTH_SEED_PROFILE_UNREADABLE = (
+        "auth_seed_profile_unreadable",
+        _SETUP,
+        _FINAL,
+        "the seed profile or its cookie store cannot be read",
+    )
+    AUTH_SESSION_COOKIE_MISSING = (
+        "auth_session_cookie_missing",
+        _FAILED,
+        _FINAL,
+        "the imported browser has no session cookie for the site",
+    )
+    AUTH_TIMEOUT = "auth_timeout", _FAILED, _RETRY, "verifying the sign-in timed out"
+    AUTH_UNAVAILABLE = (
+        "auth_unavailable",
+        _SETUP,
+        _FINAL,
+        "no browser profile to import and no display for a manual sign-in",
+    )
+    AUTH_VERIFICATION_FAILED = (
+        "auth_verification_failed",
+        _FAILED,
+        _FINAL,
+        "the signed-in profile did not verify",
+    )
+    BROWSER_CRASHED = (
+        "browser_crashed",
+        _FAILED,
+        _RETRY,
+        "the browser went away while driving the job",
+    )
+    BROWSER_ERROR = "browser_error", _FAILED, _FINAL, "the browser reported an error"
+    BROWSER_EXECUTABLE_MISSING = (
+        "browser_executable_missing",
+        _SETUP,
+        _FINAL,
+        "no Chromium or Chrome executable was found",
+    )
+    BROWSER_EXECUTABLE_NOT_EXECUTABLE = (
+        "browser_executable_not_executable",
+        _SETUP,
+        _FINAL,
+        "the configured browser is not an executable file",
+    )
+    BROWSER_LAUNCH_FAILED = (
+        "browser_launch_failed",
+        _FAILED,
+        _FINAL,
+        "doctor check: Chromium did not start",
+    )
+    BROWSER_TIMEOUT = "browser_timeout", _FAILED, _RETRY, "a browser step timed out"
+    CANCEL_FAILED = (
+        "cancel_failed",
+        _FAILED,
+        _FINAL,
+        "job error: the job failed while being cancelled",
+    )
+    CLEAN_BLOCKED = (
+        "clean_blocked",
+        _BUSY,
+        _RETRY,
+        "the job cannot be removed yet (running, or still needed)",
+    )
+    COMPOSER_NOT_FOUND = (
+        "composer_not_found",
+        _FAILED,
+        _FINAL,
+        "a composer control (attach, input) was not found on the page",
+    )
+    COMPOSER_NOT_READY = (
+        "composer_not_ready",
+        _FAILED,
+        _RETRY,
+        "the composer could not be prepared; nothing was sent",
+    )
+    CONVERSATION_URL_MISSING = (
+        "conversation_url_missing",
+        _FAILED,
+        _FINAL,
+        "the site never showed a conversation URL for the job",
+    )
+    DEMO_FAILED = "demo_failed", _FAILED, _FINAL, "the demo job did not complete"
+    DEMO_TIMEOUT = "demo_timeout", _FAILED, _FINAL, "the demo job did not finish in time"
+    DISK_FULL = (
+        "disk_full",
+        _SETUP,
+        _RETRY,
+        "the filesystem is full: free space, then retry",
+    )
+    DOCTOR_FAILED = (
+        "doctor_failed",
+        _SETUP,
+        _FINAL,
+        "a doctor check failed: its next step says what to fix",
+    )
+    FOLLOW_UP_JOB_MISSING_CHAT_URL = (
+        "follow_up_job_missing_chat_url",
+        _INPUT,
+        _FINAL,
+        "the job to follow up has no saved conversation URL",
+    )
+    FOLLOW_UP_JOB_NOT_COMPLETE = (
+        "follow_up_job_not_complete",
+        _INPUT,
+        _FINAL,
+        "only a complete job can be followed up",
+    )
+    FOLLOW_UP_JOB_NOT_FOUND = (
+        "follow_up_job_not_found",
+        _MISSING,
+        _FINAL,
+        "the job to follow up does not exist",
+    )
+    FOLLOW_UP_JOB_WRONG_PROJECT = (
+        "follow_up_job_wrong_project",
+        _INPUT,
+        _FINAL,
+        "the job to follow up belongs to another project",
+    )
+    GENERATION_FAILED = (
+        "generation_failed",
+        _FAILED,
+        _RETRY,
+        "the site reported an error instead of an answer",
+    )
+    INTERNAL_ERROR = (
+        "internal_error",
+        _FAILED,
+        _FINAL,
+        "an unexpected internal error (`details.log` holds the traceback)",
+    )
+    INTERRUPTED = "interrupted", _FAILED, _FINAL, "the command was interrupted (Ctrl-C)"
+    INVALID_ARGUMENT = (
+        "invalid_argument",
+        _INPUT,
+        _FINAL,
+        "an argument is missing, mistyped or out of range",
+    )
+    INVALID_CHATGPT_CONVERSATION_ID = (
+        "invalid_chatgpt_conversation_id",
+        _INPUT,
+        _FINAL,
+        "not a conversation id or URL of the provider",
+    )
+    INVALID_JOB_ID = "invalid_job_id", _INPUT, _FINAL, "a job id is blank or malformed"
+    INVALID_PRESET = "invalid_preset", _INPUT, _FINAL, "an unknown preset"
+    INVALID_PROVIDER = "invalid_provider", _INPUT, _FINAL, "an unknown provider"
+    INVALID_SESSION_ID = "invalid_session_id", _INPUT, _FINAL, "a malformed session id"
+    INVALID_TRANSITION = (
+        "invalid_transition",
+        _FAILED,
+        _FINAL,
+        "a job update broke the job's lifecycle rules",
+    )
+    IO_ERROR = "io_error", _FAILED, _FINAL, "an OS error reading or writing a file"
+    JOB_CORRUPT = "job_corrupt", _SETUP, _FINAL, "a job file cannot be read or parsed"
+    JOB_ID_AMBIGUOUS = (
+        "job_id_ambiguous",
+        _INPUT,
+        _FINAL,
+        "a job id prefix matches several jobs",
+    )
+    JOB_NOT_CANCELLABLE = (
+        "job_not_cancellable",
+        _INPUT,
+        _FINAL,
+        "the job has already ended",
+    )
+    JOB_NOT_FOUND = "job_not_found", _MISSING, _FINAL, "no job has that id or prefix"
+    JOBS_DIR_UNWRITABLE = (
+        "jobs_dir_unwritable",
+        _SETUP,
+        _FINAL,
+        "the jobs directory is not writable",
+    )
+    LOCK_TIMEOUT = "lock_timeout", _BUSY, _RETRY, "timed out waiting for a lock"
+    MODEL_CONFIGURATION_FAILED = (
+        "model_configuration_failed",
+        _FAILED,
+        _RETRY,
+        "the preset's model could not be selected",
+    )
+    MODEL_PICKER_NOT_FOUND = (
+        "model_picker_not_found",
+        _FAILED,
+        _RETRY,
+        "the model picker was not found on the page",
+    )
+    MODEL_PICKER_STUCK_OPEN = (
+        "model_picker_stuck_open",
+        _FAILED,
+        _RETRY,
+        "the model picker did not close; nothing was sent",
+    )
+    MODEL_SELECTION_UNVERIFIED = (
+        "model_selection_unverified",
+        _FAILED,
+        _RETRY,
+        "the page does not show the chosen model",
+    )
+    ORACLE_CONFIG_INVALID = (
+        "oracle_config_invalid",
+        _SETUP,
+        _FINAL,
+        "a configuration file is invalid",
+    )
+    ORACLE_PROFILE_PATH_UNSAFE = (
+        "oracle_profile_path_unsafe",
+        _SETUP,
+        _FINAL,
+        "a profile path goes through a symbolic link",
+    )
+    ORACLE_SUBMIT_FAILED = (
+        "oracle_submit_failed",
+        _FAILED,
+        _FINAL,
+        "handing the job to its worker failed",
+    )
+    ORACLE_THREAD_BUSY = (
+        "oracle_thread_busy",
+        _FAILED,
+        _RETRY,
+        "another job is using the conversation",
+    )
+    ORACLE_THREAD_TARGET_CONFLICT = (
+        "oracle_thread_target_conflict",
+        _INPUT,
+        _FINAL,
+        "the follow-up job and the conversation id name different conversations",
+    )
+    PERSISTED_SESSION_REQUIRED = (
+        "persisted_session_required",
+        _SETUP,
+        _FINAL,
+        "the command needs a session id",
+    )
+    PRESET_UNSUPPORTED = (
+        "preset_unsupported",
+        _FAILED,
+        _FINAL,
+        "the provider does not support the preset",
+    )
+    PROFILE_CLONE_TIMEOUT = (
+        "profile_clone_timeout",
+        _FAILED,
+        _RETRY,
+        "cloning the seed profile timed out",
+    )
+    PROMPT_FILE_MISSING = (
+        "prompt_file_missing",
+        _INPUT,
+        _FINAL,
+        "the prompt file does not exist",
+    )
+    PROMPT_FILE_UNREADABLE = (
+        "prompt_file_unreadable",
+        _INPUT,
+        _FINAL,
+        "the prompt file cannot be read",
+    )
+    PROMPT_TOO_LARGE = "prompt_too_large", _INPUT, _FINAL, "the prompt exceeds the size limit"
+    PROVIDER_CHALLENGE = (
+        "provider_challenge",
+        _FAILED,
+        _FINAL,
+        "the site shows a human check: solve it in the auth browser",
+    )
+    PROVIDER_NOT_READY = (
+        "provider_not_ready",
+        _FAILED,
+        _RETRY,
+        "the chat page never became ready",
+    )
+    PROVIDER_OUTAGE = (
+        "provider_outage",
+        _FAILED,
+        _RETRY,
+        "the site is having trouble or rate-limiting",
+    )
+    PROVIDER_RATE_LIMITED = (
+        "provider_rate_limited",
+        _FAILED,
+        _RETRY,
+        "the site showed a rate limit while answering",
+    )
+    PROVIDER_UI_DRIFT = (
+        "provider_ui_drift",
+        _FAILED,
+        _FINAL,
+        "doctor check: the site's page no longer matches oraculum's vocabulary",
+    )
+    PROVIDER_UNAVAILABLE = (
+        "provider_unavailable",
+        _FAILED,
+        _FINAL,
+        "the provider's browser flow is not in this version",
+    )
+    PROVIDER_UNREACHABLE = (
+        "provider_unreachable",
+        _FAILED,
+        _RETRY,
+        "the provider's site could not be reached",
+    )
+    PROVIDER_UNSUPPORTED = (
+        "provider_unsupported",
+        _FAILED,
+        _FINAL,
+        "doctor check: the live probe does not know this provider's page",
+    )
+    QUEUE_FULL = "queue_full", _BUSY, _RETRY, "capacity and queue are full"
+    RECOLLECT_NO_CONVERSATION = (
+        "recollect_no_conversation",
+        _FAILED,
+        _FINAL,
+        "the job has no saved conversation to recollect from",
+    )
+    RECOLLECT_NOT_COMPLETE = (
+        "recollect_not_complete",
+        _FAILED,
+        _FINAL,
+        "the job cannot be recollected in its state",
+    )
+    RECOLLECT_UNSUPPORTED = (
+        "recollect_unsupported",
+        _FAILED,
+        _FINAL,
+        "the job's provider cannot recollect",
+    )
+    RESPONSE_TIMEOUT = "response_timeout", _FAILED, _RETRY, "the answer did not complete in time"
+    RUNTIME_PROFILES_DIR_UNWRITABLE = (
+        "runtime_profiles_dir_unwritable",
+        _SETUP,
+        _FINAL,
+        "the runtime profiles directory is not writable",
+    )
+    SELFCHECK_FAILED = "selfcheck_failed", _FAILED, _FINAL, "a self-check step failed"
+    SEND_NOT_ACCEPTED = (
+        "send_not_accepted",
+        _FAILED,
+        _FINAL,
+        "the site did not accept the message after Send (it may have been sent)",
+    )
+    SEND_NOT_FOUND = (
+        "send_not_found",
+        _FAILED,
+        _FINAL,
+        "the Send button disappeared before it was clicked",
+    )
+    SEND_NOT_READY = (
+        "send_not_ready",
+        _FAILED,
+        _RETRY,
+        "Send never became enabled; nothing was sent",
+    )
+    SIMULATOR_HOST_NOT_LOOPBACK = (
+        "simulator_host_not_loopback",
+        _FAILED,
+        _FINAL,
+        "the simulator binds to loopback only",
+    )
+    SIMULATOR_PORT_IN_USE = (
+        "simulator_port_in_use",
+        _FAILED,
+        _FINAL,
+        "the simulator's port is taken",
+    )
+    SIMULATOR_START_FAILED = (
+        "simulator_start_failed",
+        _FAILED,
+        _FINAL,
+        "the simulator did not start",
+    )
+    TEST_PROVIDER_FAILED = (
+        "test_provider_failed",
+        _FAILED,
+        _FINAL,
+        "the dry-run provider was asked to fail",
+    )
+    UPLOAD_FAILED = "upload_failed", _FAILED, _RETRY, "the site reported an upload error"
+    UPLOAD_NOT_CONFIRMED = (
+        "upload_not_confirmed",
+        _FAILED,
+        _RETRY,
+        "the upload was not confirmed in time",
+    )
+    WAIT_TIMEOUT = (
+        "wait_timeout",
+        _BUSY,
+        _RETRY,
+        "the job is still running when the wait ran out",
+    )
+    WORKER_CRASHED = "worker_crashed", _FAILED, _FINAL, "the job's worker crashed"
+    WORKER_LOST = (
+        "worker_lost",
+        _FAILED,
+        _FINAL,
+        "job error: the job's worker disappeared",
+    )
+
+
+# By value (a lookup, not ``ErrorCode(code)``: the members' __new__ takes four arguments).
+_BY_VALUE: dict[str, ErrorCode] = {code.value: code for code in ErrorCode}
+
+
+def error_code(code: str | ErrorCode) -> ErrorCode:
+    """``code`` as a member; anything else is a programming error, refused loudly."""
+    member = _BY_VALUE.get(code)
+    if member is None:
+        raise ValueError(
+            f"Unknown error code {code!r}: add it to ErrorCode in oraculum/core/errors.py."
+        )
+    return member
+
+
+# docs/agents.md holds the generated table between these markers (scripts/error_codes.py).
+TABLE_START = "<!-- error-codes:start -->"
+TABLE_END = "<!-- error-codes:end -->"
+
+
+def error_code_table() -> str:
+    """The Markdown table of every code: exit code, default retryable flag, meaning."""
+    rows = ["| code | exit | retryable | meaning |", "| --- | --- | --- | --- |"]
+    rows += [
+        f"| `{c.value}` | {int(c.exit_code)} | {'yes' if c.retryable else 'no'} | {c.meaning} |"
+        for c in ErrorCode
+    ]
+    return "\n".join(rows) + "\n"
+
+
+def with_error_code_table(doc: str) -> str:
+    """``doc`` with the text between the markers replaced by :func:`error_code_table`."""
+    head, start, rest = doc.partition(TABLE_START)
+    _, end, tail = rest.partition(TABLE_END)
+    if not start or not end:
+        raise ValueError(f"The document has no {TABLE_START} … {TABLE_END} section.")
+    return f"{head}{start}\n{error_code_table()}{end}{tail}"
+
+
+# Kept for readers of the old mapping: the exit code of every code that does not exit FAILED.
 _EXIT_BY_CODE: dict[str, ExitCode] = {
-    **{
-        code: ExitCode.INVALID_INPUT
-        for code in (
-            "invalid_argument",
-            "invalid_preset",
-            "invalid_provider",
-            "invalid_job_id",
-            "invalid_session_id",
-            "invalid_chatgpt_conversation_id",
-            "oracle_thread_target_conflict",
-            "archive_input_required",
-            "archive_input_blank",
-            "archive_input_whole_repo_sentinel_invalid",
-            "archive_input_missing",
-            "archive_input_outside_project",
-            "archive_input_symlink_escape",
-            "archive_input_git_dir",
-            "archive_input_unreadable",
-            "archive_empty",
-            "follow_up_job_wrong_project",
-            "follow_up_job_not_complete",
-            "follow_up_job_missing_chat_url",
-            "job_id_ambiguous",
-            "job_not_terminal",
-            "job_not_cancellable",
-            "prompt_too_large",
-            "prompt_file_missing",
-            "prompt_file_unreadable",
-        )
-    },
-    **{code: ExitCode.NOT_FOUND for code in ("job_not_found", "follow_up_job_not_found")},
-    **{
-        code: ExitCode.NOT_READY
-        for code in (
-            "oracle_config_invalid",
-            "oracle_profile_path_unsafe",
-            "persisted_session_required",
-            "auth_seed_profile_missing",
-            "auth_seed_profile_unreadable",
-            "auth_seed_profile_invalid_type",
-            "auth_seed_profile_unauthenticated",
-            "browser_executable_missing",
-            "browser_executable_not_executable",
-            "local_dependency_missing",
-            "runtime_profiles_dir_unwritable",
-            "jobs_dir_unwritable",
-            "job_corrupt",
-            "auth_unavailable",
-            "disk_full",  # free space, then retry: an environment problem, not the call's
-            "doctor_failed",  # a doctor check failed: its next step says what to fix
-        )
-    },
-    **{
-        code: ExitCode.BUSY
-        for code in (
-            "queue_full",
-            "lock_timeout",
-            "archive_too_large",
-            "clean_blocked",
-            "wait_timeout",
-        )
-    },
-    **{code: ExitCode.JOB_UNSUCCESSFUL for code in ("job_failed", "job_cancelled")},
+    code.value: code.exit_code for code in ErrorCode if code.exit_code != ExitCode.FAILED
 }
 
 
@@ -101,31 +628,32 @@ class OracleError(Exception):
 
     def __init__(
         self,
-        code: str,
+        code: str | ErrorCode,
         message: str,
         *,
         rejected_value: Any = None,
         allowed_values: list[Any] | None = None,
         suggested_next_step: str | None = None,
-        retryable: bool = False,
+        retryable: bool | None = None,
         details: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
-        self.code = code
+        self.code = error_code(code)
         self.message = message
         self.rejected_value = rejected_value
         self.allowed_values = allowed_values
         self.suggested_next_step = suggested_next_step
-        self.retryable = retryable
+        # None: the code's own default; a raise site that knows better says so.
+        self.retryable = self.code.retryable if retryable is None else retryable
         self.details = details or {}
 
     @property
     def exit_code(self) -> ExitCode:
-        return _EXIT_BY_CODE.get(self.code, ExitCode.FAILED)
+        return self.code.exit_code
 
     def to_dict(self) -> dict[str, Any]:
         """The one JSON shape of an error: ``{"error": {...}}`` holds this dict."""
-        out: dict[str, Any] = {"code": self.code, "message": self.message}
+        out: dict[str, Any] = {"code": self.code.value, "message": self.message}
         if self.rejected_value is not None:
             out["rejectedValue"] = _jsonable(self.rejected_value)
         if self.allowed_values is not None:
@@ -141,7 +669,7 @@ class OracleError(Exception):
         return self.message
 
     def __repr__(self) -> str:
-        return f"OracleError({self.code!r}, {self.message!r})"
+        return f"OracleError({self.code.value!r}, {self.message!r})"
 
 
 def _jsonable(value: Any) -> Any:
