@@ -34,7 +34,7 @@ from oraculum.auth.cookie_source import (
 from oraculum.auth.policy import CookiePolicy, PolicyResult, apply_policy, policy_for
 from oraculum.auth.run_log import AuthRunLog
 from oraculum.auth.seed_check import seed_session_problem
-from oraculum.auth.verify import ChallengeShown, Verified, verify_by_cookie, verify_chatgpt
+from oraculum.auth.verify import ChallengeShown, Verified, page_check, verify_signed_in
 from oraculum.browser.session import LaunchOptions, browser_on_profile
 from oraculum.core.config import Config, provider_urls, seed_profile_dir
 from oraculum.core.errors import OracleError
@@ -280,28 +280,15 @@ async def _sign_in_and_verify(
             )
         watcher = asyncio.create_task(request.watch(context, page)) if request.watch else None
         try:
-            if policy.provider == CHATGPT:
-                verified = await verify_chatgpt(
-                    page,
-                    chat_url,
-                    auth_url,
-                    manual=imported is None,
-                    timeout_s=timeout_s,
-                    poll_s=poll_s,
-                    log=run.log,
-                    capture=run.capture,
-                )
-            else:
-                verified = await verify_by_cookie(
-                    context,
-                    page,
-                    policy,
-                    manual=imported is None,
-                    timeout_s=timeout_s,
-                    poll_s=poll_s,
-                    log=run.log,
-                    capture=run.capture,
-                )
+            verified = await verify_signed_in(
+                page,
+                page_check(policy.provider, page, chat_url, auth_url),
+                manual=imported is None,
+                timeout_s=timeout_s,
+                poll_s=poll_s,
+                log=run.log,
+                capture=run.capture,
+            )
         finally:
             if watcher is not None:
                 watcher.cancel()

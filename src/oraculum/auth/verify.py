@@ -1,9 +1,13 @@
-"""Is the staged profile signed in? The provider's readiness checks plus the identity probe.
+"""Is the staged profile signed in? The provider's page driver decides, plus ChatGPT's identity
+probe.
 
-ChatGPT reuses the job driver's page classifier with one auth-only rule in front: a page that
-refuses the request headers (HTTP 431, "request header or cookie too large") means the imported
-cookies are stale, i.e. sign in again. Grok has no page driver yet, so its check is the session
-cookie surviving a load of grok.com without a challenge.
+Each provider has a page check (``PAGE_CHECKS``): how to read and classify its page with the
+job driver's own classifier, how to confirm a ready page, and how to nudge a half-finished
+sign-in. ``verify_signed_in`` is the one polling loop for all of them. ChatGPT's check puts one
+auth-only rule in front of its classifier: a page that refuses the request headers (HTTP 431,
+"request header or cookie too large") means the imported cookies are stale, i.e. sign in again.
+Grok's check is the Grok driver's classifier: its composer must be ready, so an `sso` cookie the
+site no longer honours (a page with Sign in) fails as a login problem.
 """
 
 from __future__ import annotations
@@ -12,11 +16,11 @@ import asyncio
 import re
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Final, Protocol
 
-from playwright.async_api import BrowserContext, Page
+from playwright.async_api import Page
 
-from oraculum.auth.policy import CookiePolicy, is_session_cookie
 from oraculum.core.errors import OracleError
 from oraculum.providers.chatgpt import vocabulary as vocab
 from oraculum.providers.chatgpt.page import ChatGPTPage
@@ -26,8 +30,9 @@ from oraculum.providers.chatgpt.page_state import (
     PageState,
     allowed_origins,
     classify,
-    origin_of,
 )
+from oraculum.providers.grok import page_state as grok_state
+from oraculum.providers.grok.page import GrokPage
 
 TRANSITION_RELOAD_S = 5.0
 TRANSITION_GIVE_UP_S = 20.0
@@ -94,10 +99,90 @@ Log = Callable[[str], None]
 Capture = Callable[[Page], Awaitable[None]]
 
 
-async def verify_chatgpt(
+class PageCheck(Protocol):
+    """One provider's reading of the auth page, through its job driver."""
+
+    label: str
+    command: str  # the `oraculum auth …` command that signs this provider in
+
+    async def read(self) -> tuple[Classification, str]:
+        """The page's state and the URL it was read at (raises while navigating)."""
+        ...
+
+    async def confirm(self, ready: Classification, log: Log) -> Verified | None:
+        """A page classified ready: the verified sign-in, or None to look again."""
+        ...
+
+    async def transition(self, since: float, nudged: set[str], log: Log) -> None:
+        """The page is half signed in (for ``since`` seconds): nudge it along or give up."""
+        ...
+
+
+@dataclass
+class ChatGPTCheck:
+    page: Page
+    chat_url: str
+    auth_url: str
+    label: str = "ChatGPT"
+    command: str = "oraculum auth"
+    last: PageObservation | None = field(default=None, init=False)
+
+    async def read(self) -> tuple[Classification, str]:
+        self.last = await ChatGPTPage(self.page).observe()
+        origins = allowed_origins(self.chat_url, self.auth_url)
+        return auth_page_state(self.last, origins), self.last.url
+
+    async def confirm(self, ready: Classification, log: Log) -> Verified | None:
+        status, identity = await identity_of(self.page)
+        if status == 200:
+            return Verified(ready.reason, self.page.url, identity)
+        log(f"identity probe answered {status}; looking again")
+        return None
+
+    async def transition(self, since: float, nudged: set[str], log: Log) -> None:
+        await _nudge_transition(self, since, nudged, log)
+
+
+@dataclass
+class GrokCheck:
+    page: Page
+    chat_url: str
+    auth_url: str  # Grok signs in from its chat page: the same URL
+    label: str = "Grok"
+    command: str = "oraculum auth grok"
+
+    async def read(self) -> tuple[Classification, str]:
+        observation = await GrokPage(self.page).observe()
+        origins = grok_state.allowed_origins(self.chat_url)
+        return grok_state.classify(observation, origins), observation.url
+
+    async def confirm(self, ready: Classification, log: Log) -> Verified | None:
+        # Grok has no identity endpoint: a ready composer (no Sign in control) is the proof.
+        return Verified(ready.reason, self.page.url, None)
+
+    async def transition(self, since: float, nudged: set[str], log: Log) -> None:
+        return None  # Grok's classifier has no half-signed-in state
+
+
+PageCheckFactory = Callable[[Page, str, str], PageCheck]
+PAGE_CHECKS: Final[dict[str, PageCheckFactory]] = {"chatgpt": ChatGPTCheck, "grok": GrokCheck}
+
+
+def page_check(provider: str, page: Page, chat_url: str, auth_url: str) -> PageCheck:
+    factory = PAGE_CHECKS.get(provider)
+    if factory is None:
+        raise OracleError(
+            "invalid_provider",
+            f"oraculum cannot verify a sign-in to {provider}.",
+            rejected_value=provider,
+            allowed_values=sorted(PAGE_CHECKS),
+        )
+    return factory(page, chat_url, auth_url)
+
+
+async def verify_signed_in(
     page: Page,
-    chat_url: str,
-    auth_url: str,
+    check: PageCheck,
     *,
     manual: bool,
     timeout_s: float,
@@ -107,8 +192,6 @@ async def verify_chatgpt(
 ) -> Verified:
     """Poll the page until it is ready. Imported cookies either work or fail fast; a person
     signing in by hand is waited for (never navigated away from the form) until the timeout."""
-    origins = allowed_origins(chat_url, auth_url)
-    chat = ChatGPTPage(page)
     started = time.monotonic()
     first_seen: dict[PageState, float] = {}
     nudged: set[str] = set()
@@ -118,65 +201,67 @@ async def verify_chatgpt(
             raise OracleError(
                 "auth_browser_closed",
                 "The auth browser window was closed before sign-in finished.",
-                suggested_next_step="Run `oraculum auth` again and leave the window open.",
+                suggested_next_step=f"Run `{check.command}` again and leave the window open.",
             )
         try:
-            observation = await chat.observe()
+            state, url = await check.read()
         except Exception as exc:  # mid-navigation, or the person is clicking through
             log(f"page not readable yet: {str(exc).splitlines()[0] if str(exc) else exc}")
             await asyncio.sleep(poll_s)
             continue
-        state = auth_page_state(observation, origins)
         if last is None or state.state != last.state:
-            log(f"page state: {state.state} — {state.reason} ({observation.url})")
+            log(f"page state: {state.state} — {state.reason} ({url})")
             await capture(page)
         last = state
         now = time.monotonic()
         since = now - first_seen.setdefault(state.state, now)
         if state.state == PageState.READY:
-            status, identity = await identity_of(page)
-            if status == 200:
-                return Verified(state.reason, page.url, identity)
-            log(f"identity probe answered {status}; looking again")
+            verified = await check.confirm(state, log)
+            if verified is not None:
+                return verified
         elif manual:
             pass  # a person is at the window: they sign in and solve checks; only watch
-        elif state.state == PageState.CHALLENGE_BLOCKING:
-            evidence = f" ({state.evidence})" if state.evidence else ""
-            raise ChallengeShown(state.reason + evidence, page.url)
-        elif state.state == PageState.LOGIN_REQUIRED:
-            raise OracleError(
-                "auth_login_required",
-                f"The imported cookies did not sign the isolated profile in: {state.reason}"
-                + (f" ({state.evidence})" if state.evidence else ""),
-                suggested_next_step="Sign in to the provider in that browser (or run "
-                "`oraculum auth --manual`), then run `oraculum auth` again.",
-            )
-        elif state.state == PageState.TRANSIENT_OUTAGE and "outage" not in nudged:
-            nudged.add("outage")
-            log("transient outage: reloading once")
-            await page.reload()
-            await asyncio.sleep(SETTLE_S)
-        elif state.state == PageState.AUTH_TRANSITIONING:
-            await _nudge_transition(page, chat_url, auth_url, observation, since, nudged, log)
+        else:
+            await _act_on(page, check, state, since, nudged, log)
         await asyncio.sleep(poll_s)
     raise OracleError(
         "auth_timeout",
-        f"Timed out after {timeout_s:.0f} s verifying the sign-in in the isolated profile"
-        + (f" (last state: {last.state}: {last.reason})." if last else "."),
+        f"Timed out after {timeout_s:.0f} s verifying the {check.label} sign-in in the isolated "
+        "profile" + (f" (last state: {last.state}: {last.reason})." if last else "."),
         retryable=True,
-        suggested_next_step="Look at the diagnostics, then run `oraculum auth` again.",
+        suggested_next_step=f"Look at the diagnostics, then run `{check.command}` again.",
     )
 
 
-async def _nudge_transition(
+async def _act_on(
     page: Page,
-    chat_url: str,
-    auth_url: str,
-    observation: PageObservation,
+    check: PageCheck,
+    state: Classification,
     since: float,
     nudged: set[str],
     log: Log,
 ) -> None:
+    """What an imported sign-in does about a page that is not ready (no person is watching)."""
+    evidence = f" ({state.evidence})" if state.evidence else ""
+    if state.state == PageState.CHALLENGE_BLOCKING:
+        raise ChallengeShown(state.reason + evidence, page.url)
+    if state.state == PageState.LOGIN_REQUIRED:
+        raise OracleError(
+            "auth_login_required",
+            f"The imported cookies did not sign the isolated profile in: {state.reason}" + evidence,
+            suggested_next_step=f"Sign in to {check.label} in that browser (or run "
+            f"`{check.command} --manual`), then run `{check.command}` again.",
+        )
+    if state.state == PageState.TRANSIENT_OUTAGE and "outage" not in nudged:
+        nudged.add("outage")
+        log("transient outage: reloading once")
+        await page.reload()
+        await asyncio.sleep(SETTLE_S)
+    elif state.state == PageState.AUTH_TRANSITIONING:
+        await check.transition(since, nudged, log)
+
+
+async def _nudge_transition(check: ChatGPTCheck, since: float, nudged: set[str], log: Log) -> None:
     """The backend knows the session but the UI still looks public: open the sign-in URL once
     (it finishes the redirect), reload once after 5 s, give up after 20 s."""
     if since >= TRANSITION_GIVE_UP_S:
@@ -185,58 +270,12 @@ async def _nudge_transition(
             "ChatGPT accepted the session cookies but never left the public-looking page.",
             suggested_next_step="Run `oraculum auth --manual` and sign in by hand.",
         )
-    if "auth_url" not in nudged and observation.me_identity:
+    if "auth_url" not in nudged and check.last is not None and check.last.me_identity:
         nudged.add("auth_url")
-        log(f"half signed in: opening {auth_url}")
-        await page.goto(auth_url)
+        log(f"half signed in: opening {check.auth_url}")
+        await check.page.goto(check.auth_url)
         await asyncio.sleep(SETTLE_S)
     elif since >= TRANSITION_RELOAD_S and "reload" not in nudged:
         nudged.add("reload")
         log("still half signed in: reloading once")
-        await page.goto(chat_url)
-
-
-async def verify_by_cookie(
-    context: BrowserContext,
-    page: Page,
-    policy: CookiePolicy,
-    *,
-    manual: bool,
-    timeout_s: float,
-    poll_s: float,
-    log: Log,
-    capture: Capture,
-) -> Verified:
-    """For providers without a page driver: the session cookie is there after a page load and
-    the page is not a challenge."""
-    started = time.monotonic()
-    captured = False
-    while time.monotonic() - started < timeout_s:
-        if page.is_closed():
-            raise OracleError("auth_browser_closed", "The auth browser window was closed.")
-        try:
-            text = await page.inner_text("body")
-        except Exception:
-            text = ""
-        if not manual and _first(text, vocab.CHALLENGE_PATTERNS):
-            await capture(page)
-            raise ChallengeShown(f"{policy.label} is showing a verification page.", page.url)
-        names = [c.get("name", "") for c in await context.cookies()]
-        if any(is_session_cookie(name, policy) for name in names):
-            await capture(page)
-            return Verified(f"{policy.label} session cookie present.", page.url, None)
-        if not captured:
-            await capture(page)
-            captured = True
-        if not manual:
-            raise OracleError(
-                "auth_login_required",
-                f"{policy.label} dropped the imported session cookie on {origin_of(page.url)}.",
-                suggested_next_step="Sign in again in your browser, then rerun `oraculum auth`.",
-            )
-        await asyncio.sleep(poll_s)
-    raise OracleError(
-        "auth_timeout",
-        f"Timed out after {timeout_s:.0f} s waiting for the {policy.label} sign-in.",
-        retryable=True,
-    )
+        await check.page.goto(check.chat_url)
