@@ -159,6 +159,7 @@ def submit(
     # imports this module for `check_follow_up` and never builds an archive.
     from oraculum.archive import build_archive
 
+    # Names the staged archive only: admission assigns the job's id under its lock.
     job_id = new_job_id()
     store.sweep_staging()
     # On success admission moved the archive into the job directory; on failure it must not
@@ -178,7 +179,6 @@ def submit(
         )
         job = submit_job(
             JobRequest(
-                job_id=job_id,
                 project_root=root,
                 prompt=prompt,
                 provider=choice.provider,
