@@ -22,11 +22,11 @@ from typing import Any, Literal
 
 from oraculum.archive import prune
 from oraculum.archive.exclusions import prune_candidate
+from oraculum.archive.git import SelectionTimeout
 from oraculum.archive.inputs import display
 from oraculum.archive.selection import (
     Entry,
     Selection,
-    SelectionTimeout,
     empty_selection_error,
     stream_entries,
 )

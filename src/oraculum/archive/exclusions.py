@@ -282,8 +282,8 @@ def path_exclusion(parts: list[str], *, dir_like: bool) -> tuple[str, str] | Non
     """
     hit = excluded_ancestor(parts)
     if hit is not None:
-        depth, reason = hit
-        return "/".join(parts[:depth]), reason
+        depth, why = hit
+        return "/".join(parts[:depth]), why
     reason = dir_exclusion_reason(parts) if dir_like else file_exclusion_reason(parts[-1])
     if reason is not None:
         return "/".join(parts), reason

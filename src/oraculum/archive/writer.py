@@ -22,7 +22,7 @@ import time
 import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO, Protocol
+from typing import IO, Any, BinaryIO, Protocol, cast
 
 import zstandard
 
@@ -130,19 +130,29 @@ class ZstdSink:
     def __init__(self, out: _HashingFile, level: int, threads: int) -> None:
         self.out = out
         cctx = zstandard.ZstdCompressor(level=level, threads=threads, write_checksum=True)
-        self.writer = cctx.stream_writer(out, closefd=False, write_return_read=True)
+        # python-zstandard only calls write() and flush() on its target; the stub asks for a
+        # whole IO[bytes], which _HashingFile deliberately is not.
+        self.writer: zstandard.ZstdCompressionWriter | None = cctx.stream_writer(
+            cast(IO[bytes], out), closefd=False, write_return_read=True
+        )
+
+    def _live(self) -> zstandard.ZstdCompressionWriter:
+        if self.writer is None:
+            raise RuntimeError("the archive sink was aborted")
+        return self.writer
 
     def write(self, data: bytes | memoryview) -> None:
-        self.writer.write(data)
+        self._live().write(data)
 
     def mark(self) -> int:
         """End the current block so every byte written so far is on disk; return that size."""
-        self.writer.flush(zstandard.FLUSH_BLOCK)
+        self._live().flush(zstandard.FLUSH_BLOCK)
         return self.out.count
 
     def close(self) -> int:
-        self.writer.flush(zstandard.FLUSH_FRAME)
-        self.writer.close()
+        writer = self._live()
+        writer.flush(zstandard.FLUSH_FRAME)
+        writer.close()  # type: ignore[no-untyped-call]  # the zstandard stub leaves close() unannotated
         return self.out.count
 
     def abort(self) -> None:

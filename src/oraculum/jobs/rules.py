@@ -41,19 +41,22 @@ class EngineSettings:
 
     @classmethod
     def from_config(cls, config: Config) -> EngineSettings:
-        ms = lambda value: timedelta(milliseconds=value)  # noqa: E731
         return cls(
             max_concurrent_jobs=config.browser.max_concurrent_jobs,
             queue_depth=config.queue_depth,
             max_queued_archive_bytes=config.max_queued_archive_bytes,
-            no_worker_grace=ms(config.worker.no_worker_grace_ms),
-            stale_heartbeat=ms(config.worker.stale_heartbeat_ms),
-            heartbeat_interval=ms(config.worker.heartbeat_interval_ms),
+            no_worker_grace=_ms(config.worker.no_worker_grace_ms),
+            stale_heartbeat=_ms(config.worker.stale_heartbeat_ms),
+            heartbeat_interval=_ms(config.worker.heartbeat_interval_ms),
             terminate_grace_s=config.worker.terminate_grace_ms / 1000,
-            complete_retention=ms(config.cleanup.complete_job_retention_ms),
-            failed_retention=ms(config.cleanup.failed_job_retention_ms),
-            wakeup_grace=ms(config.cleanup.wakeup_grace_ms),
+            complete_retention=_ms(config.cleanup.complete_job_retention_ms),
+            failed_retention=_ms(config.cleanup.failed_job_retention_ms),
+            wakeup_grace=_ms(config.cleanup.wakeup_grace_ms),
         )
+
+
+def _ms(value: int) -> timedelta:
+    return timedelta(milliseconds=value)
 
 
 def blocks_admission(job: Job, worker: Liveness | None) -> bool:

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from oraculum.core.config import Config
 from oraculum.jobs import indexes, leases, transitions
@@ -41,7 +42,7 @@ def _config_from_snapshot(snapshot: str) -> Config:
 
 
 def _remove_tree(path: Path, label: str, warnings: list[str]) -> None:
-    def on_error(_func: Callable[..., object], failed: str, exc_info: tuple) -> None:
+    def on_error(_func: Callable[..., object], failed: str, exc_info: tuple[Any, ...]) -> None:
         warnings.append(f"Failed to remove {label} {failed}: {exc_info[1]}")
 
     if path.is_symlink() or path.is_file():

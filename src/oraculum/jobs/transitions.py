@@ -94,7 +94,9 @@ def check_invariants(job: Job) -> Job:
     return job
 
 
-def _check_patch(job: Job, patch: dict[str, Any]) -> None:
+def _check_patch(patch: dict[str, Any], sent: PromptSendState) -> None:
+    """Refuse a patch to unknown or state-machine fields, or one moving ``sent`` (the job's
+    prompt send state so far) backwards."""
     unknown = [key for key in patch if key not in Job.model_fields]
     if unknown:
         raise TransitionError(f"Unknown job fields in patch: {', '.join(sorted(unknown))}.")
@@ -102,12 +104,12 @@ def _check_patch(job: Job, patch: dict[str, Any]) -> None:
     if protected:
         raise TransitionError(f"Fields owned by the state machine: {', '.join(protected)}.")
     new_send = patch.get("prompt_send_state")
-    if new_send is not None:
-        old = PROMPT_SEND_ORDER[job.prompt_send_state]
-        if PROMPT_SEND_ORDER[PromptSendState(new_send)] < old:
-            raise TransitionError(
-                f"promptSendState cannot move back from {job.prompt_send_state} to {new_send}."
-            )
+    moved_back = (
+        new_send is not None
+        and PROMPT_SEND_ORDER[PromptSendState(new_send)] < PROMPT_SEND_ORDER[sent]
+    )
+    if moved_back:
+        raise TransitionError(f"promptSendState cannot move back from {sent} to {new_send}.")
 
 
 def _with_event(events: list[LifecycleEvent], event: LifecycleEvent) -> list[LifecycleEvent]:
@@ -131,7 +133,7 @@ def transition(
             rejected_value=str(to_phase),
         )
     patch = dict(patch or {})
-    _check_patch(job, patch)
+    _check_patch(patch, job.prompt_send_state)
     status = PHASE_STATUS[to_phase]
     fields: dict[str, Any] = {**patch, "status": status, "phase": to_phase, "phase_at": at}
     if status == Status.QUEUED:
@@ -205,7 +207,7 @@ def revive(
             "there is no answer to revive it with."
         )
     patch = dict(patch or {})
-    _check_patch(job, patch)
+    _check_patch(patch, job.prompt_send_state)
     event = LifecycleEvent(
         at=at, source=source, kind=EventKind.PHASE, status=PHASE_STATUS[phase], phase=phase,
         message=message,
@@ -233,7 +235,7 @@ def update(
     message: str | None = None,
 ) -> Job:
     """Change fields other than the phase; record an event when ``message`` is given."""
-    _check_patch(job, patch)
+    _check_patch(patch, job.prompt_send_state)
     fields = dict(patch)
     if message:
         event = LifecycleEvent(
@@ -264,7 +266,7 @@ def create(
         if queued
         else "Job created and admitted for worker launch."
     )
-    _check_patch(Job.model_construct(prompt_send_state=PromptSendState.NOT_SENT), fields)
+    _check_patch(fields, PromptSendState.NOT_SENT)
     job = Job(
         **fields,
         id=job_id,
