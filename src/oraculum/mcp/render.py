@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from oraculum.core.errors import OracleError
-from oraculum.core.surface import for_surface, tool_call
+from oraculum.core.surface import Surface, for_surface, tool_call
 from oraculum.sessions.wakeup import Wakeup
 
-SURFACE = "mcp"
+SURFACE: Surface = "mcp"
 # A status list shows each job this briefly (the full summary is one `oracle_status` away).
 BRIEF_JOB_KEYS = ("id", "status", "phase", "provider", "createdAt", "sessionId", "errorCode")
 
