@@ -19,11 +19,17 @@ if TYPE_CHECKING:
 
 @app.command("demo")
 def demo_command(
-    shell: str = typer.Option("classic", help="Simulator shell: classic or redesign."),
-    picker: str = typer.Option("power", help="Model picker: legacy, chips, intelligence, power."),
+    provider: str = typer.Option(
+        "chatgpt", "--provider", help="The simulator to run against: chatgpt or grok."
+    ),
+    shell: str = typer.Option("classic", help="ChatGPT simulator shell: classic or redesign."),
+    picker: str = typer.Option(
+        "power", help="ChatGPT model picker: legacy, chips, intelligence, power."
+    ),
     raw: bool = typer.Option(False, "--raw", help="Print the answer as plain text."),
 ) -> None:
-    """Run one real job end to end against the built-in ChatGPT simulator (no network)."""
+    """Run one real job end to end against the built-in ChatGPT or Grok simulator (no
+    network)."""
     from rich.markdown import Markdown
 
     from oraculum.service.demo import run_demo
@@ -42,7 +48,12 @@ def demo_command(
         spinner.start()
     try:
         result = run_demo(
-            cwd=Path.cwd(), shell=shell, picker=picker, on_phase=on_phase, on_step=on_step
+            cwd=Path.cwd(),
+            shell=shell,
+            picker=picker,
+            provider=provider,
+            on_phase=on_phase,
+            on_step=on_step,
         )
     finally:
         if spinner is not None:

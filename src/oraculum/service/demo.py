@@ -1,7 +1,7 @@
-"""`demo`: one real job, end to end, against the built-in ChatGPT simulator.
+"""`demo`: one real job, end to end, against the built-in ChatGPT (or Grok) simulator.
 
-It starts the simulator, signs a demo seed profile into it (kept apart from your real seed),
-submits the current project (or a small sample project when run outside one) through the
+It starts the provider's simulator, signs a demo seed profile into it (kept apart from your
+real seed), submits the current project (or a small sample project when run outside one) through the
 normal submit path, and follows the job to its saved answer. Nothing reaches the internet.
 """
 
@@ -17,11 +17,12 @@ from typing import Any
 
 from oraculum.auth.simulator import seed_simulator_profile
 from oraculum.browser.session import LaunchOptions
-from oraculum.core.config import load_config
+from oraculum.core.config import load_config, seed_profile_dir
 from oraculum.core.errors import OracleError
 from oraculum.core.fsio import ensure_private_dir
 from oraculum.core.paths import data_dir
 from oraculum.core.project import find_project_root, has_marker
+from oraculum.core.providers import CHATGPT, GROK, provider_spec
 from oraculum.jobs.model import Job
 from oraculum.jobs.store import JobStore
 from oraculum.service.submit import submit
@@ -44,6 +45,8 @@ SAMPLE_PROJECT = {
     ),
 }
 FINISH_TIMEOUT_S = 300.0
+# The selection each provider's demo asks for (Grok's is its default mode, Heavy).
+DEMO_PRESET: dict[str, str | None] = {CHATGPT.name: "thinking_standard", GROK.name: None}
 
 
 def demo_project(cwd: Path) -> tuple[Path, bool]:
@@ -59,18 +62,21 @@ def demo_project(cwd: Path) -> tuple[Path, bool]:
     return sample, True
 
 
-def demo_overrides(sim: SimulatorThread, *, shell: str, picker: str) -> dict[str, Any]:
-    """Point the browser at the simulator and at a demo seed, never at the real ones."""
+def demo_overrides(
+    sim: SimulatorThread, *, shell: str, picker: str, provider: str = CHATGPT.name
+) -> dict[str, Any]:
+    """Point the browser at the simulator and at a demo seed, never at the real ones. The
+    shell and picker knobs are the ChatGPT look-alike's; Grok's page has one look."""
     home = data_dir() / "demo"
-    return {
-        "browser": {
-            "chatUrl": sim.chat_url(shell=shell, picker=picker),
-            "authUrl": sim.sign_in_url,
-            "authSeedProfileDir": str(home / "seed-profile"),
-            "runtimeProfilesDir": str(home / "runtime-profiles"),
-        },
-        "worker": {"pollMs": 300, "urlVerifyTimeoutMs": 10_000},
+    browser: dict[str, Any] = {
+        "authSeedProfileDir": str(home / "seed-profile"),
+        "runtimeProfilesDir": str(home / "runtime-profiles"),
     }
+    if provider == GROK.name:
+        browser["grokUrl"] = sim.url + "/"  # Grok signs in from its chat page
+    else:
+        browser.update(chatUrl=sim.chat_url(shell=shell, picker=picker), authUrl=sim.sign_in_url)
+    return {"browser": browser, "worker": {"pollMs": 300, "urlVerifyTimeoutMs": 10_000}}
 
 
 def follow(
@@ -96,25 +102,28 @@ def run_demo(
     cwd: Path | None = None,
     shell: str = "classic",
     picker: str = "power",
+    provider: str = CHATGPT.name,
     on_phase: Callable[[Job, float], None] = lambda _job, _t: None,
     on_step: Callable[[str], None] = lambda _text: None,
 ) -> dict[str, Any]:
+    spec = provider_spec(provider, dry_run=False)
     project, sample = demo_project(cwd or Path.cwd())
     on_step(f"project: {project}" + (" (a bundled sample project)" if sample else ""))
-    with SimulatorThread(think_ms=600, token_ms=6) as sim:
-        on_step(f"simulator: {sim.url}")
-        overrides = demo_overrides(sim, shell=shell, picker=picker)
+    with SimulatorThread(provider=spec.name, think_ms=600, token_ms=6) as sim:
+        on_step(f"{spec.label} simulator: {sim.url}")
+        overrides = demo_overrides(sim, shell=shell, picker=picker, provider=spec.name)
         config = load_config(project, overrides).config
-        seed = Path(overrides["browser"]["authSeedProfileDir"])
-        asyncio.run(seed_simulator_profile(seed, sim.url, LaunchOptions.from_config(config)))
+        seed = seed_profile_dir(config, spec.name)
+        options = LaunchOptions.from_config(config)
+        asyncio.run(seed_simulator_profile(seed, sim.url, options, provider=spec.name))
         on_step(f"signed a demo seed profile in: {seed}")
         submitted = submit(
             DEMO_PROMPT,
             ["."],
             cwd=project,
             session=f"demo-{os.getpid()}",
-            preset="thinking_standard",
-            provider="chatgpt",
+            preset=DEMO_PRESET[spec.name],
+            provider=spec.name,
             request_source="demo",
             config_overrides=overrides,
         )
