@@ -10,8 +10,9 @@ container, and each fence one `<pre><code>` after a header with its language and
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
-from typing import Any
+from typing import Any, cast
 
 from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
@@ -82,11 +83,14 @@ def _make_parser(fence: Any, table_open: Any) -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
     renderer = md.renderer
     assert isinstance(renderer, RendererHTML)
-    renderer.rules["fence"] = fence
-    renderer.rules["code_block"] = fence
-    renderer.rules["link_open"] = _link_open
-    renderer.rules["table_open"] = table_open
-    renderer.rules["table_close"] = _table_close
+    # markdown-it annotates its rules as bound methods, yet calls each one as
+    # rule(tokens, idx, options, env): plain functions serve (add_render_rule would bind them).
+    rules = cast("dict[str, Callable[..., str]]", renderer.rules)
+    rules["fence"] = fence
+    rules["code_block"] = fence
+    rules["link_open"] = _link_open
+    rules["table_open"] = table_open
+    rules["table_close"] = _table_close
     return md
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import threading
-from collections.abc import AsyncIterator, Iterable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 from urllib.parse import urlencode
 
 from aiohttp import web
@@ -18,6 +18,9 @@ from oraculum.simulator.app import DEFAULT_EMAIL, create_app
 from oraculum.simulator.scenarios import Scenario
 from oraculum.simulator.site import Site, site_for
 from oraculum.simulator.state import SimState
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
@@ -233,8 +236,8 @@ class SimulatorThread:
         assert self._sim is not None, "start() first"
         return self._sim
 
-    def _call(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
-        async def run() -> Any:
+    def _call(self, fn: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        async def run() -> _T:
             return fn(*args, **kwargs)
 
         return asyncio.run_coroutine_threadsafe(run(), self._loop).result(10)
@@ -262,10 +265,10 @@ class SimulatorThread:
         return self.sim.conversation_url(conversation_id)
 
     def session_cookie(self, email: str = DEFAULT_EMAIL) -> dict[str, Any]:
-        return self._call(self.sim.session_cookie, email)  # type: ignore[no-any-return]
+        return self._call(self.sim.session_cookie, email)
 
     def set_scenario(self, scenario: str | Iterable[str] | None = None, **knobs: Any) -> Scenario:
-        return self._call(self.sim.set_scenario, scenario, **knobs)  # type: ignore[no-any-return]
+        return self._call(self.sim.set_scenario, scenario, **knobs)
 
     def seed_conversation(self, turns: Iterable[Mapping[str, Any] | str], **kwargs: Any) -> str:
-        return self._call(self.sim.seed_conversation, list(turns), **kwargs)  # type: ignore[no-any-return]
+        return self._call(self.sim.seed_conversation, list(turns), **kwargs)
