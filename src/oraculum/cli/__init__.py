@@ -59,6 +59,16 @@ def report_error(error: OracleError) -> int:
     return int(error.exit_code)
 
 
+def _show_usage_error(error: typer.TyperException) -> None:
+    # Click's exceptions print themselves (usage line and hint); a bare TyperException has
+    # no show(), so it gets click's plain "Error: ..." line.
+    show = getattr(error, "show", None)
+    if callable(show):
+        show()
+    else:
+        typer.echo(f"Error: {error.format_message()}", err=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     args, json_mode = _split_json_flag(list(sys.argv[1:] if argv is None else argv))
     MODE.json = json_mode
@@ -73,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     except typer.TyperException as usage:  # typer's (vendored click) usage errors
         if MODE.json:
             return report_error(OracleError("invalid_argument", usage.format_message()))
-        usage.show()
+        _show_usage_error(usage)
         return int(ExitCode.INVALID_INPUT)
     except Exception as exc:  # a bug or an unmapped OS fault: the error shape, never a traceback
         from oraculum.core.crashlog import surface_error
