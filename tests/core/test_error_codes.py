@@ -178,3 +178,18 @@ def test_readme_exit_code_table_matches_exit_code_and_error_codes() -> None:
     for exit_code, meaning in rows.items():
         for name in re.findall(r"`([a-z]+(?:_[a-z]+)+)`", meaning):
             assert error_code(name).exit_code == exit_code, (name, exit_code)
+
+
+# "`wait_timeout` (exit 5", "`clean_blocked` error (exit 5": a code the prose gives an exit code.
+PROSE_EXIT = re.compile(r"`([a-z]+(?:_[a-z]+)+)`[^`(]{0,20}\(exit (\d)")
+
+
+def test_exit_codes_named_in_the_docs_prose_match_the_enum() -> None:
+    wrong, seen = [], 0
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for match in PROSE_EXIT.finditer(path.read_text(encoding="utf-8")):
+            name, said = match.group(1), int(match.group(2))
+            seen += 1
+            if error_code(name).exit_code != said:
+                wrong.append(f"{path.name}: {name} is exit {int(error_code(name).exit_code)}")
+    assert not wrong and seen > 5, wrong
