@@ -154,7 +154,7 @@ def _process_alive(pid: Any, started: Any) -> bool:
 
 def staging_entries(seed: Path, now: float | None = None) -> list[StagingEntry]:
     now = time.time() if now is None else now
-    entries = []
+    entries: list[StagingEntry] = []
     if not seed.parent.is_dir():
         return entries
     prefix = seed.name + STAGING_MARK
@@ -162,7 +162,7 @@ def staging_entries(seed: Path, now: float | None = None) -> list[StagingEntry]:
         if not path.name.startswith(prefix) or path.is_symlink() or not path.is_dir():
             continue
         info = _parked_info(path)
-        alive = bool(info) and _process_alive(info.get("pid"), info.get("started"))
+        alive = info is not None and _process_alive(info.get("pid"), info.get("started"))
         try:
             age = now - path.stat().st_mtime
         except OSError:

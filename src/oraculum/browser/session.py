@@ -8,13 +8,13 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from playwright.async_api import BrowserContext, Playwright, async_playwright
+from playwright.async_api import BrowserContext, Playwright, ViewportSize, async_playwright
 
 from oraculum.browser.chromium import launch_args, resolve_executable
 from oraculum.core.config import Config
 
 CLOSE_TIMEOUT_S = 10.0
-VIEWPORT = {"width": 1280, "height": 900}
+VIEWPORT: ViewportSize = {"width": 1280, "height": 900}
 
 
 @dataclass(frozen=True)

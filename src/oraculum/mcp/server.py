@@ -20,7 +20,7 @@ import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import anyio
 import anyio.from_thread
@@ -188,8 +188,8 @@ def _results_only(wakeup: Wakeup) -> None:
 
 
 def _state(ctx: Context) -> OracleMcp:
-    state: OracleMcp = ctx.request_context.lifespan_context
-    return state
+    # The lifespan yields an OracleMcp; a bare Context's parameter defaults to dict[str, Any].
+    return cast(OracleMcp, ctx.request_context.lifespan_context)
 
 
 async def _run(
