@@ -144,5 +144,7 @@ def test_auth_grok_challenge_fails_as_a_challenge_and_keeps_the_seed(
         auth("grok", from_browser=str(grok_source))
     assert failed.value.code == "auth_challenge"
     assert "Grok" in failed.value.message
+    # headless: no window to leave open, so the way out is Grok's own manual sign-in
+    assert "`oraculum auth grok --manual`" in (failed.value.suggested_next_step or "")
     assert read_seed_generation(seed) == generation
     assert not list(seed.parent.glob("*.staging-*"))

@@ -34,7 +34,13 @@ from oraculum.auth.cookie_source import (
 from oraculum.auth.policy import CookiePolicy, PolicyResult, apply_policy, policy_for
 from oraculum.auth.run_log import AuthRunLog
 from oraculum.auth.seed_check import seed_session_problem
-from oraculum.auth.verify import ChallengeShown, Verified, page_check, verify_signed_in
+from oraculum.auth.verify import (
+    ChallengeShown,
+    Verified,
+    auth_command,
+    page_check,
+    verify_signed_in,
+)
 from oraculum.browser.session import LaunchOptions, browser_on_profile
 from oraculum.core.config import Config, provider_urls, seed_profile_dir
 from oraculum.core.errors import OracleError
@@ -138,8 +144,9 @@ async def _locked(config: Config, request: AuthRequest, run: AuthRunLog) -> dict
             "auth_unavailable",
             "No signed-in Chrome, Chromium or Brave profile was found to import from, and "
             "there is no display for a sign-in window.",
-            suggested_next_step="Run `oraculum auth --from-browser PATH` with a signed-in "
-            "browser profile, or run `oraculum auth --manual` in a desktop session.",
+            suggested_next_step=f"Run `{auth_command(provider)} --from-browser PATH` with a "
+            f"signed-in browser profile, or run `{auth_command(provider)} --manual` in a "
+            "desktop session.",
         )
     imported: PolicyResult | None = None
     if source is not None:
@@ -171,7 +178,7 @@ async def _locked(config: Config, request: AuthRequest, run: AuthRunLog) -> dict
                 "auth_verification_failed",
                 "The browser verified the sign-in but did not store the session cookie on "
                 f"disk ({problem.code}).",
-                suggested_next_step="Run `oraculum auth` again.",
+                suggested_next_step=f"Run `{auth_command(provider)}` again.",
             )
         generation = seeds.swap_into_place(staged, seed)
     except ChallengeShown as challenge:
@@ -230,7 +237,8 @@ async def _import(
             f"{policy.label} is signed in in that browser profile.",
             rejected_value=str(source.cookie_db),
             suggested_next_step=f"Sign in to {policy.label} in that browser and rerun "
-            "`oraculum auth`, or sign in by hand with `oraculum auth --manual`.",
+            f"`{auth_command(policy.provider)}`, or sign in by hand with "
+            f"`{auth_command(policy.provider)} --manual`.",
         )
     return result
 
@@ -310,13 +318,13 @@ def _park_for_user(
     user can solve the check; the next `oraculum auth` run picks the profile up."""
     step = (
         f"Solve the check in the browser window oraculum left open on {policy.label}, close "
-        "that window, then run `oraculum auth` again."
+        f"that window, then run `{auth_command(policy.provider)}` again."
     )
     if options.headless:
         shutil.rmtree(staged, ignore_errors=True)
         step = (
             f"{policy.label} wants a human check, and this run has no window to show it in. "
-            "Run `oraculum auth --manual` in a desktop session."
+            f"Run `{auth_command(policy.provider)} --manual` in a desktop session."
         )
     else:
         pid, started = open_for_user(staged, options, challenge.url)

@@ -95,6 +95,11 @@ async def identity_of(page: Page) -> tuple[int, str | None]:
     return int(found.get("status") or 0), found.get("identity")
 
 
+def auth_command(provider: str) -> str:
+    """The command that signs ``provider`` in (ChatGPT is the default: it needs no name)."""
+    return "oraculum auth" if provider == "chatgpt" else f"oraculum auth {provider}"
+
+
 Log = Callable[[str], None]
 Capture = Callable[[Page], Awaitable[None]]
 
@@ -124,7 +129,7 @@ class ChatGPTCheck:
     chat_url: str
     auth_url: str
     label: str = "ChatGPT"
-    command: str = "oraculum auth"
+    command: str = auth_command("chatgpt")
     last: PageObservation | None = field(default=None, init=False)
 
     async def read(self) -> tuple[Classification, str]:
@@ -149,7 +154,7 @@ class GrokCheck:
     chat_url: str
     auth_url: str  # Grok signs in from its chat page: the same URL
     label: str = "Grok"
-    command: str = "oraculum auth grok"
+    command: str = auth_command("grok")
 
     async def read(self) -> tuple[Classification, str]:
         observation = await GrokPage(self.page).observe()
