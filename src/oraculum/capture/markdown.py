@@ -30,8 +30,7 @@ def code_language(element: Tag) -> str:
     """The `language-<x>` of a `pre` or its `code` child, else ''."""
     for candidate in (element, element.find("code")):
         if isinstance(candidate, Tag):
-            classes = candidate.get("class") or []
-            joined = " ".join(classes) if isinstance(classes, list) else str(classes)
+            joined = " ".join(candidate.get_attribute_list("class"))
             match = _LANGUAGE_RE.search(joined)
             if match:
                 return match.group(1)
@@ -65,7 +64,8 @@ class _Converter(MarkdownConverter):
         if href is None:
             return text
         el["href"] = href
-        return str(super().convert_a(el, text, parent_tags))
+        # markdownify's stub omits its convert_* methods, which exist at runtime.
+        return str(super().convert_a(el, text, parent_tags))  # type: ignore[misc]
 
     def _cell(self, el: Tag, text: str) -> str:
         colspan = 1
