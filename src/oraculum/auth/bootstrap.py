@@ -16,7 +16,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -55,7 +55,8 @@ COOKIE_READ_TIMEOUT_S = 30.0
 HEADLESS_ENV = "ORACULUM_AUTH_HEADLESS"
 
 Mode = Literal["import", "manual"]
-Watch = Callable[[BrowserContext, Page], Awaitable[Any]]
+# A coroutine function, not any awaitable: it runs as a task beside the sign-in.
+Watch = Callable[[BrowserContext, Page], Coroutine[Any, Any, Any]]
 
 
 @dataclass(frozen=True)
