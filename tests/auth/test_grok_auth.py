@@ -148,3 +148,17 @@ def test_auth_grok_challenge_fails_as_a_challenge_and_keeps_the_seed(
     assert "`oraculum auth grok --manual`" in (failed.value.suggested_next_step or "")
     assert read_seed_generation(seed) == generation
     assert not list(seed.parent.glob("*.staging-*"))
+
+
+def test_auth_grok_with_nothing_to_import_and_no_display_names_grok_s_own_command(
+    home: Path, grok_sim: SimulatorThread, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_grok_config(grok_sim)
+    for name in ("ORACULUM_AUTH_HEADLESS", "DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(OracleError) as refused:
+        auth("grok")
+    assert refused.value.code == "auth_unavailable"
+    step = refused.value.suggested_next_step or ""
+    assert "`oraculum auth grok --from-browser PATH`" in step
+    assert "`oraculum auth grok --manual`" in step
