@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
-from playwright.async_api import Locator
+from playwright.async_api import Locator, Page
 
 from oraculum.core.errors import OracleError
 from oraculum.providers.chatgpt import vocabulary as vocab
@@ -142,7 +142,10 @@ def chip_label(wanted: Wanted) -> str | None:
     return family if (wanted.effort or "standard") == "standard" else f"{effort} {family}"
 
 
-class Configurator:
+class PickerSession:
+    """What every picker generation needs: the opener (whatever it is called while open),
+    closing confirmed by its effect, modals closed through their close control, read-back."""
+
     def __init__(self, chat: ChatGPTPage, log: Callable[[str], None]) -> None:
         self.chat = chat
         self.page = chat.page
@@ -218,6 +221,28 @@ class Configurator:
         if not await self.picker_closed(menu):
             raise picker_stuck_open()
 
+    async def set_auto_switch(self, scope: Locator | Page, wanted: bool) -> bool | None:
+        """Put the "Auto-switch to Thinking" switch in ``scope`` in the wanted state and read it
+        back; None when there is no such switch."""
+        toggle = scope.get_by_role(
+            "switch", name=re.compile(rf"^{re.escape(vocab.AUTO_SWITCH_PREFIX)}")
+        )
+        if await toggle.count() == 0:
+            return None
+        if (await toggle.first.get_attribute("aria-checked") == "true") != wanted:
+            await toggle.first.click()
+            await self.settle()
+        seen = await toggle.first.get_attribute("aria-checked") == "true"
+        if seen != wanted:
+            raise _fail("Auto-switch to Thinking did not take the requested state.")
+        return seen
+
+    async def reopen_if_closed(self, menu: Locator) -> None:
+        """A menu may close when a choice re-renders it; open it again to read the result."""
+        if await menu.count() == 0:
+            await (await self.opener()).click()
+            await self.settle()
+
     async def read_back(self, wanted: str) -> str:
         """The closed opener's text, which must name ``wanted`` (else the selection is
         unverified: found and set, but not what the composer shows)."""
@@ -226,39 +251,11 @@ class Configurator:
             raise selection_unverified(wanted, shows)
         return shows
 
-    async def configure(self, wanted: Wanted) -> ObservedSelection:
-        await self.dismiss_modals()
-        opener = await self.opener()
-        await opener.click()
-        await self.settle()
-        power_menu = self.page.get_by_role("menu", name=vocab.POWER_MENU, exact=True)
-        if (
-            await power_menu.count()
-            and await power_menu.get_by_role("menuitem", name=vocab.POWER_ITEM, exact=True).count()
-        ):
-            return await self.power(power_menu, wanted)
-        if await self.page.get_by_role(
-            "heading", name=vocab.INTELLIGENCE_HEADING, exact=True
-        ).count():
-            return await self.intelligence(wanted)
-        configure_item = self.page.get_by_role(
-            "menuitem", name=vocab.CONFIGURE_MENUITEM, exact=True
-        )
-        if await configure_item.count():
-            await configure_item.first.click()
-            await self.settle()
-            return await self.legacy(wanted)
-        family_rows = self.page.get_by_role(
-            "menuitemradio", name=exact_any(list(vocab.FAMILY_LABELS.values()))
-        )
-        if await family_rows.count():
-            return await self.chips(wanted)
-        await self.close_picker(self.page.get_by_role("menu"))
-        raise _fail("Could not open model configuration UI.")
 
-    # Power slider ---------------------------------------------------------------------------
+class PowerPicker(PickerSession):
+    """The current "Power" slider (September 2026): five stops, Pro's effort as radios."""
 
-    async def power(self, menu: Locator, wanted: Wanted) -> ObservedSelection:
+    async def configure(self, menu: Locator, wanted: Wanted) -> ObservedSelection:
         target = vocab.power_stop_for(wanted.family, wanted.effort)
         power = menu.get_by_role("menuitem", name=vocab.POWER_ITEM, exact=True).first
         await self._step_power(power, target)
@@ -321,15 +318,11 @@ class Configurator:
             return None
         return effort if await radio.first.get_attribute("aria-checked") == "true" else None
 
-    async def reopen_if_closed(self, menu: Locator) -> None:
-        """A menu may close when a choice re-renders it; open it again to read the result."""
-        if await menu.count() == 0:
-            await (await self.opener()).click()
-            await self.settle()
 
-    # Compact "Intelligence" menu ------------------------------------------------------------
+class IntelligencePicker(PickerSession):
+    """The compact "Intelligence" tier menu (2026-06/07)."""
 
-    async def intelligence(self, wanted: Wanted) -> ObservedSelection:
+    async def configure(self, wanted: Wanted) -> ObservedSelection:
         tier = vocab.compact_tier_for(wanted.family, wanted.effort)
         advanced = self.page.get_by_role("menuitem", name=vocab.SHOW_ADVANCED, exact=True)
         if await advanced.count():
@@ -373,9 +366,11 @@ class Configurator:
         heading = self.page.get_by_role("heading", name=vocab.INTELLIGENCE_HEADING, exact=True)
         return self.page.get_by_role("menu").filter(has=heading)
 
-    # Legacy configuration dialog ------------------------------------------------------------
 
-    async def legacy(self, wanted: Wanted) -> ObservedSelection:
+class LegacyPicker(PickerSession):
+    """The legacy configuration dialog: family radios, an effort combobox, auto-switch."""
+
+    async def configure(self, wanted: Wanted) -> ObservedSelection:
         dialog = self.page.get_by_role("dialog").filter(has=self.page.get_by_role("radio"))
         if await dialog.count() == 0:
             raise _fail("Could not open model configuration UI.")
@@ -394,39 +389,11 @@ class Configurator:
         effort_seen = None
         auto_seen = None
         if wanted.family == "instant":
-            toggle = dialog.get_by_role(
-                "switch", name=re.compile(rf"^{re.escape(vocab.AUTO_SWITCH_PREFIX)}")
-            )
-            if await toggle.count() == 0:
+            auto_seen = await self.set_auto_switch(dialog, wanted.auto_switch)
+            if auto_seen is None:
                 raise _fail("Could not find Auto-switch to Thinking control")
-            if (await toggle.first.get_attribute("aria-checked") == "true") != wanted.auto_switch:
-                await toggle.first.click()
-                await self.settle()
-            auto_seen = await toggle.first.get_attribute("aria-checked") == "true"
-            if auto_seen != wanted.auto_switch:
-                raise _fail("Auto-switch to Thinking did not take the requested state.")
         else:
-            name = (
-                vocab.PRO_EFFORT_COMBOBOX
-                if wanted.family == "pro"
-                else vocab.THINKING_EFFORT_COMBOBOX
-            )
-            effort_label = vocab.EFFORT_LABELS[wanted.effort or "standard"]
-            combo = dialog.get_by_role("combobox", name=name, exact=True)
-            if await combo.count() == 0:
-                raise _fail(f"Could not open effort dropdown for requested effort: {effort_label}")
-            if (await combo.first.inner_text()).strip() != effort_label:
-                await combo.first.click()
-                await self.settle()
-                option = self.page.get_by_role("option", name=choice(effort_label))
-                if await option.count() == 0:
-                    raise _fail(f"Could not find labeled entry: {effort_label}")
-                await option.first.click()
-                await self.settle()
-            shown = (await combo.first.inner_text()).strip()
-            if shown != effort_label:
-                raise _fail(f"Requested effort did not remain selected: {effort_label}")
-            effort_seen = wanted.effort or "standard"
+            effort_seen = await self._set_effort(dialog, wanted)
         close = dialog.get_by_role("button", name=exact_any(vocab.CLOSE_LABELS))
         if await close.count():
             await close.first.click()
@@ -435,9 +402,32 @@ class Configurator:
         shows = (await (await self.opener()).inner_text()).strip()
         return ObservedSelection("legacy", shows, wanted.family, effort_seen, auto_seen, "strong")
 
-    # Removable composer chips ---------------------------------------------------------------
+    async def _set_effort(self, dialog: Locator, wanted: Wanted) -> str:
+        """The family's effort combobox set to the wanted effort and read back."""
+        name = (
+            vocab.PRO_EFFORT_COMBOBOX if wanted.family == "pro" else vocab.THINKING_EFFORT_COMBOBOX
+        )
+        effort_label = vocab.EFFORT_LABELS[wanted.effort or "standard"]
+        combo = dialog.get_by_role("combobox", name=name, exact=True)
+        if await combo.count() == 0:
+            raise _fail(f"Could not open effort dropdown for requested effort: {effort_label}")
+        if (await combo.first.inner_text()).strip() != effort_label:
+            await combo.first.click()
+            await self.settle()
+            option = self.page.get_by_role("option", name=choice(effort_label))
+            if await option.count() == 0:
+                raise _fail(f"Could not find labeled entry: {effort_label}")
+            await option.first.click()
+            await self.settle()
+        if (await combo.first.inner_text()).strip() != effort_label:
+            raise _fail(f"Requested effort did not remain selected: {effort_label}")
+        return wanted.effort or "standard"
 
-    async def chips(self, wanted: Wanted) -> ObservedSelection:
+
+class ChipsPicker(PickerSession):
+    """Removable composer chips: family and effort rows, the chip read back."""
+
+    async def configure(self, wanted: Wanted) -> ObservedSelection:
         family_name = vocab.FAMILY_LABELS[wanted.family]
         row = self.page.get_by_role("menuitemradio", name=choice(family_name))
         if await row.first.get_attribute("aria-checked") != "true":
@@ -445,18 +435,7 @@ class Configurator:
             await self.settle()
         auto_seen = None
         if wanted.family == "instant":
-            toggle = self.page.get_by_role(
-                "switch", name=re.compile(rf"^{re.escape(vocab.AUTO_SWITCH_PREFIX)}")
-            )
-            if await toggle.count():
-                if (
-                    await toggle.first.get_attribute("aria-checked") == "true"
-                ) != wanted.auto_switch:
-                    await toggle.first.click()
-                    await self.settle()
-                auto_seen = await toggle.first.get_attribute("aria-checked") == "true"
-            if auto_seen is not None and auto_seen != wanted.auto_switch:
-                raise _fail("Auto-switch to Thinking did not take the requested state.")
+            auto_seen = await self.set_auto_switch(self.page, wanted.auto_switch)
         else:
             effort_label = vocab.EFFORT_LABELS[wanted.effort or "standard"]
             effort = self.page.get_by_role("menuitemradio", name=choice(effort_label))
@@ -491,3 +470,38 @@ class Configurator:
             auto_seen,
             "strong" if strong else "weak",
         )
+
+
+class Configurator(PickerSession):
+    """Opens the composer's model picker, finds which generation opened, and hands over to
+    that generation's strategy."""
+
+    async def configure(self, wanted: Wanted) -> ObservedSelection:
+        await self.dismiss_modals()
+        opener = await self.opener()
+        await opener.click()
+        await self.settle()
+        power_menu = self.page.get_by_role("menu", name=vocab.POWER_MENU, exact=True)
+        if (
+            await power_menu.count()
+            and await power_menu.get_by_role("menuitem", name=vocab.POWER_ITEM, exact=True).count()
+        ):
+            return await PowerPicker(self.chat, self.log).configure(power_menu, wanted)
+        if await self.page.get_by_role(
+            "heading", name=vocab.INTELLIGENCE_HEADING, exact=True
+        ).count():
+            return await IntelligencePicker(self.chat, self.log).configure(wanted)
+        configure_item = self.page.get_by_role(
+            "menuitem", name=vocab.CONFIGURE_MENUITEM, exact=True
+        )
+        if await configure_item.count():
+            await configure_item.first.click()
+            await self.settle()
+            return await LegacyPicker(self.chat, self.log).configure(wanted)
+        family_rows = self.page.get_by_role(
+            "menuitemradio", name=exact_any(list(vocab.FAMILY_LABELS.values()))
+        )
+        if await family_rows.count():
+            return await ChipsPicker(self.chat, self.log).configure(wanted)
+        await self.close_picker(self.page.get_by_role("menu"))
+        raise _fail("Could not open model configuration UI.")
