@@ -56,77 +56,27 @@ class CookiePolicy:
         return sorted({*self.domains, chat_host})
 
 
-CHATGPT_SESSION = _names(r"__Secure-next-auth\.session-token(?:\.\d+)?")
-CHATGPT_POLICY = CookiePolicy(
-    provider=providers.CHATGPT.name,
-    label=providers.CHATGPT.label,
-    domains=providers.CHATGPT.cookie_domains,
-    session=CHATGPT_SESSION,
-    allowed=(
-        *CHATGPT_SESSION,
-        *_names(
-            r"__Secure-next-auth\.callback-url",
-            "_account",
-            "_account_is_fedramp",
-            "_puid",
-            "unified_session_manifest",
-            "oai-client-auth-info",
-            "oai-client-auth-session",
-            "oai-sc",
-            "oai-did",
-            "oai-hlib",
-            "oai-asli",
-            "oai-last-model-config",
-            "oai-chat-web-route",
-            "auth-session-minimized",
-            "auth-session-minimized-client-checksum",
-            "login_session",
-            "auth_provider",
-            "hydra_redirect",
-            "iss_context",
-            "rg_context",
-            "cf_clearance",
-        ),
-    ),
-    noise=_names(
-        r"_ga(?:_.*)?",
-        r"_uet.*",
-        "_rdt_uuid",
-        "marketing_consent",
-        "analytics_consent",
-        "__cf_bm",
-        "__cflb",
-        "_cfuvid",
-        "_dd_s",
-        "g_state",
-        "country",
-        "oai-nav-state",
-        r"oai-login-csrf.*",
-        r"__Secure-next-auth\.state",
-        r"__Host-next-auth\.csrf-token",
-    ),
-    synthesize_account=True,
-)
-
-# Grok signs in through x.ai's accounts service: `sso` / `sso-rw` carry the session.
-GROK_SESSION = _names("sso", "sso-rw")
-GROK_POLICY = CookiePolicy(
-    provider=providers.GROK.name,
-    label=providers.GROK.label,
-    domains=providers.GROK.cookie_domains,
-    session=GROK_SESSION,
-    allowed=(*GROK_SESSION, *_names("x-userid", "x-anonuserid", "x-challenge", "cf_clearance")),
-    noise=CHATGPT_POLICY.noise,
-)
+def policy_of(spec: providers.ProviderSpec) -> CookiePolicy:
+    """A provider's cookie policy, from the cookie names and domains its registry entry gives."""
+    session = _names(*spec.cookies.session)
+    return CookiePolicy(
+        provider=spec.name,
+        label=spec.label,
+        domains=spec.cookie_domains,
+        session=session,
+        allowed=(*session, *_names(*spec.cookies.allowed)),
+        noise=_names(*spec.cookies.noise),
+        synthesize_account=spec.cookies.synthesize_account,
+    )
 
 
-# Which cookies sign each provider in (its domains come from its registry entry).
-POLICIES: Final[dict[str, CookiePolicy]] = {p.provider: p for p in (CHATGPT_POLICY, GROK_POLICY)}
+CHATGPT_POLICY: Final = policy_of(providers.CHATGPT)
+GROK_POLICY: Final = policy_of(providers.GROK)
 
 
 def policy_for(provider: str, chat_url: str) -> CookiePolicy:
     """The provider's policy; for a loopback look-alike its session cookie counts too."""
-    base = POLICIES[normalize_provider(provider)]
+    base = policy_of(providers.REGISTRY[normalize_provider(provider)])
     if (urlsplit(chat_url).hostname or "") not in LOOPBACK_HOSTS:
         return base
     lookalike = _names(re.escape(LOOKALIKE_SESSION_COOKIE))

@@ -255,9 +255,9 @@ class BrowserSection(_Section):
     runtime_profiles_dir: Path = Field(default_factory=_default_runtime_dir, validate_default=True)
     max_concurrent_jobs: StrictInt = Field(2, ge=1, le=32)
     clone_strategy: CloneStrategy = "auto"
-    chat_url: StrictStr = "https://chatgpt.com/"
-    auth_url: StrictStr = "https://chatgpt.com/auth/login"
-    grok_url: StrictStr = "https://grok.com/"
+    chat_url: StrictStr = providers.CHATGPT.default_chat_url
+    auth_url: StrictStr = providers.CHATGPT.default_auth_url
+    grok_url: StrictStr = providers.GROK.default_chat_url
     run_mode: RunMode = "headless"
     executable_path: Path | None = None
     user_agent: StrictStr | None = None
@@ -441,8 +441,7 @@ class Config(_Section):
         return self.browser.max_concurrent_jobs * self.archive.chatgpt_max_bytes
 
     def archive_max_bytes(self, provider: str) -> int:
-        spec = providers.provider_spec(provider)
-        return int(getattr(self.archive, spec.max_bytes_key))
+        return providers.provider_spec(provider).archive_ceiling(self.archive)
 
 
 SECTION_MODELS: Final[dict[str, type[_Section]]] = {
@@ -538,8 +537,7 @@ def seed_profile_dir(config: Config, provider: str) -> Path:
 
 def provider_urls(config: Config, provider: str) -> tuple[str, str]:
     """(chat URL, auth URL) for ``provider``, from the config keys its registry entry names."""
-    spec = providers.REGISTRY[normalize_provider(provider)]
-    return getattr(config.browser, spec.chat_url_key), getattr(config.browser, spec.auth_url_key)
+    return providers.REGISTRY[normalize_provider(provider)].urls(config.browser)
 
 
 # --- errors -----------------------------------------------------------------------------------

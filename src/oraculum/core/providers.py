@@ -26,21 +26,57 @@ CONVERSATION_ID: Final = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$")
 
 
 @dataclass(frozen=True)
+class CookieNames:
+    """Which of a site's cookies sign a seed profile in: name patterns (whole-name regexes).
+    ``session``: at least one must be present; ``allowed``: copied besides; ``noise``: never
+    copied (analytics, consent, CSRF, load balancers: some break a sign-in)."""
+
+    session: tuple[str, ...]
+    allowed: tuple[str, ...]
+    noise: tuple[str, ...]
+    synthesize_account: bool = False  # ChatGPT needs an `_account` cookie; make one if absent
+
+
+# Cookies no provider's sign-in needs.
+COMMON_NOISE_COOKIES: Final[tuple[str, ...]] = (
+    r"_ga(?:_.*)?",
+    r"_uet.*",
+    "_rdt_uuid",
+    "marketing_consent",
+    "analytics_consent",
+    "__cf_bm",
+    "__cflb",
+    "_cfuvid",
+    "_dd_s",
+    "g_state",
+    "country",
+    "oai-nav-state",
+    r"oai-login-csrf.*",
+    r"__Secure-next-auth\.state",
+    r"__Host-next-auth\.csrf-token",
+)
+
+
+@dataclass(frozen=True)
 class ProviderSpec:
     name: str
     label: str
     aliases: tuple[str, ...]
     hosts: frozenset[str]  # the real site's hosts; a config URL must be one (or loopback)
     cookie_domains: frozenset[str]  # whose cookies sign a seed profile in
+    cookies: CookieNames
     archive_suffix: str
     archive_compression: Literal["zstd", "gzip"]
     max_archive_bytes: int  # the site's upload ceiling; an archive must be strictly smaller
     selection: Literal["preset", "mode", "none"]  # how a caller picks the model
     driver: str  # "module:Class", the worker's browser flow (loaded on demand)
-    # Where this provider's settings live in the config (browser.* URL fields, archive.* cap).
-    chat_url_key: str
-    auth_url_key: str
-    max_bytes_key: str
+    default_chat_url: str  # the real site's new-chat page
+    default_auth_url: str  # where a user signs in
+    # Where a provider's settings live in the config, if it has any (browser.* URL fields,
+    # archive.* ceiling); without them its defaults above apply.
+    chat_url_key: str | None = None
+    auth_url_key: str | None = None
+    max_bytes_key: str | None = None
     seed_suffix: str = ""  # the seed profile's directory is the configured one plus this
     explicit_threads: bool = False  # a caller may name an existing conversation to continue
     dry_run: bool = False  # no browser and no sign-in: the pipeline only
@@ -67,6 +103,18 @@ class ProviderSpec:
     def conversation_url(self, chat_url: str, conversation_id: str) -> str:
         return f"{chat_url.rstrip('/')}/c/{conversation_id}"
 
+    def urls(self, browser_config: Any) -> tuple[str, str]:
+        """(chat URL, auth URL) from the config's browser section, else the defaults."""
+        chat = getattr(browser_config, self.chat_url_key) if self.chat_url_key else None
+        auth = getattr(browser_config, self.auth_url_key) if self.auth_url_key else None
+        return chat or self.default_chat_url, auth or self.default_auth_url
+
+    def archive_ceiling(self, archive_config: Any) -> int:
+        """The archive ceiling from the config's archive section, else the site's."""
+        if self.max_bytes_key is None:
+            return self.max_archive_bytes
+        return int(getattr(archive_config, self.max_bytes_key))
+
     def load_driver(self) -> Any:
         """A new instance of the provider's browser flow (a ``providers.base.Provider``)."""
         module, _, name = self.driver.partition(":")
@@ -89,11 +137,41 @@ CHATGPT: Final = ProviderSpec(
             "ws.chatgpt.com",
         }
     ),
+    cookies=CookieNames(
+        session=(r"__Secure-next-auth\.session-token(?:\.\d+)?",),
+        allowed=(
+            r"__Secure-next-auth\.callback-url",
+            "_account",
+            "_account_is_fedramp",
+            "_puid",
+            "unified_session_manifest",
+            "oai-client-auth-info",
+            "oai-client-auth-session",
+            "oai-sc",
+            "oai-did",
+            "oai-hlib",
+            "oai-asli",
+            "oai-last-model-config",
+            "oai-chat-web-route",
+            "auth-session-minimized",
+            "auth-session-minimized-client-checksum",
+            "login_session",
+            "auth_provider",
+            "hydra_redirect",
+            "iss_context",
+            "rg_context",
+            "cf_clearance",
+        ),
+        noise=COMMON_NOISE_COOKIES,
+        synthesize_account=True,
+    ),
     archive_suffix=".tar.zst",
     archive_compression="zstd",
     max_archive_bytes=250 * MIB,
     selection="preset",
     driver="oraculum.providers.chatgpt.provider:ChatGPTProvider",
+    default_chat_url="https://chatgpt.com/",
+    default_auth_url="https://chatgpt.com/auth/login",
     chat_url_key="chat_url",
     auth_url_key="auth_url",
     max_bytes_key="chatgpt_max_bytes",
@@ -105,11 +183,19 @@ GROK: Final = ProviderSpec(
     aliases=("grok", "xai", "x.ai"),
     hosts=frozenset({"grok.com"}),
     cookie_domains=frozenset({"grok.com", "x.ai", "accounts.x.ai", "x.com"}),
+    # Grok signs in through x.ai's accounts service: `sso` / `sso-rw` carry the session.
+    cookies=CookieNames(
+        session=("sso", "sso-rw"),
+        allowed=("x-userid", "x-anonuserid", "x-challenge", "cf_clearance"),
+        noise=COMMON_NOISE_COOKIES,
+    ),
     archive_suffix=".tar.gz",
     archive_compression="gzip",
     max_archive_bytes=200 * MIB,
     selection="mode",
     driver="oraculum.providers.grok.provider:GrokProvider",
+    default_chat_url="https://grok.com/",
+    default_auth_url="https://grok.com/",
     chat_url_key="grok_url",
     auth_url_key="grok_url",  # Grok signs in on its chat page
     max_bytes_key="grok_max_bytes",
@@ -121,11 +207,14 @@ TEST: Final = ProviderSpec(
     aliases=("test",),
     hosts=frozenset(),
     cookie_domains=frozenset(),
+    cookies=CookieNames(session=(), allowed=(), noise=()),
     archive_suffix=".tar.zst",
     archive_compression="zstd",
     max_archive_bytes=250 * MIB,
     selection="none",
     driver="oraculum.providers.testing:TestProvider",
+    default_chat_url="https://chatgpt.com/",
+    default_auth_url="https://chatgpt.com/auth/login",
     chat_url_key="chat_url",
     auth_url_key="auth_url",
     max_bytes_key="chatgpt_max_bytes",

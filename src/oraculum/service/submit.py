@@ -108,7 +108,7 @@ def _thread_target(
         )
     if prior is not None and prior.chat_url:
         return prior.chat_url, conversation_id
-    chat_url = getattr(config.browser, spec.chat_url_key)
+    chat_url, _ = spec.urls(config.browser)
     return spec.conversation_url(chat_url, conversation_id), conversation_id
 
 
