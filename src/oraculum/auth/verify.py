@@ -1,13 +1,14 @@
 """Is the staged profile signed in? The provider's page driver decides, plus ChatGPT's identity
 probe.
 
-Each provider has a page check (``PAGE_CHECKS``): how to read and classify its page with the
-job driver's own classifier, how to confirm a ready page, and how to nudge a half-finished
-sign-in. ``verify_signed_in`` is the one polling loop for all of them. ChatGPT's check puts one
-auth-only rule in front of its classifier: a page that refuses the request headers (HTTP 431,
-"request header or cookie too large") means the imported cookies are stale, i.e. sign in again.
-Grok's check is the Grok driver's classifier: its composer must be ready, so an `sso` cookie the
-site no longer honours (a page with Sign in) fails as a login problem.
+Each provider has a page check (named by its registry entry's ``sign_in_check``): how to read
+and classify its page with the job driver's own classifier, how to confirm a ready page, and how
+to nudge a half-finished sign-in. ``verify_signed_in`` is the one polling loop for all of them.
+ChatGPT's check puts one auth-only rule in front of its classifier: a page that refuses the
+request headers (HTTP 431, "request header or cookie too large") means the imported cookies are
+stale, i.e. sign in again. Grok's check is the Grok driver's classifier: its composer must be
+ready, so an `sso` cookie the site no longer honours (a page with Sign in) fails as a login
+problem.
 """
 
 from __future__ import annotations
@@ -17,11 +18,12 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Final, Protocol
+from typing import Protocol
 
 from playwright.async_api import Page
 
 from oraculum.core.errors import OracleError
+from oraculum.core.providers import REGISTRY, load_named, provider_spec
 from oraculum.providers.chatgpt import vocabulary as vocab
 from oraculum.providers.chatgpt.page import ChatGPTPage
 from oraculum.providers.chatgpt.page_state import (
@@ -170,18 +172,19 @@ class GrokCheck:
 
 
 PageCheckFactory = Callable[[Page, str, str], PageCheck]
-PAGE_CHECKS: Final[dict[str, PageCheckFactory]] = {"chatgpt": ChatGPTCheck, "grok": GrokCheck}
 
 
 def page_check(provider: str, page: Page, chat_url: str, auth_url: str) -> PageCheck:
-    factory = PAGE_CHECKS.get(provider)
-    if factory is None:
+    """The provider's page check, named by its registry entry (`sign_in_check`)."""
+    spec = provider_spec(provider)
+    if spec.sign_in_check is None:
         raise OracleError(
             "invalid_provider",
             f"oraculum cannot verify a sign-in to {provider}.",
             rejected_value=provider,
-            allowed_values=sorted(PAGE_CHECKS),
+            allowed_values=[s.name for s in REGISTRY.values() if s.sign_in_check],
         )
+    factory: PageCheckFactory = load_named(spec.sign_in_check)
     return factory(page, chat_url, auth_url)
 
 

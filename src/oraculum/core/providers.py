@@ -77,6 +77,8 @@ class ProviderSpec:
     chat_url_key: str | None = None
     auth_url_key: str | None = None
     max_bytes_key: str | None = None
+    # "module:Class" of the page check `oraculum auth` signs a seed in with (None: no sign-in).
+    sign_in_check: str | None = None
     seed_suffix: str = ""  # the seed profile's directory is the configured one plus this
     explicit_threads: bool = False  # a caller may name an existing conversation to continue
     dry_run: bool = False  # no browser and no sign-in: the pipeline only
@@ -117,8 +119,7 @@ class ProviderSpec:
 
     def load_driver(self) -> Any:
         """A new instance of the provider's browser flow (a ``providers.base.Provider``)."""
-        module, _, name = self.driver.partition(":")
-        return getattr(importlib.import_module(module), name)()
+        return load_named(self.driver)()
 
 
 CHATGPT: Final = ProviderSpec(
@@ -170,6 +171,7 @@ CHATGPT: Final = ProviderSpec(
     max_archive_bytes=250 * MIB,
     selection="preset",
     driver="oraculum.providers.chatgpt.provider:ChatGPTProvider",
+    sign_in_check="oraculum.auth.verify:ChatGPTCheck",
     default_chat_url="https://chatgpt.com/",
     default_auth_url="https://chatgpt.com/auth/login",
     chat_url_key="chat_url",
@@ -194,6 +196,7 @@ GROK: Final = ProviderSpec(
     max_archive_bytes=200 * MIB,
     selection="mode",
     driver="oraculum.providers.grok.provider:GrokProvider",
+    sign_in_check="oraculum.auth.verify:GrokCheck",
     default_chat_url="https://grok.com/",
     default_auth_url="https://grok.com/",
     chat_url_key="grok_url",
@@ -221,6 +224,13 @@ TEST: Final = ProviderSpec(
     explicit_threads=True,
     dry_run=True,
 )
+
+
+def load_named(path: str) -> Any:
+    """The object a "module:name" path names (imported on demand)."""
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
+
 
 REGISTRY: Final[dict[str, ProviderSpec]] = {spec.name: spec for spec in (CHATGPT, GROK, TEST)}
 # The providers with a real site (what a config default, auth and archives may name).
