@@ -260,86 +260,91 @@ def write_tar(
     """
     measure = set(measure_at)
     measure.discard(0)  # (0, 0) is known without flushing
-    offsets: list[int] = []
-    points: list[tuple[int, int]] = [(0, 0)]
-    written: list[bool] = []
-    skipped: list[tuple[str, str]] = []
     # Members are opened relative to the root's descriptor: no path string to build and no
     # root prefix for the kernel to walk again for every file.
     root_fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
-        return _write_members(
-            entries,
-            sink,
-            root_fd,
-            opened,
-            measure,
-            offsets,
-            points,
-            written,
-            skipped,
-            deadline,
-            cancel,
-        )
+        tar = _TarPass(sink, root_fd, opened, measure, deadline, cancel)
+        _write_members(entries, tar)
+        return tar.offsets, tar.points, tar.written, tar.skipped
     finally:
         os.close(root_fd)
 
 
-def _write_members(
-    entries: Iterable[Entry],
-    sink: Sink,
-    root_fd: int,
-    opened: Callable[[Entry], int] | None,
-    measure: set[int],
-    offsets: list[int],
-    points: list[tuple[int, int]],
-    written: list[bool],
-    skipped: list[tuple[str, str]],
-    deadline: float | None,
-    cancel: threading.Event | None,
-) -> tuple[list[int], list[tuple[int, int]], list[bool], list[tuple[str, str]]]:
-    # The hot loop, once per member. Headers and file contents are placed straight into one
-    # reusable buffer (contents with readv, so no bytes object per file and no extra copy),
-    # and the buffer goes to the sink whenever it is full: the compressor copies its input
-    # before write() returns. Every member starts at a multiple of BLOCK and the buffer's size
-    # is one too, so a member's padding always fits behind it.
-    buf = bytearray(CHUNK)
-    view = memoryview(buf)
-    pos = 0  # bytes of the buffer in use
-    flushed = 0  # tar bytes already handed to the sink
-    sink_write = sink.write
-    readv, os_close = os.readv, os.close
-    enc, errors = FS_ENCODING, FS_ERRORS
+@dataclass
+class _TarPass:
+    """One ``write_tar`` pass: where members come from and go, when to stop, and what was
+    written (the four lists ``write_tar`` returns, filled in by ``_write_members``).
+
+    ``_write_members`` is the hot loop, once per member. Headers and file contents are placed
+    straight into one reusable buffer (contents with readv, so no bytes object per file and no
+    extra copy), and the buffer goes to the sink whenever it is full: the compressor copies its
+    input before write() returns. Every member starts at a multiple of BLOCK and the buffer's
+    size is one too, so a member's padding always fits behind it. The methods here are the rare
+    paths (a full buffer, a measure point, a file the writer cannot open); the per-member work
+    stays inline in the loop, so each file costs no more calls than it must."""
+
+    sink: Sink
+    root_fd: int
+    opened: Callable[[Entry], int] | None
+    measure: set[int]
+    deadline: float | None
+    cancel: threading.Event | None
+    offsets: list[int] = field(default_factory=list)
+    points: list[tuple[int, int]] = field(default_factory=lambda: [(0, 0)])
+    written: list[bool] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+
+    def drain(self, data: memoryview, flushed: int) -> int:
+        """Hand the buffer's bytes in use to the sink; return the tar bytes handed over."""
+        self.sink.write(data)
+        return flushed + len(data)
+
+    def measure_point(self, data: memoryview, flushed: int) -> int:
+        """Drain, then record where the tar and the compressed stream stand."""
+        flushed = self.drain(data, flushed)
+        self.points.append((flushed, self.sink.mark()))
+        return flushed
+
+    def skip(self, path: str, failure: str) -> None:
+        """A member the writer could not open: reported, with ``written`` False."""
+        self.skipped.append((path, failure))
+        self.written.append(False)
+
+
+def _open_own(name: bytes, root_fd: int, size: int) -> tuple[int, int, str | None]:
+    """A member the writer opens itself: (descriptor, its fstat size, None), or (-1, the
+    entry's size, why it cannot be read)."""
+    got_open = open_regular(name, root_fd)
+    if isinstance(got_open, str):
+        return -1, size, got_open
+    return got_open[0], got_open[1].st_size, None
+
+
+def _write_members(entries: Iterable[Entry], tar: _TarPass) -> None:
+    """Place every member (the hot loop: see :class:`_TarPass`), then the archive's end."""
+    view, pos, flushed = memoryview(bytearray(CHUNK)), 0, 0  # pos: in use; flushed: sent on
+    readv, os_close, enc, errors = os.readv, os.close, FS_ENCODING, FS_ERRORS
+    opened, root_fd, measure = tar.opened, tar.root_fd, tar.measure
+    offsets, written, deadline, cancel = tar.offsets, tar.written, tar.deadline, tar.cancel
     for i, entry in enumerate(entries):
         if not i & 63:
             _check(deadline, cancel)
         path, kind, size, mode, target = entry
         name = path.encode(enc, errors)
-        fd = -1
-        failure = None
+        fd, failure = -1, None
         if kind != "symlink":
             # Opened before the member is placed: a file that cannot be read has no place.
-            if opened is not None:
-                fd = opened(entry)
-                if fd < 0:
-                    continue
-            else:
-                got_open = open_regular(name, root_fd)
-                if isinstance(got_open, str):
-                    failure = got_open
-                else:
-                    fd, size = got_open[0], got_open[1].st_size
+            if opened is None:
+                fd, size, failure = _open_own(name, root_fd, size)
+            elif (fd := opened(entry)) < 0:
+                continue
         try:
-            # Measure points count the members placed so far.
-            if measure and len(offsets) in measure:
-                sink_write(view[:pos])
-                flushed += pos
-                pos = 0
-                points.append((flushed, sink.mark()))
+            if measure and len(offsets) in measure:  # measure points count members placed
+                flushed, pos = tar.measure_point(view[:pos], flushed), 0
             offsets.append(flushed + pos)
             if failure is not None:
-                skipped.append((path, failure))
-                written.append(False)
+                tar.skip(path, failure)
                 continue
             if kind == "symlink":
                 header = tar_header(
@@ -350,9 +355,7 @@ def _write_members(
             else:
                 header = tar_header(name, mode=mode, size=size, typeflag=b"0")
             if CHUNK - pos < len(header):
-                sink_write(view[:pos])
-                flushed += pos
-                pos = 0
+                flushed, pos = tar.drain(view[:pos], flushed), 0
             end = pos + len(header)
             view[pos:end] = header
             pos = end
@@ -360,9 +363,7 @@ def _write_members(
             while left:
                 if pos == CHUNK:
                     _check(deadline, cancel)
-                    sink_write(view)
-                    flushed += pos
-                    pos = 0
+                    flushed, pos = tar.drain(view, flushed), 0
                 want = min(left, CHUNK - pos)
                 got = readv(fd, [view[pos : pos + want]])
                 if not got:  # the file shrank after fstat: pad to the size in its header
@@ -378,9 +379,8 @@ def _write_members(
         pos += pad
         written.append(True)
     offsets.append(flushed + pos)
-    sink_write(view[:pos])
-    sink_write(END_OF_ARCHIVE)
-    return offsets, points, written, skipped
+    tar.drain(view[:pos], flushed)
+    tar.sink.write(END_OF_ARCHIVE)
 
 
 def write_archive(
