@@ -40,6 +40,16 @@ class WorkerContext(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class AdoptedUrl:
+    """A conversation URL a provider showed after send, and whether the job's archive was
+    seen in it (proof it is this job's)."""
+
+    chat_url: str
+    conversation_id: str
+    verified: bool
+
+
 @dataclass
 class ProviderOutcome:
     """How a run ended when it did not raise: the terminal phase and the facts to record."""

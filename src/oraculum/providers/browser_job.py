@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from playwright.async_api import Page
 
@@ -18,12 +18,13 @@ from oraculum.browser.diagnostics import capture_diagnostics
 from oraculum.browser.errors import classify_browser_error
 from oraculum.browser.profile import clone_profile
 from oraculum.browser.session import LaunchOptions, browser_on_profile
+from oraculum.capture.collect import CollectionResult
 from oraculum.core.config import seed_profile_dir
 from oraculum.core.errors import OracleError
 from oraculum.core.providers import provider_spec
 from oraculum.jobs.locks import named_lock
-from oraculum.jobs.model import Phase
-from oraculum.providers.base import ProviderOutcome, WorkerContext, with_send_warning
+from oraculum.jobs.model import Job, Phase
+from oraculum.providers.base import AdoptedUrl, ProviderOutcome, WorkerContext, with_send_warning
 
 AUTH_LOCK_TIMEOUT_S = 600.0
 
@@ -90,3 +91,42 @@ async def run_browser_job(ctx: WorkerContext, flow: PageFlow) -> ProviderOutcome
         if error is exc:
             raise
         raise error from exc
+
+
+def conversation_patch(job: Job, adopted: AdoptedUrl | None) -> dict[str, Any]:
+    """The conversation fields to record after send: the adopted URL, else a follow-up's own
+    thread; neither is `conversation_url_missing`."""
+    if adopted is not None:
+        return {
+            "chat_url": adopted.chat_url,
+            "conversation_id": adopted.conversation_id,
+            "chat_url_verified": adopted.verified,
+        }
+    if job.chat_url:
+        return {"chat_url": job.chat_url, "conversation_id": job.conversation_id}
+    label = provider_spec(job.provider).label
+    raise OracleError(
+        "conversation_url_missing",
+        f"{label} never showed a conversation URL for this job.",
+        suggested_next_step=f"Check {label} for the conversation before resubmitting.",
+    )
+
+
+def collection_outcome(
+    ctx: WorkerContext, result: CollectionResult, note: str = ""
+) -> ProviderOutcome:
+    """How a run ends once its answer was collected (or could not be: then the job is still
+    complete, and says to recollect rather than resend)."""
+    gaps = result.gaps.all()
+    ctx.log(f"collected: {result.status}{note}" + (f"; gaps: {', '.join(gaps)}" if gaps else ""))
+    message = "Job completed successfully."
+    if result.response_text is None:
+        message = (
+            "Job completed, but its answer could not be collected: "
+            f"{result.error}. Recollect it with `oraculum read {ctx.job.id} --recollect`."
+        )
+    return ProviderOutcome(
+        phase=result.phase_hint,
+        patch={"generation_status": "completed", **result.patch},
+        message=message,
+    )

@@ -17,6 +17,7 @@ from pathlib import Path
 from oraculum.core.config import Config
 from oraculum.core.errors import OracleError
 from oraculum.jobs.model import Job
+from oraculum.providers.base import AdoptedUrl
 from oraculum.providers.chatgpt.page import ChatGPTPage, TurnsReading
 from oraculum.providers.chatgpt.page_state import (
     conversation_id_from_url,
@@ -25,17 +26,12 @@ from oraculum.providers.chatgpt.page_state import (
     strip_url,
 )
 
+__all__ = ["AdoptedUrl", "Answer", "CompletionContext", "adopt_conversation_url", "wait_for_answer"]
+
 URL_POLL_S = 0.25
 BACK_AFTER_S = 2.5
 RECONCILE_TIMEOUT_S = 45.0
 RECONCILE_POLL_S = 0.25
-
-
-@dataclass(frozen=True)
-class AdoptedUrl:
-    chat_url: str
-    conversation_id: str
-    verified: bool
 
 
 def url_candidate(reading: TurnsReading, archive_name: str) -> str | None:

@@ -19,10 +19,14 @@ from oraculum.core.errors import OracleError
 from oraculum.jobs.model import EventKind, Job, Phase, PromptSendState, Status
 from oraculum.jobs.store import JobPaths
 from oraculum.providers.base import ProviderOutcome, RecollectHooks, WorkerContext
-from oraculum.providers.browser_job import diagnose, run_browser_job
+from oraculum.providers.browser_job import (
+    collection_outcome,
+    conversation_patch,
+    diagnose,
+    run_browser_job,
+)
 from oraculum.providers.chatgpt import composer
 from oraculum.providers.chatgpt.completion import (
-    AdoptedUrl,
     CompletionContext,
     adopt_conversation_url,
     revival_context,
@@ -87,7 +91,7 @@ class ChatGPTProvider:
             on_navigation=navigated,
             first=accepted,
         )
-        await ctx.enter_phase(Phase.AWAITING_RESPONSE, patch=_conversation_patch(ctx.job, adopted))
+        await ctx.enter_phase(Phase.AWAITING_RESPONSE, patch=conversation_patch(ctx.job, adopted))
         # Without the archive ever in view the answer is waited for by position, and
         # collection (which always binds through the archive's turn) refuses to save a guess.
         evidenced = adopted is None or adopted.verified
@@ -195,35 +199,4 @@ class ChatGPTProvider:
             reopen=reopen,
             persist=persist,
         )
-        ctx.log(
-            f"collected: {result.status} ({len(streamed)} characters streamed)"
-            + (f"; gaps: {', '.join(result.gaps.all())}" if result.gaps.all() else "")
-        )
-        message = "Job completed successfully."
-        if result.response_text is None:
-            message = (
-                "Job completed, but its answer could not be collected: "
-                f"{result.error}. Recollect it with `oraculum read {ctx.job.id} --recollect`."
-            )
-        return ProviderOutcome(
-            phase=result.phase_hint,
-            patch={"generation_status": "completed", **result.patch},
-            message=message,
-        )
-
-
-def _conversation_patch(job: Job, adopted: AdoptedUrl | None) -> dict[str, Any]:
-    """The conversation fields to record: the adopted URL, else a follow-up's own thread."""
-    if adopted is not None:
-        return {
-            "chat_url": adopted.chat_url,
-            "conversation_id": adopted.conversation_id,
-            "chat_url_verified": adopted.verified,
-        }
-    if job.chat_url:
-        return {"chat_url": job.chat_url, "conversation_id": job.conversation_id}
-    raise OracleError(
-        "conversation_url_missing",
-        "ChatGPT never showed a conversation URL for this job.",
-        suggested_next_step="Check ChatGPT for the conversation before resubmitting.",
-    )
+        return collection_outcome(ctx, result, f" ({len(streamed)} characters streamed)")

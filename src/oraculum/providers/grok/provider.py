@@ -15,16 +15,19 @@ from playwright.async_api import Page
 from oraculum.capture.collect import CollectionResult
 from oraculum.capture.grok_collect import collect_with, recollect_with
 from oraculum.core.config import Config, provider_urls
-from oraculum.core.errors import OracleError
 from oraculum.jobs.model import EventKind, Job, Phase, PromptSendState, Status
 from oraculum.jobs.store import JobPaths
 from oraculum.providers.base import ProviderOutcome, RecollectHooks, WorkerContext
-from oraculum.providers.browser_job import diagnose, run_browser_job
+from oraculum.providers.browser_job import (
+    collection_outcome,
+    conversation_patch,
+    diagnose,
+    run_browser_job,
+)
 from oraculum.providers.chatgpt.completion import revival_context
 from oraculum.providers.chatgpt.page_state import conversation_id_from_url
 from oraculum.providers.grok import composer
 from oraculum.providers.grok.completion import (
-    AdoptedUrl,
     CompletionContext,
     adopt_conversation_url,
     wait_for_answer,
@@ -113,7 +116,9 @@ class GrokProvider:
             log=ctx.log,
             on_navigation=navigated,
         )
-        job = await ctx.enter_phase(Phase.AWAITING_RESPONSE, patch=_url_patch(ctx.job, adopted))
+        job = await ctx.enter_phase(
+            Phase.AWAITING_RESPONSE, patch=conversation_patch(ctx.job, adopted)
+        )
         chat_url = job.chat_url or ""
         evidenced = adopted is None or adopted.verified
         answer = await wait_for_answer(
@@ -166,33 +171,4 @@ class GrokProvider:
             reopen=reopen,
             persist=persist,
         )
-        gaps = result.gaps.all()
-        ctx.log(f"collected: {result.status}" + (f"; gaps: {', '.join(gaps)}" if gaps else ""))
-        message = "Job completed successfully."
-        if result.response_text is None:
-            message = (
-                "Job completed, but its answer could not be collected: "
-                f"{result.error}. Recollect it with `oraculum read {ctx.job.id} --recollect`."
-            )
-        return ProviderOutcome(
-            phase=result.phase_hint,
-            patch={"generation_status": "completed", **result.patch},
-            message=message,
-        )
-
-
-def _url_patch(job: Job, adopted: AdoptedUrl | None) -> dict[str, Any]:
-    """The conversation fields to record: the adopted URL, else a follow-up's own thread."""
-    if adopted is not None:
-        return {
-            "chat_url": adopted.chat_url,
-            "conversation_id": adopted.conversation_id,
-            "chat_url_verified": adopted.verified,
-        }
-    if job.chat_url:
-        return {"chat_url": job.chat_url, "conversation_id": job.conversation_id}
-    raise OracleError(
-        "conversation_url_missing",
-        "Grok never showed a conversation URL for this job.",
-        suggested_next_step="Check Grok for the conversation before resubmitting.",
-    )
+        return collection_outcome(ctx, result)
