@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oraculum.core.config import Config, load_config
 from oraculum.core.errors import OracleError
@@ -30,6 +30,9 @@ from oraculum.service.common import (
 )
 from oraculum.service.prompt import check_prompt_size, prompt_text
 from oraculum.service.summary import job_summary
+
+if TYPE_CHECKING:  # the archive package loads lazily (see _build)
+    from oraculum.archive import ArchiveResult
 
 
 def check_follow_up(store: JobStore, job_ref: str, root: Path) -> Job:
@@ -141,42 +144,18 @@ def submit(
     choice = choose_provider(
         provider or (prior.provider if prior else None), preset, config, selection_extras
     )
-    if prior is not None and prior.provider != choice.provider:
-        raise OracleError(
-            "oracle_thread_target_conflict",
-            f"Follow-up job {prior.id} ran on {prior.provider}, not {choice.provider}.",
-            rejected_value=choice.provider,
-            suggested_next_step="Omit --provider for a follow-up.",
-        )
+    _check_same_provider(prior, choice.provider)
     check_prompt_size(prompt, choice.provider)
     chat_url, conversation_id = _thread_target(prior, conversation, choice.provider, config)
     check_prerequisites(config, choice.provider)
     # Finish what crashed first: a stale job must not hold capacity this job could use.
     with contextlib.suppress(OracleError):
         reconcile(store)
-
-    # The archive builder (pathspec, zstandard) loads here, not with this module: `preflight`
-    # imports this module for `check_follow_up` and never builds an archive.
-    from oraculum.archive import build_archive
-
-    # Names the staged archive only: admission assigns the job's id under its lock.
-    job_id = new_job_id()
     store.sweep_staging()
     # On success admission moved the archive into the job directory; on failure it must not
     # linger: the staging area goes either way.
     with store.staging_area() as staging:
-        archive = build_archive(
-            root,
-            list(inputs),
-            staging,
-            job_id,
-            choice.provider,  # its registry entry says the format and the ceiling
-            level=config.archive.zstd_level,
-            threads=config.archive.threads,
-            timeout_s=config.archive.timeout_ms / 1000,
-            max_bytes=config.archive_max_bytes(choice.provider),
-            include_git_dir=include_git_dir,  # naming `.git` is refused without it
-        )
+        archive = _build(root, inputs, staging, choice.provider, config, include_git_dir)
         job = submit_job(
             JobRequest(
                 project_root=root,
@@ -195,7 +174,50 @@ def submit(
             ),
             store=store,
         )
-    summary = job_summary(store.load(job.id))
+    return _submitted(store.load(job.id), archive)
+
+
+def _check_same_provider(prior: Job | None, provider: str) -> None:
+    """A follow-up stays on its job's provider."""
+    if prior is not None and prior.provider != provider:
+        raise OracleError(
+            "oracle_thread_target_conflict",
+            f"Follow-up job {prior.id} ran on {prior.provider}, not {provider}.",
+            rejected_value=provider,
+            suggested_next_step="Omit --provider for a follow-up.",
+        )
+
+
+def _build(
+    root: Path,
+    inputs: list[str],
+    staging: Path,
+    provider: str,
+    config: Config,
+    include_git_dir: bool,
+) -> ArchiveResult:
+    """The job's archive, built into ``staging`` under the provider's format and ceiling."""
+    # The archive builder (pathspec, zstandard) loads here, not with this module: `preflight`
+    # imports this module for `check_follow_up` and never builds an archive.
+    from oraculum.archive import build_archive
+
+    return build_archive(
+        root,
+        list(inputs),
+        staging,
+        new_job_id(),  # names the staged archive only: admission assigns the job's id
+        provider,  # its registry entry says the format and the ceiling
+        level=config.archive.zstd_level,
+        threads=config.archive.threads,
+        timeout_s=config.archive.timeout_ms / 1000,
+        max_bytes=config.archive_max_bytes(provider),
+        include_git_dir=include_git_dir,  # naming `.git` is refused without it
+    )
+
+
+def _submitted(job: Job, archive: ArchiveResult) -> dict[str, Any]:
+    """The submit response: the admitted job's summary with what its archive holds."""
+    summary = job_summary(job)
     summary["autoPrunedArchivePaths"] = [p.to_dict() for p in archive.pruned_paths]
     summary["archive"] = {
         "bytes": archive.size,
