@@ -130,25 +130,9 @@ async def _locked(config: Config, request: AuthRequest, run: AuthRunLog) -> dict
     ensure_private_dir(seed.parent)
     seeds.sweep_staging(seed, run.log)
 
-    source: CookieSource | None = None
-    if not request.manual:
-        source = resolve_source(
-            request.from_browser,
-            home=request.home or Path.home(),
-            profile=config.auth.chrome_profile,
-            cookie_path=config.auth.chrome_cookie_path,
-        )
-    mode: Mode = "import" if source is not None else "manual"
     headed = want_headed(request)
-    if mode == "manual" and not headed and not forced_headless(request):
-        raise OracleError(
-            "auth_unavailable",
-            "No signed-in Chrome, Chromium or Brave profile was found to import from, and "
-            "there is no display for a sign-in window.",
-            suggested_next_step=f"Run `{auth_command(provider)} --from-browser PATH` with a "
-            f"signed-in browser profile, or run `{auth_command(provider)} --manual` in a "
-            "desktop session.",
-        )
+    source = _cookie_source(config, request, provider, headed=headed)
+    mode: Mode = "import" if source is not None else "manual"
     imported: PolicyResult | None = None
     if source is not None:
         imported = await _import(source, policy, chat_url, run)
@@ -172,27 +156,14 @@ async def _locked(config: Config, request: AuthRequest, run: AuthRunLog) -> dict
             timeout_s=timeout_s,
             poll_s=poll_s,
         )
-        # The browser is closed now: what it wrote is what the seed will hold.
-        problem = seed_session_problem(staged, provider, chat_url)
-        if problem is not None:
-            raise OracleError(
-                "auth_verification_failed",
-                "The browser verified the sign-in but did not store the session cookie on "
-                f"disk ({problem.code}).",
-                suggested_next_step=f"Run `{auth_command(provider)}` again.",
-            )
+        _check_seed_written(staged, provider, chat_url)
         generation = seeds.swap_into_place(staged, seed)
     except ChallengeShown as challenge:
         raise _park_for_user(staged, options, challenge, policy, run) from None
     except BaseException:
         shutil.rmtree(staged, ignore_errors=True)
         raise
-    message = (
-        f"{verified.reason} Signed in to {policy.label}"
-        + (f" as {verified.identity}" if verified.identity else "")
-        + (f"; synced {len(imported.kept)} cookies" if imported else " by hand")
-        + f" into {seed}. Diagnostics: {run.dir}"
-    )
+    message = _signed_in_message(verified, policy, imported, seed, run)
     run.say(message)
     return {
         "provider": provider,
@@ -209,6 +180,59 @@ async def _locked(config: Config, request: AuthRequest, run: AuthRunLog) -> dict
         "log": str(run.path),
         "message": message,
     }
+
+
+def _cookie_source(
+    config: Config, request: AuthRequest, provider: str, *, headed: bool
+) -> CookieSource | None:
+    """The browser profile to import cookies from, or None to sign in by hand; refused when
+    there is neither a profile nor a display for a sign-in window."""
+    source: CookieSource | None = None
+    if not request.manual:
+        source = resolve_source(
+            request.from_browser,
+            home=request.home or Path.home(),
+            profile=config.auth.chrome_profile,
+            cookie_path=config.auth.chrome_cookie_path,
+        )
+    if source is None and not headed and not forced_headless(request):
+        raise OracleError(
+            "auth_unavailable",
+            "No signed-in Chrome, Chromium or Brave profile was found to import from, and "
+            "there is no display for a sign-in window.",
+            suggested_next_step=f"Run `{auth_command(provider)} --from-browser PATH` with a "
+            f"signed-in browser profile, or run `{auth_command(provider)} --manual` in a "
+            "desktop session.",
+        )
+    return source
+
+
+def _check_seed_written(staged: Path, provider: str, chat_url: str) -> None:
+    """The browser is closed now: what it wrote is what the seed will hold, so the session
+    cookie must be on disk."""
+    problem = seed_session_problem(staged, provider, chat_url)
+    if problem is not None:
+        raise OracleError(
+            "auth_verification_failed",
+            "The browser verified the sign-in but did not store the session cookie on "
+            f"disk ({problem.code}).",
+            suggested_next_step=f"Run `{auth_command(provider)}` again.",
+        )
+
+
+def _signed_in_message(
+    verified: Verified,
+    policy: CookiePolicy,
+    imported: PolicyResult | None,
+    seed: Path,
+    run: AuthRunLog,
+) -> str:
+    return (
+        f"{verified.reason} Signed in to {policy.label}"
+        + (f" as {verified.identity}" if verified.identity else "")
+        + (f"; synced {len(imported.kept)} cookies" if imported else " by hand")
+        + f" into {seed}. Diagnostics: {run.dir}"
+    )
 
 
 async def _import(
