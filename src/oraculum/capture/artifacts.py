@@ -183,18 +183,11 @@ async def collect_artifacts(
     records: list[dict[str, Any]] = []
     state = "inspected" if enabled else "not_performed"
     for candidate in candidates if enabled else []:
-        record: dict[str, Any] = {
-            "candidateId": candidate.candidate_id,
-            "label": candidate.label,
-            "fileName": candidate.file_name,
-            "hrefKind": candidate.href_kind,
-            "required": False,
-            "state": "discovered",
-        }
         old = previous.get(candidate.candidate_id)
         if old is not None and _already_validated(old, job_dir):
             records.append({**old, "reused": True})
             continue
+        record = _discovered(candidate)
         try:
             fetched = await activate(page, candidate, max_bytes=max_bytes, timings=timings)
         except (ValueError, PlaywrightError) as exc:
@@ -203,37 +196,69 @@ async def collect_artifacts(
         finally:
             if heartbeat is not None:
                 await heartbeat()
-        record.update(state="downloaded", via=fetched.via)
-        name = safe_file_name(candidate.file_name or fetched.name or candidate.label)
-        check = validate_artifact_bytes(
-            fetched.data,
-            name,
-            fetched.declared_size,
-            content_type=fetched.content_type,
-            max_bytes=max_bytes,
-        )
-        record["validation"] = check.to_json_dict()
-        if not check.ok:
-            records.append({**record, "state": "failed", "reason": check.reason})
-            continue
-        stored = store_bytes(job_dir / "artifacts", fetched.data, check.sha256, name)
-        records.append(
-            {
-                **record,
-                "state": "validated",
-                "path": str(stored.relative_to(job_dir)),
-                "sha256": check.sha256,
-                "size": check.size,
-                "kind": check.kind,
-            }
-        )
-    paths = sorted(
+        records.append(_checked_and_stored(record, candidate, fetched, job_dir, max_bytes))
+    _write_manifest(manifest_path, state, candidates, enabled=enabled, records=records)
+    return ArtifactOutcome(state, records, _validated_paths(records, job_dir))
+
+
+def _discovered(candidate: Candidate) -> dict[str, Any]:
+    """A candidate's record before anything was read from it."""
+    return {
+        "candidateId": candidate.candidate_id,
+        "label": candidate.label,
+        "fileName": candidate.file_name,
+        "hrefKind": candidate.href_kind,
+        "required": False,
+        "state": "discovered",
+    }
+
+
+def _checked_and_stored(
+    record: dict[str, Any], candidate: Candidate, fetched: Fetched, job_dir: Path, max_bytes: int
+) -> dict[str, Any]:
+    """The record of downloaded bytes: validated and stored once per sha256, or failed."""
+    record = {**record, "state": "downloaded", "via": fetched.via}
+    name = safe_file_name(candidate.file_name or fetched.name or candidate.label)
+    check = validate_artifact_bytes(
+        fetched.data,
+        name,
+        fetched.declared_size,
+        content_type=fetched.content_type,
+        max_bytes=max_bytes,
+    )
+    record["validation"] = check.to_json_dict()
+    if not check.ok:
+        return {**record, "state": "failed", "reason": check.reason}
+    stored = store_bytes(job_dir / "artifacts", fetched.data, check.sha256, name)
+    return {
+        **record,
+        "state": "validated",
+        "path": str(stored.relative_to(job_dir)),
+        "sha256": check.sha256,
+        "size": check.size,
+        "kind": check.kind,
+    }
+
+
+def _validated_paths(records: list[dict[str, Any]], job_dir: Path) -> list[str]:
+    """The stored files of validated records that are still on disk."""
+    return sorted(
         {
             str(job_dir / r["path"])
             for r in records
             if r.get("state") == "validated" and (job_dir / r["path"]).exists()
         }
     )
+
+
+def _write_manifest(
+    manifest_path: Path,
+    state: str,
+    candidates: list[Candidate],
+    *,
+    enabled: bool,
+    records: list[dict[str, Any]],
+) -> None:
     atomic_write_json(
         manifest_path,
         {
@@ -246,4 +271,3 @@ async def collect_artifacts(
             "artifacts": records,
         },
     )
-    return ArtifactOutcome(state, records, paths)
