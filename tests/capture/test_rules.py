@@ -115,8 +115,6 @@ def test_single_markdown_block_is_exact_code() -> None:
     assert choice == outcome.ResponseChoice(block.text, Fidelity.EXACT_CODE, "code_text_content")
     two = [block, CodeBlock(2, "md", "other")]
     assert outcome.choose_response(two, "derived", "raw").fidelity == Fidelity.DERIVED_MARKDOWN
-    research = outcome.choose_response([block], "derived", "raw", deep_research=True)
-    assert research.fidelity == Fidelity.DERIVED_MARKDOWN
 
 
 def test_text_only_fallback_strips_chrome_and_none_when_empty() -> None:

@@ -178,14 +178,11 @@ async def _finalise(
     paths: JobPaths,
     config: Config,
     *,
-    deep_research: bool = False,
     timings: DownloadTimings | None = None,
 ) -> CollectionResult:
     job_dir = paths.dir
     markdown = html_to_markdown(capture.raw_html, capture.url)
-    choice = outcome.choose_response(
-        capture.code_blocks, markdown, capture.raw_text, deep_research=deep_research
-    )
+    choice = outcome.choose_response(capture.code_blocks, markdown, capture.raw_text)
     if choice is not None:
         choice = outcome.redact_choice(choice)
         write_response(paths.response, choice.text)

@@ -22,9 +22,6 @@ class Fidelity(StrEnum):
     TEXT_ONLY = "text_only"
 
 
-FIDELITY_RANK = {f: rank for rank, f in enumerate(Fidelity)}  # lower is better
-
-
 class CollectionStatus(StrEnum):
     COMPLETE = "complete"
     PARTIAL = "partial"
@@ -40,8 +37,6 @@ GAP_BOUND_CAPTURE = "bound_response_capture"
 GAP_REDACTED = "redacted_transport_links"
 GAP_NATIVE_SOURCES = "native_export_source_links"
 GAP_DIAGRAM_PREFIX = "diagram_source:"
-GAP_NATIVE_EXPORT = "native_markdown_export"
-GAP_WIDGET_STATE = "research_widget_state"
 GAP_ARTIFACT_PREFIX = "artifact:"
 GAP_INSPECTION_PREFIX = "artifact_inspection:"
 GAP_CAPTURE_ERROR_PREFIX = "capture_error:"
@@ -84,14 +79,14 @@ class ResponseChoice:
 
 
 def choose_response(
-    code_blocks: Sequence[CodeBlock], markdown: str, raw_text: str, *, deep_research: bool = False
+    code_blocks: Sequence[CodeBlock], markdown: str, raw_text: str
 ) -> ResponseChoice | None:
     """The response text and its fidelity claim, before redaction; None when there is nothing.
 
     A single markdown code block *is* the answer verbatim (the model was asked for a file);
     otherwise the derived Markdown; text only when the HTML yields no Markdown at all."""
     markdown_blocks = [b for b in code_blocks if b.language.lower() in MARKDOWN_LANGUAGES]
-    if len(markdown_blocks) == 1 and not deep_research and markdown_blocks[0].text.strip():
+    if len(markdown_blocks) == 1 and markdown_blocks[0].text.strip():
         return ResponseChoice(markdown_blocks[0].text, Fidelity.EXACT_CODE, "code_text_content")
     if markdown.strip():
         return ResponseChoice(markdown, Fidelity.DERIVED_MARKDOWN, "sanitized_html_markdown")

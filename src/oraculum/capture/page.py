@@ -30,10 +30,6 @@ def turn_sha256(normalized_text: str) -> str:
     return hashlib.sha256(normalized_text.encode("utf-8")).hexdigest()
 
 
-def normalize_text(text: str) -> str:
-    return " ".join(text.split())
-
-
 @dataclass(frozen=True)
 class CaptureRequest:
     response_index: int

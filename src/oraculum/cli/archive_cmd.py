@@ -20,18 +20,9 @@ if TYPE_CHECKING:
 
 
 def _settings(project_root: Path, provider: str) -> dict[str, Any]:
-    """Archive settings from the effective config, or the built-in defaults without one."""
-    from oraculum.archive.build import DEFAULT_TIMEOUT_S, DEFAULT_ZSTD_LEVEL
+    """Archive settings from the effective config (its defaults when no file sets them)."""
+    from oraculum.core.config import load_config
 
-    try:
-        from oraculum.core.config import load_config
-    except ImportError:  # the CLI stays usable on its own defaults
-        return {
-            "level": DEFAULT_ZSTD_LEVEL,
-            "threads": 0,
-            "timeout_s": DEFAULT_TIMEOUT_S,
-            "max_bytes": provider_spec(provider).max_archive_bytes,
-        }
     config = load_config(project_root).config
     return {
         "level": config.archive.zstd_level,

@@ -22,7 +22,6 @@ if TYPE_CHECKING:
 CHATGPT: Final = providers.CHATGPT.name
 GROK: Final = providers.GROK.name
 PROVIDERS: Final[tuple[str, ...]] = providers.BROWSER_PROVIDERS
-MODEL_FAMILIES: Final[tuple[str, ...]] = ("instant", "thinking", "pro", "grok")
 TOOLS: Final[tuple[str, ...]] = ("deep_research",)
 
 

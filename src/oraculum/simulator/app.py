@@ -16,13 +16,11 @@ from aiohttp import BodyPartReader, web
 
 from oraculum.simulator import actions, scenarios
 from oraculum.simulator.scenarios import MODELS_BY_PROVIDER, Scenario, ScenarioError
-from oraculum.simulator.site import CHATGPT, Site, site_for
+from oraculum.simulator.site import Site, site_for
 from oraculum.simulator.state import Conversation, Selection, SimState, Turn
 from oraculum.simulator.uploads import make_upload
 
 STATIC_DIR = Path(__file__).parent / "static"
-# ChatGPT's; each site names its own (`Site.session_cookie`, Grok's is `sso`).
-SESSION_COOKIE = CHATGPT.session_cookie
 DEFAULT_EMAIL = "tester@example.com"
 SESSION_MAX_AGE_S = 30 * 24 * 3600
 # ChatGPT accepts archives up to 250 MiB; leave room for multipart framing.

@@ -18,7 +18,6 @@ SHELLS = ("classic", "redesign")
 PICKERS = ("legacy", "chips", "intelligence", "power")
 ANSWERS = ("default", "markdown", "files", "files_only", "tricky", "echo")
 MESSAGE_ID_MODES = ("both", "selection", "none")
-FAMILIES = ("instant", "thinking", "pro")
 EFFORTS = ("light", "standard", "extended", "heavy")
 # Which efforts each family offers (Instant has none of its own; its effort is ignored).
 FAMILIES_EFFORTS = frozenset(
