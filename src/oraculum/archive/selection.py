@@ -238,7 +238,7 @@ class _GitIgnores:
             self._specs[dir_rel] = self._load(posixpath.join(base, ".gitignore"))
         return self._specs[dir_rel]
 
-    def ignored(self, rel: str, is_dir: bool) -> bool:
+    def ignored(self, rel: str, *, is_dir: bool) -> bool:
         """Whether ``rel`` itself matches the ignore rules of its ancestors' `.gitignore`s."""
         suffix = "/" if is_dir else ""
         d = posixpath.dirname(rel)
@@ -258,13 +258,13 @@ class _GitIgnores:
                 return hit
         return False
 
-    def path_ignored(self, rel: str, is_dir: bool) -> bool:
+    def path_ignored(self, rel: str, *, is_dir: bool) -> bool:
         """Whether ``rel`` or any of its ancestor directories is ignored."""
         parts = rel.split("/")
         for depth in range(1, len(parts)):
-            if self.ignored("/".join(parts[:depth]), True):
+            if self.ignored("/".join(parts[:depth]), is_dir=True):
                 return True
-        return self.ignored(rel, is_dir)
+        return self.ignored(rel, is_dir=is_dir)
 
 
 def _order(path: str) -> bytes:
@@ -309,7 +309,7 @@ class _Selector:
         if self.deadline is not None and not self._ticks & 255 and time.monotonic() > self.deadline:
             raise SelectionTimeout
 
-    def _exclude(self, path: str, reason: str, directory: bool, count: bool) -> None:
+    def _exclude(self, path: str, reason: str, *, directory: bool, count: bool) -> None:
         slot = self.excluded.setdefault((path, reason), [directory, 0 if count else None])
         if count:
             slot[1] = (slot[1] or 0) + 1
@@ -402,7 +402,7 @@ class _Selector:
         reason = rules.token_exclusion_reason(name, size, head)
         if reason is None:
             return False
-        self._exclude(rel, "credential file" if forced else reason, False, True)
+        self._exclude(rel, "credential file" if forced else reason, directory=False, count=True)
         return True
 
     # -- entry kinds -------------------------------------------------------------------------
@@ -434,15 +434,15 @@ class _Selector:
             if rules_on:
                 hit = rules.path_exclusion(parts, dir_like=dir_like)
                 if hit is not None:
-                    self._exclude(hit[0], hit[1], hit[0] != rel or dir_like, True)
+                    self._exclude(hit[0], hit[1], directory=hit[0] != rel or dir_like, count=True)
                     return None
             elif not dir_like and rules.is_credential_file(parts[-1]):
-                self._exclude(rel, "credential file", False, True)
+                self._exclude(rel, "credential file", directory=False, count=True)
                 return None
         return Entry(rel, "symlink", 0, 0o777, self._link_target(rel, target))
 
     def _entry(
-        self, rel: str, st: os.stat_result | None, rules_on: bool, forced: bool, fd: int = -1
+        self, rel: str, st: os.stat_result | None, *, rules_on: bool, forced: bool, fd: int = -1
     ) -> Entry | None:
         """The entry for one non-directory path found by listing (``rules_on``) or forced
         walking, or None when it is excluded or skipped. ``fd`` is the file, if already open."""
@@ -465,10 +465,10 @@ class _Selector:
         if rules_on:
             reason = rules.file_exclusion_reason(name)
             if reason is not None:
-                self._exclude(rel, reason, False, True)
+                self._exclude(rel, reason, directory=False, count=True)
                 return None
         elif forced and rules.is_credential_file(name):
-            self._exclude(rel, "credential file", False, True)
+            self._exclude(rel, "credential file", directory=False, count=True)
             return None
         if (
             name in rules.TOKEN_CHECKED_NAMES
@@ -526,20 +526,20 @@ class _Selector:
                 if name == ".git":
                     # Never archive repository internals from a walk: `.git/config` can carry
                     # credentials in remote URLs.
-                    self._exclude(rel, "excluded directory .git", True, False)
+                    self._exclude(rel, "excluded directory .git", directory=True, count=False)
                     continue
                 if forced and name in rules.CREDENTIAL_DIRS:
                     # Credentials under ordinary names (`.aws/credentials`): out of a named
                     # directory too, unless named themselves.
-                    self._exclude(rel, "credential directory", True, False)
+                    self._exclude(rel, "credential directory", directory=True, count=False)
                     continue
                 if not forced:
                     reason = rules.dir_exclusion_reason(rel.split("/"))
                     if reason is not None:
-                        self._exclude(rel, reason, True, False)
+                        self._exclude(rel, reason, directory=True, count=False)
                         continue
-                    if ignores is not None and ignores.ignored(rel, True):
-                        self._exclude(rel, "gitignored", True, False)
+                    if ignores is not None and ignores.ignored(rel, is_dir=True):
+                        self._exclude(rel, "gitignored", directory=True, count=False)
                         continue
                 stack.append(self._children(rel))
                 continue
@@ -547,10 +547,10 @@ class _Selector:
                 reason = None
                 if not stat.S_ISLNK(st.st_mode):
                     reason = rules.file_exclusion_reason(name)
-                if reason is None and ignores.ignored(rel, False):
-                    self._exclude(rel, "gitignored", False, True)
+                if reason is None and ignores.ignored(rel, is_dir=False):
+                    self._exclude(rel, "gitignored", directory=False, count=True)
                     continue
-            entry = self._entry(rel, st, not forced, forced)
+            entry = self._entry(rel, st, rules_on=not forced, forced=forced)
             if entry is not None:
                 yield entry
 
@@ -580,7 +580,7 @@ class _Selector:
                 last_dir = directory
                 hit = rules.excluded_ancestor(p.split("/"))
             if hit is not None:
-                self._exclude("/".join(p.split("/")[: hit[0]]), hit[1], True, True)
+                self._exclude("/".join(p.split("/")[: hit[0]]), hit[1], directory=True, count=True)
                 continue
             self.release()
             opened = self._open(p) if self._open_files and not self._reading_ahead else None
@@ -602,7 +602,8 @@ class _Selector:
                 # A submodule (gitlink): git does not list its files.
                 heapq.heappush(waiting, (_order(p + "/"), self._git_dir(p)))
                 continue
-            entry = self._entry(p, st, True, False, opened[0] if opened is not None else -1)
+            fd = opened[0] if opened is not None else -1
+            entry = self._entry(p, st, rules_on=True, forced=False, fd=fd)
             if opened is not None:
                 if entry is None:
                     os.close(opened[0])
@@ -660,12 +661,12 @@ class _Selector:
     def _git_dir(self, rel: str) -> Iterator[Entry]:
         reason = rules.dir_exclusion_reason(rel.split("/"))
         if reason is not None:
-            self._exclude(rel, reason, True, False)
+            self._exclude(rel, reason, directory=True, count=False)
             return iter(())
         return self._walk(rel, forced=False)
 
     def _named(self, rel: str) -> Iterator[Entry]:
-        entry = self._entry(rel, None, False, False)
+        entry = self._entry(rel, None, rules_on=False, forced=False)
         if entry is not None:
             yield entry
 
@@ -759,7 +760,7 @@ class _Selector:
             forced |= git_ignored(self.root, rest, self.deadline)
         else:
             ignores = self.ignores = self.ignores or _GitIgnores(self.root)
-            forced |= {d for d in rest if ignores.path_ignored(d, True)}
+            forced |= {d for d in rest if ignores.path_ignored(d, is_dir=True)}
         return forced
 
 
