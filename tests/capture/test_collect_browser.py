@@ -81,7 +81,7 @@ async def test_rich_markdown_round_trips(shell: Shell, tmp_path: Path) -> None:
     )
     _result, job, paths, persist, _ = await _collect(shell, tmp_path, page, cid, 0)
     md = paths.response.read_text()
-    assert md == RICH_MARKDOWN.replace("`x`", "`x`")
+    assert md == RICH_MARKDOWN + "\n"  # response.md ends with a newline
     assert job.collection_status == "complete" and job.collection_gaps == []
     assert job.response_fidelity == "derived_markdown"
     # Nested presentation <pre> wrappers count once: two leaf blocks, two files.
@@ -240,7 +240,7 @@ async def test_another_conversation_is_never_captured(shell: Shell, tmp_path: Pa
     await page.wait_for_selector(".assistant-message")
     _result, _job, paths, _, reopened = await _collect(shell, tmp_path, page, cid, 0)
     assert reopened == [cid]
-    assert paths.response.read_text() == "My own answer."
+    assert paths.response.read_text() == "My own answer.\n"
 
     # A reopen that keeps landing elsewhere: bounded retries, then failure; nothing saved.
     store, job2, paths2 = make_job(tmp_path / "b", conversation_id=cid, chat_url=None)
@@ -276,7 +276,7 @@ async def test_recollection_keeps_a_different_earlier_version(shell: Shell, tmp_
         page, job, paths, NO_ARTIFACTS, reopen=page.reload, persist=Persist(store, job.id)
     )
     assert result.status == "complete"
-    assert paths.response.read_text() == "Fresh answer."
+    assert paths.response.read_text() == "Fresh answer.\n"
     kept = list(paths.dir.glob("response.md.*.previous"))
     assert len(kept) == 1 and kept[0].read_text() == "An older, different capture."
     await page.close()
@@ -367,6 +367,6 @@ async def test_first_capture_binds_the_reply_after_the_archive_not_the_count(
     )
     result, job, paths, _, _ = await _collect(shell, tmp_path, page, cid, 0)
     assert result.status == "complete"
-    assert paths.response.read_text() == "Our answer."
+    assert paths.response.read_text() == "Our answer.\n"
     assert job.collection_binding["responseIndex"] == 1
     await page.close()

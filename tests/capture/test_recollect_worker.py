@@ -72,7 +72,7 @@ def test_recollect_a_job_whose_first_capture_failed(oraculum_home: Path, tmp_pat
         done = store.load(job.id)
         assert done.collection_status == "complete", done.collection_gaps
         assert not done.recollection_needed and done.recollection_error is None
-        assert paths.response.read_text() == "## Review\n\nAll **good**."
+        assert paths.response.read_text() == "## Review\n\nAll **good**.\n"
         assert done.collection_binding is not None
         assert done.collection_binding["responseIndex"] == 1
         assert done.collection_binding["turnSha256"]

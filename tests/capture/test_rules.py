@@ -117,9 +117,19 @@ def test_single_markdown_block_is_exact_code() -> None:
     assert outcome.choose_response(two, "derived", "raw").fidelity == Fidelity.DERIVED_MARKDOWN
 
 
+def test_response_text_ends_with_a_newline() -> None:
+    # response.md is a text file: it ends with exactly the newline the text had, or one added.
+    block = CodeBlock(1, "markdown", "# Title\n\nbody\n")
+    assert outcome.choose_response([block], "derived", "raw").text == block.text
+    bare = CodeBlock(1, "markdown", "# Title")
+    assert outcome.choose_response([bare], "derived", "raw").text == "# Title\n"
+    assert outcome.choose_response([], "## Derived", "raw").text == "## Derived\n"
+    assert outcome.choose_response([], "", "Plain answer.").text == "Plain answer.\n"
+
+
 def test_text_only_fallback_strips_chrome_and_none_when_empty() -> None:
     choice = outcome.choose_response([], "", "Thought for 4s\nThe answer.\nWorked for 1m 7s")
-    assert choice is not None and choice.text == "The answer."
+    assert choice is not None and choice.text == "The answer.\n"
     assert choice.fidelity == Fidelity.TEXT_ONLY
     assert outcome.choose_response([], " ", "Stopped thinking") is None
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -78,12 +78,24 @@ class ResponseChoice:
     redacted: bool = False
 
 
+def _ending_with_newline(text: str) -> str:
+    # response.md is a text file: a text that lacks the final newline gets one, nothing else.
+    return text if text.endswith("\n") else text + "\n"
+
+
 def choose_response(
     code_blocks: Sequence[CodeBlock], markdown: str, raw_text: str
 ) -> ResponseChoice | None:
-    """The response text and its fidelity claim, before redaction; None when there is nothing.
+    """The response text (ending with a newline) and its fidelity claim, before redaction;
+    None when there is nothing."""
+    choice = _choose(code_blocks, markdown, raw_text)
+    return None if choice is None else replace(choice, text=_ending_with_newline(choice.text))
 
-    A single markdown code block *is* the answer verbatim (the model was asked for a file);
+
+def _choose(
+    code_blocks: Sequence[CodeBlock], markdown: str, raw_text: str
+) -> ResponseChoice | None:
+    """A single markdown code block *is* the answer verbatim (the model was asked for a file);
     otherwise the derived Markdown; text only when the HTML yields no Markdown at all."""
     markdown_blocks = [b for b in code_blocks if b.language.lower() in MARKDOWN_LANGUAGES]
     if len(markdown_blocks) == 1 and markdown_blocks[0].text.strip():
