@@ -26,6 +26,8 @@ __all__ = [
     "Skipped",
     "archive_filename",
     "build_archive",
+    "inputs",
     "resolve_inputs",
     "select_entries",
+    "selection",
 ]

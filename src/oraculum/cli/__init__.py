@@ -31,6 +31,8 @@ COMMAND_MODULES = (
     "demo_cmd",
     "doctor_cmd",
 )
+__all__ = ["app", "entrypoint", "main"]
+
 for _module in COMMAND_MODULES:
     importlib.import_module(f"oraculum.cli.{_module}")
 
@@ -46,7 +48,7 @@ def _split_json_flag(argv: list[str]) -> tuple[list[str], bool]:
     return [a for a in head if a != "--json"] + tail, found
 
 
-def report_error(error: OracleError) -> int:
+def _report_error(error: OracleError) -> int:
     if MODE.json:
         sys.stdout.write(
             json.dumps({"error": error.to_dict()}, indent=2, ensure_ascii=False) + "\n"
@@ -75,20 +77,20 @@ def main(argv: list[str] | None = None) -> int:
     try:
         result = app(args=args, prog_name="oraculum", standalone_mode=False)
     except OracleError as error:
-        return report_error(error)
+        return _report_error(error)
     except typer.Exit as done:
         return int(done.exit_code or 0)
     except (typer.Abort, KeyboardInterrupt):
-        return report_error(OracleError("interrupted", "Interrupted."))
+        return _report_error(OracleError("interrupted", "Interrupted."))
     except typer.TyperException as usage:  # typer's (vendored click) usage errors
         if MODE.json:
-            return report_error(OracleError("invalid_argument", usage.format_message()))
+            return _report_error(OracleError("invalid_argument", usage.format_message()))
         _show_usage_error(usage)
         return int(ExitCode.INVALID_INPUT)
     except Exception as exc:  # a bug or an unmapped OS fault: the error shape, never a traceback
         from oraculum.core.crashlog import surface_error
 
-        return report_error(surface_error(exc, surface="cli"))
+        return _report_error(surface_error(exc, surface="cli"))
     return int(result or 0) if isinstance(result, int) else 0
 
 

@@ -1,1 +1,15 @@
 """Core: errors, paths, config, presets, project and session identity."""
+
+# The modules other layers may import; the rest of the package is internal to it.
+__all__ = [
+    "config",
+    "crashlog",
+    "errors",
+    "fsio",
+    "paths",
+    "presets",
+    "project",
+    "providers",
+    "session",
+    "surface",
+]

@@ -1,1 +1,19 @@
 """Jobs: model and transitions, the store, locks, leases, admission and workers."""
+
+# The modules other layers may import; the rest of the package is internal to it.
+__all__ = [
+    "admission",
+    "cancel",
+    "ids",
+    "indexes",
+    "leases",
+    "locks",
+    "model",
+    "process",
+    "reconcile",
+    "retention",
+    "rules",
+    "runtime",
+    "store",
+    "transitions",
+]

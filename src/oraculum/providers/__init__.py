@@ -8,6 +8,18 @@ from oraculum.core.errors import OracleError
 from oraculum.core.providers import provider_spec
 from oraculum.providers.base import Provider
 
+# What a provider author touches: `base` (the interfaces), `browser_job` (the shared browser
+# lifecycle) and a package of its own; `testing` is the dry-run driver the registry names.
+__all__ = [
+    "Provider",
+    "base",
+    "browser_job",
+    "chatgpt",
+    "get_provider",
+    "grok",
+    "testing",
+]
+
 
 def get_provider(name: str) -> Provider:
     """The provider implementation a worker runs for a job's ``provider`` field."""

@@ -33,7 +33,8 @@ _EXPORTS: dict[str, str] = {
     "run_simulator": "runner",
 }
 
-__all__ = sorted(_EXPORTS)
+# The two modules other layers read directly: the knob lists and the sites' names.
+__all__ = [*sorted(_EXPORTS), "scenarios", "site"]
 
 
 def __getattr__(name: str) -> Any:
