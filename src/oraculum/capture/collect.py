@@ -71,7 +71,7 @@ class CaptureFailed(Exception):
         self.binding = binding
 
 
-def _initial_binding(job: Job, response_index: int) -> Binding | None:
+def initial_binding(job: Job, response_index: int) -> Binding | None:
     conversation = job.conversation_id or conversation_id_from_url(job.chat_url)
     if conversation is None:
         return None
@@ -171,7 +171,7 @@ def _capture_record(
     }
 
 
-async def _finalise(
+async def finalise(
     page: Page,
     capture: TurnCapture,
     binding: Binding,
@@ -242,7 +242,7 @@ async def _finalise(
     )
 
 
-def _failed(
+def failed_result(
     job: Job, paths: JobPaths, error: CaptureFailed, *, recollecting: bool
 ) -> CollectionResult:
     """The fields for a bound capture that failed; earlier usable bytes are left alone."""
@@ -289,9 +289,9 @@ async def collect(
 ) -> CollectionResult:
     """Collect the assistant turn at ``response_index`` (0-based among the conversation's
     assistant turns, as :func:`oraculum.capture.page.assistant_turns` counts them)."""
-    binding = _initial_binding(job, response_index)
+    binding = initial_binding(job, response_index)
     if binding is None:
-        return _failed(
+        return failed_result(
             job,
             paths,
             CaptureFailed("conversation_unknown", "The job has no conversation to bind to."),
@@ -305,9 +305,9 @@ async def collect(
             page, binding, reopen, archive_name=Path(job.archive_path).name, anchored=True
         )
     except CaptureFailed as error:
-        return _failed(job, paths, error, recollecting=False)
+        return failed_result(job, paths, error, recollecting=False)
     await persist({"collection_binding": binding.to_json_dict()})  # before any download
-    return await _finalise(page, capture, binding, paths, config, timings=timings)
+    return await finalise(page, capture, binding, paths, config, timings=timings)
 
 
 async def recollect(
@@ -323,7 +323,7 @@ async def recollect(
     """Reacquire the saved binding's exact turn and collect it again; never guesses a turn."""
     binding = Binding.from_json(job.collection_binding)
     if binding is None:
-        return _failed(
+        return failed_result(
             job,
             paths,
             CaptureFailed(
@@ -338,6 +338,6 @@ async def recollect(
     try:
         capture, resolved = await bound_capture(page, binding, reopen, archive_name=archive_name)
     except CaptureFailed as error:
-        return _failed(job, paths, error, recollecting=True)
+        return failed_result(job, paths, error, recollecting=True)
     await persist({"collection_binding": resolved.to_json_dict()})  # identity learned survives
-    return await _finalise(page, capture, resolved, paths, config, timings=timings)
+    return await finalise(page, capture, resolved, paths, config, timings=timings)

@@ -28,9 +28,9 @@ from oraculum.capture.collect import (
     CollectionResult,
     Persist,
     Reopen,
-    _failed,
-    _finalise,
-    _initial_binding,
+    failed_result,
+    finalise,
+    initial_binding,
 )
 from oraculum.capture.page import CaptureRequest, TurnCapture
 from oraculum.capture.redact import safe_url
@@ -43,7 +43,7 @@ CaptureFn = Callable[[CaptureRequest], Awaitable[TurnCapture]]
 _RENDERING = ("bound_root_absent", "bound_message_absent", "archive_turn_absent")
 
 
-def judged_sources(capture: TurnCapture) -> TurnCapture:
+def _judged_sources(capture: TurnCapture) -> TurnCapture:
     """The page's links as sources: a safe URL, or flagged unresolved (never returned)."""
     sources = []
     for raw in capture.sources:
@@ -57,7 +57,7 @@ def judged_sources(capture: TurnCapture) -> TurnCapture:
     return replace(capture, sources=sources)
 
 
-async def bound_capture_with(
+async def _bound_capture_with(
     capture_fn: CaptureFn,
     binding: Binding,
     reopen: Reopen,
@@ -84,7 +84,7 @@ async def bound_capture_with(
                 )
             except BindingRefused as refused:
                 raise CaptureFailed(refused.code, refused.message, binding) from None
-            return judged_sources(last), resolved
+            return _judged_sources(last), resolved
         more = attempt + 1 < attempts
         if last.error in ("conversation_mismatch", "evaluation_failed"):
             if more:
@@ -110,9 +110,9 @@ async def collect_with(
     persist: Persist,
 ) -> CollectionResult:
     """Collect the reply that follows the user message showing the job's archive."""
-    binding = _initial_binding(job, response_index)
+    binding = initial_binding(job, response_index)
     if binding is None:
-        return _failed(
+        return failed_result(
             job,
             paths,
             CaptureFailed("conversation_unknown", "The job has no conversation to bind to."),
@@ -120,13 +120,13 @@ async def collect_with(
         )
     await persist({"collection_binding": binding.to_json_dict()})
     try:
-        capture, binding = await bound_capture_with(
+        capture, binding = await _bound_capture_with(
             capture_fn, binding, reopen, archive_name=Path(job.archive_path).name, anchored=True
         )
     except CaptureFailed as error:
-        return _failed(job, paths, error, recollecting=False)
+        return failed_result(job, paths, error, recollecting=False)
     await persist({"collection_binding": binding.to_json_dict()})
-    return await _finalise(page, capture, binding, paths, config)
+    return await finalise(page, capture, binding, paths, config)
 
 
 async def recollect_with(
@@ -147,13 +147,13 @@ async def recollect_with(
             "The job has no saved collection binding; recollection needs the observed "
             "responseIndex and messageId.",
         )
-        return _failed(job, paths, missing, recollecting=True)
+        return failed_result(job, paths, missing, recollecting=True)
     archive_name = None if binding.message_id else Path(job.archive_path).name
     try:
-        capture, resolved = await bound_capture_with(
+        capture, resolved = await _bound_capture_with(
             capture_fn, binding, reopen, archive_name=archive_name, anchored=False
         )
     except CaptureFailed as error:
-        return _failed(job, paths, error, recollecting=True)
+        return failed_result(job, paths, error, recollecting=True)
     await persist({"collection_binding": resolved.to_json_dict()})
-    return await _finalise(page, capture, resolved, paths, config)
+    return await finalise(page, capture, resolved, paths, config)

@@ -13,8 +13,8 @@ from playwright.async_api import Page
 
 from oraculum.core.providers import CONVERSATION_PATH
 
-CHATGPT_HEADING = "ChatGPT said:"
-USER_HEADING = "You said:"
+_CHATGPT_HEADING = "ChatGPT said:"
+_USER_HEADING = "You said:"
 
 
 @cache
@@ -37,8 +37,8 @@ class CaptureRequest:
     message_id: str | None = None
     archive_name: str | None = None
     bind_by_archive: bool = False  # the bound turn is the first reply after the archive's turn
-    heading_text: str = CHATGPT_HEADING
-    user_heading_text: str = USER_HEADING
+    heading_text: str = _CHATGPT_HEADING
+    user_heading_text: str = _USER_HEADING
     report_mode: bool = False
 
     def to_js(self, mode: str = "capture") -> dict[str, Any]:
