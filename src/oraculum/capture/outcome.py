@@ -16,7 +16,6 @@ from oraculum.capture.redact import literal_urls, redact_transport_secrets, safe
 
 
 class Fidelity(StrEnum):
-    NATIVE_MARKDOWN = "native_markdown"
     EXACT_CODE = "exact_code"
     DERIVED_MARKDOWN = "derived_markdown"
     TEXT_ONLY = "text_only"
@@ -28,15 +27,13 @@ class CollectionStatus(StrEnum):
     FAILED = "failed"
 
 
-# Gap names (seed, "## Collection"). Required gaps mean the answer itself is degraded; optional
+# Gap names (docs/collection.md). Required gaps mean the answer itself is degraded; optional
 # ones mean a secondary file is missing. Prefixed gaps carry a suffix after the colon.
 GAP_RESPONSE = "response"
 GAP_RICH_FIDELITY = "rich_response_fidelity"
 GAP_UNRESOLVED_SOURCES = "unresolved_source_links"
 GAP_BOUND_CAPTURE = "bound_response_capture"
 GAP_REDACTED = "redacted_transport_links"
-GAP_NATIVE_SOURCES = "native_export_source_links"
-GAP_DIAGRAM_PREFIX = "diagram_source:"
 GAP_ARTIFACT_PREFIX = "artifact:"
 GAP_INSPECTION_PREFIX = "artifact_inspection:"
 GAP_CAPTURE_ERROR_PREFIX = "capture_error:"
@@ -48,12 +45,12 @@ REQUIRED_GAPS = frozenset(
         GAP_UNRESOLVED_SOURCES,
         GAP_BOUND_CAPTURE,
         GAP_REDACTED,
-        GAP_NATIVE_SOURCES,
     }
 )
 MARKDOWN_LANGUAGES = frozenset({"markdown", "md"})
 
-# Whole lines of UI chrome that are not the answer (facts §1.7), dropped from text-only output.
+# Whole lines of UI chrome that are not the answer (reasoning labels, buttons), dropped from
+# text-only output.
 _CHROME_LINE = re.compile(
     r"^(?:Stopped thinking|(?:Worked|Thought|Reasoned) for(?:\s+\d+(?:\.\d+)?\s*[hms])+"
     r"|Do you like this personality\?|Copy code)$",
@@ -62,7 +59,7 @@ _CHROME_LINE = re.compile(
 
 
 def is_required_gap(gap: str) -> bool:
-    return gap in REQUIRED_GAPS or gap.startswith(GAP_DIAGRAM_PREFIX)
+    return gap in REQUIRED_GAPS
 
 
 def strip_chrome(text: str) -> str:

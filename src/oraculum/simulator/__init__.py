@@ -1,4 +1,4 @@
-"""Local look-alikes of the ChatGPT and Grok web apps, built from chatgpt-grok-ui-facts.md.
+"""Local look-alikes of the ChatGPT and Grok web apps, built from their observed pages.
 
 Tests and `oraculum demo` drive real Chromium against them. Start one with
 ``async with run_simulator(shell="classic") as sim:`` or ``SimulatorThread()`` (Grok:
