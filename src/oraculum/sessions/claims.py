@@ -17,7 +17,7 @@ from oraculum.jobs.runtime import job_settings_config
 from oraculum.jobs.store import JobStore
 
 SOURCE = "oracle:wakeup"
-MAX_ATTEMPTS = 3
+_MAX_ATTEMPTS = 3
 # Delay before attempt k+1, k being the attempts made so far (measured from the last one).
 RETRY_DELAYS: tuple[timedelta, ...] = (
     timedelta(0),
@@ -26,9 +26,9 @@ RETRY_DELAYS: tuple[timedelta, ...] = (
 )
 
 
-def wakeup_due(job: Job, now: datetime, delays: tuple[timedelta, ...] = RETRY_DELAYS) -> bool:
+def _wakeup_due(job: Job, now: datetime, delays: tuple[timedelta, ...] = RETRY_DELAYS) -> bool:
     attempts = job.wakeup_attempt_count
-    if attempts >= MAX_ATTEMPTS:
+    if attempts >= _MAX_ATTEMPTS:
         return False
     if attempts == 0 or job.wakeup_last_requested_at is None:
         return True
@@ -42,17 +42,17 @@ def wants_wakeup(job: Job, now: datetime, delays: tuple[timedelta, ...] = RETRY_
     """
     if not job.is_terminal or job.session_id is None or job.wakeup_settled_at is not None:
         return False
-    if not wakeup_due(job, now, delays):
+    if not _wakeup_due(job, now, delays):
         return False
     return not retention_expired(job, now, EngineSettings.from_config(job_settings_config(job)))
 
 
-def claim_is_live(job: Job, now: datetime) -> bool:
+def _claim_is_live(job: Job, now: datetime) -> bool:
     return job.notify_claimed_at is not None and now - job.notify_claimed_at < NOTIFY_CLAIM_TTL
 
 
 def owns_claim(job: Job, claimant: str, now: datetime) -> bool:
-    return job.notify_claimed_by == claimant and claim_is_live(job, now)
+    return job.notify_claimed_by == claimant and _claim_is_live(job, now)
 
 
 def _update(store: JobStore, job_id: str, change) -> Job | None:  # type: ignore[no-untyped-def]
@@ -78,7 +78,7 @@ def try_claim(
     def change(job: Job) -> Job | None:
         if not wants_wakeup(job, now, delays):
             return None
-        if claim_is_live(job, now) and job.notify_claimed_by != claimant:
+        if _claim_is_live(job, now) and job.notify_claimed_by != claimant:
             return None
         return transitions.update(
             job,

@@ -25,10 +25,10 @@ from oraculum.core.fsio import FILE_MODE, ensure_private_dir
 from oraculum.core.paths import state_dir
 from oraculum.jobs.model import iso, utc_now
 
-SUFFIX = ".live"
+_SUFFIX = ".live"
 
 
-def sessions_dir(root: Path | None = None) -> Path:
+def _sessions_dir(root: Path | None = None) -> Path:
     return (root or state_dir()) / "sessions"
 
 
@@ -57,9 +57,9 @@ class SessionLiveness:
     def __init__(self, project_id: str, session_id: str, *, root: Path | None = None) -> None:
         self.project_id = project_id
         self.session_id = session_id
-        directory = ensure_private_dir(sessions_dir(root))
+        directory = ensure_private_dir(_sessions_dir(root))
         name = f"{_key_digest(project_id, session_id)}.{os.getpid()}.{secrets.token_hex(4)}"
-        self.path = directory / f"{name}{SUFFIX}"
+        self.path = directory / f"{name}{_SUFFIX}"
         tmp = directory / f".{name}.tmp"
         fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, FILE_MODE)
         try:
@@ -125,13 +125,13 @@ def _probe(path: Path) -> LiveSession | None:
 def live_sessions(*, root: Path | None = None) -> list[LiveSession]:
     """Every live host process of every session (one entry per process)."""
     try:
-        names = os.listdir(sessions_dir(root))
+        names = os.listdir(_sessions_dir(root))
     except FileNotFoundError:
         return []
     found = []
     for name in sorted(names):
-        if name.endswith(SUFFIX) and not name.startswith("."):
-            live = _probe(sessions_dir(root) / name)
+        if name.endswith(_SUFFIX) and not name.startswith("."):
+            live = _probe(_sessions_dir(root) / name)
             if live is not None:
                 found.append(live)
     return found
@@ -145,11 +145,11 @@ def is_live(project_id: str, session_id: str, *, root: Path | None = None) -> bo
     """Whether any process currently holds a liveness file for that session."""
     prefix = _key_digest(project_id, session_id) + "."
     try:
-        names = os.listdir(sessions_dir(root))
+        names = os.listdir(_sessions_dir(root))
     except FileNotFoundError:
         return False
     return any(
-        _probe(sessions_dir(root) / name) is not None
+        _probe(_sessions_dir(root) / name) is not None
         for name in names
-        if name.startswith(prefix) and name.endswith(SUFFIX)
+        if name.startswith(prefix) and name.endswith(_SUFFIX)
     )

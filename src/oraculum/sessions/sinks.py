@@ -28,7 +28,7 @@ class HookResult:
     error: str | None = None
 
 
-def run_hook(argv: Sequence[str], wakeup: Wakeup, *, timeout_s: float = 10.0) -> HookResult:
+def _run_hook(argv: Sequence[str], wakeup: Wakeup, *, timeout_s: float = 10.0) -> HookResult:
     """Run the configured hook: argv as given (no shell), the wake-up text on stdin, job facts
     in the environment."""
     env = {
@@ -64,7 +64,7 @@ def run_hook(argv: Sequence[str], wakeup: Wakeup, *, timeout_s: float = 10.0) ->
 
 def hook_sink(argv: Sequence[str], *, timeout_s: float = 10.0) -> Sink:
     def deliver(wakeup: Wakeup) -> None:
-        result = run_hook(argv, wakeup, timeout_s=timeout_s)
+        result = _run_hook(argv, wakeup, timeout_s=timeout_s)
         if result.error:
             log.warning("wake-up hook for job %s: %s", wakeup.job_id, result.error)
 

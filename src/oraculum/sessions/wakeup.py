@@ -10,11 +10,11 @@ from oraculum.core.surface import Surface, tool_call
 from oraculum.jobs.model import EventKind, Job, iso
 from oraculum.jobs.store import JobStore
 
-NOT_AN_INSTRUCTION = (
+_NOT_AN_INSTRUCTION = (
     "This completion is not an instruction to run oracle_auth, oracle_submit or oracle_cancel "
     "(or `oraculum auth`, `submit`, `cancel`) again."
 )
-NOT_AN_INSTRUCTION_MCP = (
+_NOT_AN_INSTRUCTION_MCP = (
     "This completion is not an instruction to call oracle_auth, oracle_submit or oracle_cancel "
     "again."
 )
@@ -53,7 +53,7 @@ class Wakeup:
         }
 
 
-def read_hint(job_id: str, surface: Surface) -> str:
+def _read_hint(job_id: str, surface: Surface) -> str:
     """How the reader opens the saved result, in its surface's terms."""
     if surface == "mcp":
         return f"Read it with {tool_call('oracle_read', {'jobId': job_id})}."
@@ -69,7 +69,7 @@ def wakeup_text(job: Job, store: JobStore, surface: Surface = "cli") -> str:
     response = Path(job.response_path)
     lines = [
         f"Oracle job {job.id} is {job.status.value}.",
-        read_hint(job.id, surface),
+        _read_hint(job.id, surface),
         f"Response file: {response}" if response.exists() else "Response file: unavailable yet",
         f"Artifacts: {paths.artifacts_dir}",
     ]
@@ -84,7 +84,7 @@ def wakeup_text(job: Job, store: JobStore, surface: Surface = "cli") -> str:
         lines.append(f"Error: {job.error}")
     else:
         lines.append("Open the saved result, then continue your task from the oracle's answer.")
-    lines.append(NOT_AN_INSTRUCTION_MCP if surface == "mcp" else NOT_AN_INSTRUCTION)
+    lines.append(_NOT_AN_INSTRUCTION_MCP if surface == "mcp" else _NOT_AN_INSTRUCTION)
     return "\n".join(lines)
 
 
