@@ -35,7 +35,6 @@
   const FILE_TOKEN = new RegExp(`[\\w][\\w.-]*\\.${DOC_EXT}\\b`, "i");
   const CONTROL_SELECTOR = 'a,button,[role="button"],[role="menuitem"]';
   const CONTAINER_SELECTOR = '[role="group"],li,p,figure,[data-testid*="file"]';
-  const REPORT_LABEL = /^(Markdown|Word|PDF)(\s*\(.*\))?$/;
   const REASONING = /^(?:(?:Thought|Worked|Reasoned) for\b.{0,40}|Stopped thinking)$/i;
   const MAX_CONTROL_TEXT = 200;
 
@@ -214,7 +213,6 @@
     if (/download|export/i.test(label)) reasons.push("label");
     if (href && ARTIFACT_HREF.test(href)) reasons.push("file_href");
     if (el.tagName === "A" && DOC_HREF.test(href) && fileInLabel) reasons.push("document_link");
-    if (request.reportMode && REPORT_LABEL.test(label)) reasons.push("report_export");
     if (!reasons.length) return;
     let fileName = el.getAttribute("download") || "";
     if (!fileName) {
@@ -236,7 +234,6 @@
       reasons,
       hrefKind: hrefKind(href),
       safeHref: href ? safeUrl(href) : null,
-      nativeMarkdown: Boolean(request.reportMode && /markdown|\.md\b/i.test(label)),
     });
   });
 

@@ -39,7 +39,6 @@ class CaptureRequest:
     bind_by_archive: bool = False  # the bound turn is the first reply after the archive's turn
     heading_text: str = _CHATGPT_HEADING
     user_heading_text: str = _USER_HEADING
-    report_mode: bool = False
 
     def to_js(self, mode: str = "capture") -> dict[str, Any]:
         return {
@@ -52,7 +51,6 @@ class CaptureRequest:
             "bindByArchive": self.bind_by_archive,
             "headingText": self.heading_text,
             "userHeadingText": self.user_heading_text,
-            "reportMode": self.report_mode,
         }
 
 
@@ -72,7 +70,6 @@ class Candidate:
     reasons: list[str]
     href_kind: str
     safe_href: str | None
-    native_markdown: bool = False
 
 
 @dataclass(frozen=True)
@@ -131,7 +128,6 @@ class TurnCapture:
                     reasons=list(c.get("reasons") or []),
                     href_kind=str(c.get("hrefKind") or "none"),
                     safe_href=c.get("safeHref"),
-                    native_markdown=bool(c.get("nativeMarkdown")),
                 )
                 for c in data.get("candidates") or []
             ],
