@@ -71,7 +71,6 @@ def policy_of(spec: providers.ProviderSpec) -> CookiePolicy:
 
 
 CHATGPT_POLICY: Final = policy_of(providers.CHATGPT)
-GROK_POLICY: Final = policy_of(providers.GROK)
 
 
 def policy_for(provider: str, chat_url: str) -> CookiePolicy:

@@ -268,15 +268,6 @@ def provider_spec(value: Any, *, dry_run: bool = True) -> ProviderSpec:
     return REGISTRY[name]
 
 
-def spec_for_url(url: str | None) -> ProviderSpec | None:
-    """The provider whose real site ``url`` is on, if any."""
-    host = (urlsplit(url).hostname or "") if url else ""
-    for spec in REGISTRY.values():
-        if host in spec.hosts:
-            return spec
-    return None
-
-
 def conversation_id_from_url(url: str | None) -> str | None:
     """The conversation a provider URL names (every provider's paths agree), else None."""
     for spec in REGISTRY.values():
