@@ -11,6 +11,7 @@ from oraculum.core.providers import conversation_id_from_url
 
 __all__ = ["Binding", "BindingRefused", "conversation_id_from_url", "resolve_capture"]
 
+
 @dataclass(frozen=True)
 class Binding:
     conversation_id: str
