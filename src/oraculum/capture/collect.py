@@ -50,6 +50,7 @@ MAX_CAPTURE_ATTEMPTS = 3
 RENDER_RETRY_DELAY_S = 0.5
 
 Reopen = Callable[[], Awaitable[None]]
+CaptureFn = Callable[[CaptureRequest], Awaitable[TurnCapture]]
 Persist = Callable[[dict[str, Any]], Awaitable[Job]]
 
 
@@ -90,11 +91,13 @@ async def bound_capture(
     archive_name: str | None = None,
     anchored: bool = False,
     attempts: int = MAX_CAPTURE_ATTEMPTS,
+    capture_fn: CaptureFn | None = None,
 ) -> tuple[TurnCapture, Binding]:
     """Capture the bound turn; reopen the job's conversation when the page shows another.
 
     ``anchored``: bind to the first reply after the user turn showing ``archive_name`` (unless
-    an earlier attempt already learned the turn's message id, which wins)."""
+    an earlier attempt already learned the turn's message id, which wins). ``capture_fn`` reads
+    the page for a provider with its own capture root (default: capture.js)."""
     request = CaptureRequest(
         response_index=binding.response_index,
         expect_conversation_id=binding.conversation_id,
@@ -104,7 +107,7 @@ async def bound_capture(
     )
     last: TurnCapture | None = None
     for attempt in range(attempts):
-        capture = await capture_turn(page, request)
+        capture = await (capture_fn(request) if capture_fn else capture_turn(page, request))
         last = capture
         if capture.ok:
             try:
@@ -286,6 +289,7 @@ async def collect(
     reopen: Reopen,
     persist: Persist,
     timings: DownloadTimings | None = None,
+    capture_fn: CaptureFn | None = None,
 ) -> CollectionResult:
     """Collect the assistant turn at ``response_index`` (0-based among the conversation's
     assistant turns, as :func:`oraculum.capture.page.assistant_turns` counts them)."""
@@ -302,7 +306,12 @@ async def collect(
         # Proven, not counted: the answer is the first reply after the user turn that shows
         # this job's archive, read in the same evaluation as the turn itself.
         capture, binding = await bound_capture(
-            page, binding, reopen, archive_name=Path(job.archive_path).name, anchored=True
+            page,
+            binding,
+            reopen,
+            archive_name=Path(job.archive_path).name,
+            anchored=True,
+            capture_fn=capture_fn,
         )
     except CaptureFailed as error:
         return failed_result(job, paths, error, recollecting=False)
@@ -319,6 +328,7 @@ async def recollect(
     reopen: Reopen,
     persist: Persist,
     timings: DownloadTimings | None = None,
+    capture_fn: CaptureFn | None = None,
 ) -> CollectionResult:
     """Reacquire the saved binding's exact turn and collect it again; never guesses a turn."""
     binding = Binding.from_json(job.collection_binding)
@@ -336,7 +346,9 @@ async def recollect(
     # A positional binding is reacquired through the user turn that shows the job's archive.
     archive_name = None if binding.message_id else Path(job.archive_path).name
     try:
-        capture, resolved = await bound_capture(page, binding, reopen, archive_name=archive_name)
+        capture, resolved = await bound_capture(
+            page, binding, reopen, archive_name=archive_name, capture_fn=capture_fn
+        )
     except CaptureFailed as error:
         return failed_result(job, paths, error, recollecting=True)
     await persist({"collection_binding": resolved.to_json_dict()})  # identity learned survives
