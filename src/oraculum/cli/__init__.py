@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import pkgutil
 import sys
 
 import typer
@@ -11,25 +12,12 @@ import typer
 from oraculum.cli.app import MODE, app, console
 from oraculum.core.errors import ExitCode, OracleError
 
-# Command modules register on `app` when imported: each command module adds its name here.
-# Every CLI start imports all of them, so they import only typer and light modules at the top
-# and load their library code (services, browsers, servers) inside the commands that run it.
-COMMAND_MODULES = (
-    "status_cmd",
-    "selfcheck_cmd",
-    "config_cmd",
-    "presets_cmd",
-    "archive_cmd",
-    "simulator_cmd",
-    "submit_cmd",
-    "read_cmd",
-    "wait_cmd",
-    "cancel_cmd",
-    "preflight_cmd",
-    "auth_cmd",
-    "mcp_cmd",
-    "demo_cmd",
-    "doctor_cmd",
+# Command modules register on `app` when imported: every `*_cmd` module of this package is one
+# (a new command is a new module; nothing else to edit). Every CLI start imports all of them, so
+# they import only typer and light modules at the top and load their library code (services,
+# browsers, servers) inside the commands that run it.
+COMMAND_MODULES = tuple(
+    sorted(m.name for m in pkgutil.iter_modules(__path__) if m.name.endswith("_cmd"))
 )
 __all__ = ["app", "entrypoint", "main"]
 

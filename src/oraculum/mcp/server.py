@@ -40,6 +40,7 @@ from oraculum.jobs.model import Job
 from oraculum.jobs.store import JobStore
 from oraculum.mcp import render
 from oraculum.mcp.arguments import prompt_problem, tool_problem, validators
+from oraculum.mcp.families import family_modules
 from oraculum.mcp.identity import INSTRUCTIONS, NAME, VERSION
 from oraculum.mcp.prompts import FOLLOWUP_PROMPT, ORACLE_PROMPT
 from oraculum.mcp.render import Outcome
@@ -61,6 +62,7 @@ from oraculum.mcp.schemas import (
     arg,
     hints,
 )
+from oraculum.mcp.toolkit import ToolSpec
 from oraculum.service.cancel import cancel
 from oraculum.service.preflight import preflight, preflight_error
 from oraculum.service.presets import presets
@@ -120,8 +122,17 @@ class OracleMcp:
 
     def stop(self) -> None:
         self.poller.active = False
-        if self.liveness is not None:
-            self.liveness.close()
+        try:
+            for module in family_modules():
+                shutdown = getattr(module, "shutdown", None)
+                if shutdown is not None:
+                    try:
+                        shutdown(self)
+                    except Exception:  # one family's cleanup must not skip the others'
+                        log.exception("stopping the %s tools failed", module.FAMILY)
+        finally:
+            if self.liveness is not None:
+                self.liveness.close()
 
     async def announce(self) -> None:
         """Tell subscribers and the hook about each finished job of this session, once per
@@ -408,43 +419,43 @@ async def oracle_presets(ctx: Context) -> Annotated[CallToolResult, PresetsOutpu
     return await _run(ctx, "oracle_presets", lambda _state: render.presets_outcome(presets()))
 
 
-TOOLS: tuple[tuple[Callable[..., Any], str, Any], ...] = (
-    (
+TOOLS: tuple[ToolSpec, ...] = (
+    ToolSpec(
         oracle_preflight,
         "Check oracle readiness",
         hints(read_only=True, destructive=False, idempotent=True, open_world=False),
     ),
-    (
+    ToolSpec(
         oracle_submit,
         "Submit an oracle job",
         hints(read_only=False, destructive=False, idempotent=False, open_world=True),
     ),
-    (
+    ToolSpec(
         oracle_read,
         "Read an oracle answer",
         hints(read_only=False, destructive=False, idempotent=True, open_world=True),
     ),
-    (
+    ToolSpec(
         oracle_status,
         "Oracle job status",
         hints(read_only=True, destructive=False, idempotent=True, open_world=False),
     ),
-    (
+    ToolSpec(
         oracle_cancel,
         "Cancel an oracle job",
         hints(read_only=False, destructive=True, idempotent=True, open_world=False),
     ),
-    (
+    ToolSpec(
         oracle_auth,
         "Sign the oracle browser in",
         hints(read_only=False, destructive=False, idempotent=False, open_world=True),
     ),
-    (
+    ToolSpec(
         oracle_wait,
         "Wait for an oracle job",
         hints(read_only=True, destructive=False, idempotent=True, open_world=False),
     ),
-    (
+    ToolSpec(
         oracle_presets,
         "List oracle presets",
         hints(read_only=True, destructive=False, idempotent=True, open_world=False),
@@ -538,6 +549,11 @@ class ArgumentGuard:
         return await call_next(ctx)
 
 
+def all_tools() -> tuple[ToolSpec, ...]:
+    """The oracle's tools, then every family's (see :mod:`oraculum.mcp.families`)."""
+    return TOOLS + tuple(spec for module in family_modules() for spec in module.TOOLS)
+
+
 def build_server(state: OracleMcp) -> MCPServer:
     @asynccontextmanager
     async def lifespan(_server: MCPServer) -> AsyncIterator[OracleMcp]:
@@ -556,14 +572,13 @@ def build_server(state: OracleMcp) -> MCPServer:
         subscriptions=state.bus,
     )
     server.middleware.append(ArgumentGuard(server))
-    for function, title, tool_hints in TOOLS:
-        description = " ".join((function.__doc__ or "").split())
+    for spec in all_tools():
         server.add_tool(
-            function,
-            name=function.__name__,
-            title=title,
-            description=description,
-            annotations=tool_hints,
+            spec.function,
+            name=spec.name,
+            title=spec.title,
+            description=spec.description,
+            annotations=spec.hints,
         )
     server.prompt(
         name="oracle",
