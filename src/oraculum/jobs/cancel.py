@@ -4,6 +4,7 @@ terminated, after a durable intent), a finished job (a clear no-op)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from oraculum.jobs import indexes, transitions
 from oraculum.jobs.admission import promote_queue
@@ -77,7 +78,26 @@ def _cancel_active(store: JobStore, job: Job, reason: str) -> CancelOutcome:
     settings = EngineSettings.from_config(job_settings_config(job))
     asked = utc_now()
     # 1. A durable intent first: should we die now, reconcile still ends the job cancelled.
-    job = store.update(
+    job = _record_intent(store, job, reason, asked)
+    if job.is_terminal:
+        return _finished(job, "finished_first")
+    # 2. Stop the verified worker (never a pid that now belongs to another process).
+    stopped = job.worker is None or terminate(job.worker, grace_s=settings.terminate_grace_s)
+    pid = job.worker.pid if job.worker else None
+    # 3. Decide — unless the job finished meanwhile: a completion wins over a cancel.
+    end = utc_now()
+    final = store.update(job.id, lambda current: _decide(current, stopped, pid, reason, end))
+    if final.phase_at != end:
+        if final.status == Status.CANCELLED and final.phase_at >= asked:
+            # The worker's watchdog (or a reconcile) saw it die first and carried out the
+            # intent we recorded; the job is cancelled as asked.
+            return CancelOutcome(final, "cancelled", f"Cancelled oracle job {job.id}.")
+        return _finished(final, "finished_first")
+    return _clean_up(store, final, stopped, pid)
+
+
+def _record_intent(store: JobStore, job: Job, reason: str, asked: datetime) -> Job:
+    return store.update(
         job.id,
         lambda current: (
             None
@@ -91,55 +111,47 @@ def _cancel_active(store: JobStore, job: Job, reason: str) -> CancelOutcome:
             )
         ),
     )
-    if job.is_terminal:
-        return _finished(job, "finished_first")
-    # 2. Stop the verified worker (never a pid that now belongs to another process).
-    stopped = job.worker is None or terminate(job.worker, grace_s=settings.terminate_grace_s)
-    pid = job.worker.pid if job.worker else None
-    # 3. Decide — unless the job finished meanwhile: a completion wins over a cancel.
-    end = utc_now()
 
-    def decide(current: Job) -> Job | None:
-        if current.is_terminal:
-            return None
-        if stopped:
-            return transitions.end(
-                current,
-                Phase.CANCELLED,
-                at=end,
-                source=SOURCE,
-                message=f"Job cancelled: {reason}",
-                error=reason,
-                cleanup_pending=True,
-            )
+
+def _decide(current: Job, stopped: bool, pid: int | None, reason: str, end: datetime) -> Job | None:
+    """Cancelled when the worker is gone, failed (`cancel_failed`) when it would not exit;
+    nothing when the job ended meanwhile."""
+    if current.is_terminal:
+        return None
+    if stopped:
         return transitions.end(
             current,
-            Phase.FAILED,
+            Phase.CANCELLED,
             at=end,
             source=SOURCE,
-            message=f"Job cancellation failed because worker PID {pid} did not exit.",
-            error=f"{reason}; worker PID {pid} did not exit",
-            error_code="cancel_failed",
+            message=f"Job cancelled: {reason}",
+            error=reason,
+            cleanup_pending=True,
         )
+    return transitions.end(
+        current,
+        Phase.FAILED,
+        at=end,
+        source=SOURCE,
+        message=f"Job cancellation failed because worker PID {pid} did not exit.",
+        error=f"{reason}; worker PID {pid} did not exit",
+        error_code="cancel_failed",
+    )
 
-    final = store.update(job.id, decide)
-    if final.phase_at != end:
-        if final.status == Status.CANCELLED and final.phase_at >= asked:
-            # The worker's watchdog (or a reconcile) saw it die first and carried out the
-            # intent we recorded; the job is cancelled as asked.
-            return CancelOutcome(final, "cancelled", f"Cancelled oracle job {job.id}.")
-        return _finished(final, "finished_first")
+
+def _clean_up(store: JobStore, final: Job, stopped: bool, pid: int | None) -> CancelOutcome:
+    """Tear down a job this cancel ended (a worker that would not die blocks the teardown)."""
     if not stopped:
         blocked = (
             f"Oracle runtime cleanup is blocked because worker PID {pid} "
             "could not be terminated safely."
         )
-        final = record_cleanup(store, job.id, [blocked], source=SOURCE)
+        final = record_cleanup(store, final.id, [blocked], source=SOURCE)
         return CancelOutcome(
-            final, "cancel_failed", f"Oracle job {job.id} failed during cancellation."
+            final, "cancel_failed", f"Oracle job {final.id} failed during cancellation."
         )
     warnings = teardown(final)
-    final = record_cleanup(store, job.id, warnings, source=SOURCE)
+    final = record_cleanup(store, final.id, warnings, source=SOURCE)
     if not warnings:
         promote_queue(store)
-    return CancelOutcome(final, "cancelled", f"Cancelled oracle job {job.id}.")
+    return CancelOutcome(final, "cancelled", f"Cancelled oracle job {final.id}.")
