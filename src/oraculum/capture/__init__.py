@@ -8,4 +8,5 @@ __all__ = [
     "collect",
     "grok_collect",
     "page",
+    "research",
 ]

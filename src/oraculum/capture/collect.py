@@ -41,6 +41,7 @@ from oraculum.capture.files import (
 from oraculum.capture.markdown import html_to_markdown
 from oraculum.capture.outcome import CollectionStatus, Gaps
 from oraculum.capture.page import CaptureRequest, TurnCapture, capture_turn
+from oraculum.capture.research import ReportSources, read_report
 from oraculum.core.config import Config
 from oraculum.jobs.model import Job, Phase
 from oraculum.jobs.store import JobPaths
@@ -174,6 +175,36 @@ def _capture_record(
     }
 
 
+async def _response_choice(
+    page: Page, capture: TurnCapture, binding: Binding, research: bool
+) -> tuple[outcome.ResponseChoice | None, ReportSources | None]:
+    """The turn's response: for Deep Research the report (capture.research), else the turn."""
+    if research:
+        report = await read_report(page, binding.message_id, base_url=capture.url)
+        if report.choice is None:
+            return None, report
+        chosen = report.choice
+        return outcome.ResponseChoice(chosen.text, chosen.fidelity, chosen.method), report
+    markdown = html_to_markdown(capture.raw_html, capture.url)
+    return outcome.choose_response(capture.code_blocks, markdown, capture.raw_text), None
+
+
+def _report_record(report: ReportSources | None) -> dict[str, Any]:
+    if report is None:
+        return {}
+    chosen = report.choice
+    return {
+        "report": {
+            "method": chosen.method if chosen else None,
+            "completedLabel": report.completed_label,
+            "nativeExport": chosen.export if chosen else None,
+            "diagrams": chosen.diagrams if chosen else 0,
+            "error": report.error,
+        },
+        "citations": chosen.citations if chosen else None,
+    }
+
+
 async def finalise(
     page: Page,
     capture: TurnCapture,
@@ -182,10 +213,12 @@ async def finalise(
     config: Config,
     *,
     timings: DownloadTimings | None = None,
+    research: bool = False,
 ) -> CollectionResult:
+    """Write the bound turn's response files and artifacts. ``research``: the response is the
+    Deep Research report its widget holds (capture.research), never the turn's own text."""
     job_dir = paths.dir
-    markdown = html_to_markdown(capture.raw_html, capture.url)
-    choice = outcome.choose_response(capture.code_blocks, markdown, capture.raw_text)
+    choice, report = await _response_choice(page, capture, binding, research)
     if choice is not None:
         choice = outcome.redact_choice(choice)
         write_response(paths.response, choice.text)
@@ -208,22 +241,28 @@ async def finalise(
         sources=sources,
         inspection_state=artifacts.inspection_state,
         artifacts=artifacts.records,
+        capture_errors=[report.error] if report and report.error else [],
     )
+    for gap in report.choice.gaps if report and report.choice else []:
+        gaps.add(gap)
     saved = choice is not None or paths.response.exists()
     status = outcome.collection_status(choice is not None, gaps)
     write_capture_record(
         job_dir,
-        _capture_record(
-            binding=binding,
-            capture=capture,
-            choice=choice,
-            evidence=evidence,
-            blocks=blocks,
-            sources=sources,
-            artifacts=artifacts,
-            gaps=gaps,
-            status=status,
-        ),
+        {
+            **_capture_record(
+                binding=binding,
+                capture=capture,
+                choice=choice,
+                evidence=evidence,
+                blocks=blocks,
+                sources=sources,
+                artifacts=artifacts,
+                gaps=gaps,
+                status=status,
+            ),
+            **_report_record(report),
+        },
     )
     patch: dict[str, Any] = {
         "collection_status": str(status),
@@ -242,6 +281,7 @@ async def finalise(
         response_text=choice.text if choice else None,
         status=status,
         gaps=gaps,
+        error=report.error if report and report.choice is None else None,
     )
 
 
@@ -290,9 +330,14 @@ async def collect(
     persist: Persist,
     timings: DownloadTimings | None = None,
     capture_fn: CaptureFn | None = None,
+    research: bool = False,
+    anchored: bool = True,
 ) -> CollectionResult:
     """Collect the assistant turn at ``response_index`` (0-based among the conversation's
-    assistant turns, as :func:`oraculum.capture.page.assistant_turns` counts them)."""
+    assistant turns, as :func:`oraculum.capture.page.assistant_turns` counts them).
+
+    ``anchored`` False binds by position (a Deep Research turn that answered a clarifying
+    question is the second reply after the archive's turn, not the first)."""
     binding = initial_binding(job, response_index)
     if binding is None:
         return failed_result(
@@ -309,14 +354,14 @@ async def collect(
             page,
             binding,
             reopen,
-            archive_name=Path(job.archive_path).name,
-            anchored=True,
+            archive_name=Path(job.archive_path).name if anchored else None,
+            anchored=anchored,
             capture_fn=capture_fn,
         )
     except CaptureFailed as error:
         return failed_result(job, paths, error, recollecting=False)
     await persist({"collection_binding": binding.to_json_dict()})  # before any download
-    return await finalise(page, capture, binding, paths, config, timings=timings)
+    return await finalise(page, capture, binding, paths, config, timings=timings, research=research)
 
 
 async def recollect(
@@ -329,8 +374,10 @@ async def recollect(
     persist: Persist,
     timings: DownloadTimings | None = None,
     capture_fn: CaptureFn | None = None,
+    research: bool = False,
 ) -> CollectionResult:
-    """Reacquire the saved binding's exact turn and collect it again; never guesses a turn."""
+    """Reacquire the saved binding's exact turn and collect it again; never guesses a turn.
+    ``research``: a Deep Research job's report is read again from the same sources."""
     binding = Binding.from_json(job.collection_binding)
     if binding is None:
         return failed_result(
@@ -352,4 +399,6 @@ async def recollect(
     except CaptureFailed as error:
         return failed_result(job, paths, error, recollecting=True)
     await persist({"collection_binding": resolved.to_json_dict()})  # identity learned survives
-    return await finalise(page, capture, resolved, paths, config, timings=timings)
+    return await finalise(
+        page, capture, resolved, paths, config, timings=timings, research=research
+    )

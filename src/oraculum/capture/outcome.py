@@ -16,6 +16,7 @@ from oraculum.capture.redact import literal_urls, redact_transport_secrets, safe
 
 
 class Fidelity(StrEnum):
+    NATIVE_MARKDOWN = "native_markdown"  # a Deep Research report's own Markdown source
     EXACT_CODE = "exact_code"
     DERIVED_MARKDOWN = "derived_markdown"
     TEXT_ONLY = "text_only"
@@ -37,6 +38,11 @@ GAP_REDACTED = "redacted_transport_links"
 GAP_ARTIFACT_PREFIX = "artifact:"
 GAP_INSPECTION_PREFIX = "artifact_inspection:"
 GAP_CAPTURE_ERROR_PREFIX = "capture_error:"
+# Deep Research reports (capture.deep_research).
+GAP_NATIVE_EXPORT = "native_markdown_export"
+GAP_WIDGET_STATE = "research_widget_state"
+GAP_EXPORT_SOURCE_LINKS = "native_export_source_links"
+GAP_DIAGRAM_PREFIX = "diagram_source:"
 
 REQUIRED_GAPS = frozenset(
     {
@@ -45,8 +51,10 @@ REQUIRED_GAPS = frozenset(
         GAP_UNRESOLVED_SOURCES,
         GAP_BOUND_CAPTURE,
         GAP_REDACTED,
+        GAP_EXPORT_SOURCE_LINKS,
     }
 )
+REQUIRED_GAP_PREFIXES = (GAP_DIAGRAM_PREFIX,)
 MARKDOWN_LANGUAGES = frozenset({"markdown", "md"})
 
 # Whole lines of UI chrome that are not the answer (reasoning labels, buttons), dropped from
@@ -59,7 +67,7 @@ _CHROME_LINE = re.compile(
 
 
 def is_required_gap(gap: str) -> bool:
-    return gap in REQUIRED_GAPS
+    return gap in REQUIRED_GAPS or gap.startswith(REQUIRED_GAP_PREFIXES)
 
 
 def strip_chrome(text: str) -> str:
