@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-from oraculum.simulator import answers
+from oraculum.simulator import answers, deep_research
 from oraculum.simulator.render import wrap_markdown
 from oraculum.simulator.scenarios import Scenario
 from oraculum.simulator.site import site_for
@@ -91,6 +91,38 @@ def start_assistant(
     return turn
 
 
+def _research_text(kind: str) -> str:
+    return deep_research.CLARIFY_TEXT if kind == "clarify" else deep_research.STARTED_TEXT
+
+
+def _make_research(turn: Turn, kind: str, scenario: Scenario) -> Turn:
+    """Deep Research: the clarifying question is an ordinary reply; a research turn adds its
+    research phase and the finished report (knobs applied) the page hands to its widget."""
+    turn.research_kind = kind
+    turn.reasoning_label = ""
+    if kind == "research":
+        turn.research_s = scenario.research_ms / 1000
+        turn.research = deep_research.report_payload(scenario, turn.message_id)
+    return turn
+
+
+def start_research(state: SimState, conv: Conversation, user: Turn, kind: str) -> Turn:
+    """A streaming Deep Research turn ("clarify" or "research") answering `user`."""
+    answer = answers.from_markdown(_research_text(kind), state.provider)
+    turn = Turn(
+        role="assistant",
+        html=answer.html,
+        text=answer.text,
+        status="streaming",
+        started_at=time.time(),
+        think_s=conv.scenario.think_ms / 1000,
+        token_s=conv.scenario.token_ms / 1000,
+        tokens=tokenize(answer.text),
+        model=copy.copy(user.model or state.selection),
+    )
+    return _make_research(turn, kind, conv.scenario)
+
+
 def _finished_assistant(
     answer: answers.Answer,
     *,
@@ -170,6 +202,9 @@ def send_message(
         earlier = _adopt_prefill(state, prefill_id)
         conv = Conversation(id=new_id(), scenario=scenario, title=_title(prompt), turns=earlier)
         state.conversations[conv.id] = conv
+    kind = deep_research.turn_kind(
+        [t.research_kind for t in conv.assistant_turns()], tool, conv.scenario
+    )
     before = [_extra_assistant(state)] if conv.scenario.has("extra_assistant") else []
     user = Turn(
         role="user",
@@ -178,7 +213,10 @@ def send_message(
         model=copy.copy(state.selection),
         tool=tool,
     )
-    assistant = start_assistant(state, conv, user)
+    if kind is None:
+        assistant = start_assistant(state, conv, user)
+    else:
+        assistant = start_research(state, conv, user, kind)
     conv.turns.extend([*before, user, assistant])
     state.record("message", conversation_id=conv.id, message_id=user.message_id)
     return Sent(conv, user, assistant, before)
@@ -220,7 +258,9 @@ def retry(state: SimState, conv: Conversation, turn: Turn) -> Turn:
     return turn
 
 
-def _seed_turn(state: SimState, spec: Mapping[str, Any] | str, role: str, prompt: str) -> Turn:
+def _seed_turn(
+    state: SimState, spec: Mapping[str, Any] | str, role: str, prompt: str, scenario: Scenario
+) -> Turn:
     data: dict[str, Any] = {"text": spec} if isinstance(spec, str) else dict(spec)
     role = str(data.get("role", role))
     if role == "user":
@@ -240,6 +280,13 @@ def _seed_turn(state: SimState, spec: Mapping[str, Any] | str, role: str, prompt
             message_id=str(data.get("message_id") or new_id()),
             seeded=True,
         )
+    if data.get("deep_research"):
+        kind = "clarify" if data["deep_research"] == "clarify" else "research"
+        answer = answers.from_markdown(_research_text(kind), state.provider)
+        finished = _finished_assistant(
+            answer, message_id=str(data.get("message_id") or "") or None, seeded=True
+        )
+        return _make_research(finished, kind, scenario)
     if "html" in data:
         html = str(data["html"])
         answer = answers.Answer(html=html, text=answers.html_text(html))
@@ -270,7 +317,8 @@ def seed(
     conv = Conversation(id=new_id(), scenario=scenario, decoy=decoy)
     prompt = ""
     for index, spec in enumerate(turns):
-        turn = _seed_turn(state, spec, "user" if index % 2 == 0 else "assistant", prompt)
+        role = "user" if index % 2 == 0 else "assistant"
+        turn = _seed_turn(state, spec, role, prompt, scenario)
         if turn.role == "user":
             prompt = turn.text
         conv.turns.append(turn)

@@ -141,6 +141,7 @@ def _page(
         "prefill": prefill,
         "selection": state.selection.to_dict(),
         "sidebar": _sidebar(state) if email else [],
+        "deepResearchOrigin": state.widget_origin,
     }
     html = _template(site.page_template).replace("{{CONFIG}}", _json_for_script(config))
     return web.Response(text=html, content_type="text/html", headers={"cache-control": "no-store"})
@@ -394,6 +395,7 @@ async def stream(request: web.Request) -> web.StreamResponse:
     await response.prepare(request)
     sent = 0
     started = False
+    research: dict[str, Any] | None = None
     try:
         await _send_line(response, {"t": "thinking"})
         while True:
@@ -414,13 +416,22 @@ async def stream(request: web.Request) -> web.StreamResponse:
             if started and due > sent:
                 await _send_line(response, {"t": "delta", "v": "".join(turn.tokens[sent:due])})
                 sent = due
+            if started and turn.research_kind == "research":
+                # Deep Research: the widget's live status, then its finished report.
+                view = turn.research_view(now)
+                if view != research:
+                    await _send_line(response, {"t": "research", "research": view})
+                    research = view
             if turn.status == "error":
                 await _send_line(response, {"t": "error", "text": turn.error_text})
                 break
             if turn.status in ("complete", "stopped"):
                 await _send_line(response, {"t": "done", "status": turn.status})
                 break
-            wait = turn.token_s if started else turn.started_at + turn.think_s - now
+            if sent >= turn.stream_end_token() and turn.research_s > 0:
+                wait = 0.1  # the research phase: status changes are slow
+            else:
+                wait = turn.token_s if started else turn.started_at + turn.think_s - now
             await asyncio.sleep(min(max(wait, 0.005), 0.1))
         await response.write_eof()
     except (ConnectionResetError, asyncio.CancelledError):

@@ -18,6 +18,7 @@ from oraculum.simulator.app import DEFAULT_EMAIL, create_app
 from oraculum.simulator.scenarios import Scenario
 from oraculum.simulator.site import Site, site_for
 from oraculum.simulator.state import SimState
+from oraculum.simulator.widget import create_widget_app, widget_host
 
 _P = ParamSpec("_P")
 _T = TypeVar("_T")
@@ -56,6 +57,11 @@ class Simulator:
     @property
     def sign_in_url(self) -> str:
         return f"{self.url}{self.site.sign_in_path}"
+
+    @property
+    def widget_origin(self) -> str:
+        """Deep Research's report widget origin (ChatGPT only; "" for Grok): another site."""
+        return self.state.widget_origin
 
     def chat_url(self, **knobs: Any) -> str:
         """The new-chat URL carrying `knobs`, e.g. chat_url(scenario="challenge", think_ms=0)."""
@@ -149,17 +155,31 @@ async def run_simulator(
     site it imitates: "chatgpt" (default) or "grok"."""
     _check_host(host)
     state = make_state(provider=provider, shell=shell, require_login=require_login, **defaults)
-    runner = web.AppRunner(create_app(state), access_log=None, shutdown_timeout=0.5)
+    runner, actual_port = await _serve(create_app(state), host, port)
+    widget_runner = None
+    try:
+        sim = Simulator(state, host, actual_port)
+        state.host_origin = sim.url
+        if provider == "chatgpt":
+            # Deep Research's report widget lives on another origin (a second socket).
+            widget_runner, widget_port = await _serve(create_widget_app(state), "127.0.0.1", 0)
+            state.widget_origin = f"http://{widget_host(host)}:{widget_port}"
+        yield sim
+    finally:
+        if widget_runner is not None:
+            await widget_runner.cleanup()
+        await runner.cleanup()
+
+
+async def _serve(app: web.Application, host: str, port: int) -> tuple[web.AppRunner, int]:
+    """`app` listening on host:port (0 = a free port); returns its runner and the real port."""
+    runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.5)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()
     server = site._server
     assert server is not None and isinstance(server, asyncio.base_events.Server)
-    actual_port = server.sockets[0].getsockname()[1]
-    try:
-        yield Simulator(state, host, actual_port)
-    finally:
-        await runner.cleanup()
+    return runner, server.sockets[0].getsockname()[1]
 
 
 class SimulatorThread:
@@ -257,6 +277,10 @@ class SimulatorThread:
     @property
     def provider(self) -> str:
         return self.sim.provider
+
+    @property
+    def widget_origin(self) -> str:
+        return self.sim.widget_origin
 
     def chat_url(self, **knobs: Any) -> str:
         return self.sim.chat_url(**knobs)

@@ -54,6 +54,12 @@ FLAGS: dict[str, str] = {
     "drift_opener_relabel": "a picker's opener has another name while its menu is open",
     "drift_send_needs_text": "Send stays disabled on an empty composer, attachments or not",
     "drift_upload_lingers": "the upload chip shows 'Processing' for `upload_linger_ms` first",
+    # Deep Research (issue 18): the report widget's variants.
+    "dr_clarify": "a Deep Research send first gets a clarifying question; the reply starts it",
+    "dr_no_export": "the finished research report has no Export button",
+    "dr_no_widget_state": "the report frame's window.openai.widgetState stays null",
+    "dr_unresolved_citation": "the report carries a citation token with no content_references",
+    "dr_code_tokens": "the report has code fences holding token-like citation text",
 }
 
 
@@ -104,6 +110,8 @@ class Scenario:
     model: str = ""
     prefill_delay_ms: int = 400
     upload_linger_ms: int = 2500
+    research_ms: int = 4000
+    research_reported_ms: int = 0
 
     def has(self, flag: str) -> bool:
         return flag in self.flags
@@ -151,6 +159,8 @@ KNOBS: dict[str, tuple[str, tuple[str, ...] | None, str]] = {
     "model": ("str", None, "set the account's model on page load: 'pro/extended', Grok 'heavy'"),
     "prefill_delay_ms": ("int", None, "prefilled_thread: delay after hydrating (Send is sooner)"),
     "upload_linger_ms": ("int", None, "drift_upload_lingers: chip processing after the bytes"),
+    "research_ms": ("int", None, "Deep Research: wall-clock length of the research phase"),
+    "research_reported_ms": ("int", None, "Deep Research: the length its header claims (0 = real)"),
 }
 
 # Query keys that are part of a chat URL but not knobs (ignored, never an error).

@@ -15,6 +15,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from oraculum.simulator import deep_research
 from oraculum.simulator.scenarios import Scenario
 
 # A token is a word with the whitespace before it, like the pieces a model streams.
@@ -107,13 +108,21 @@ class Turn:
     files: list[str] = field(default_factory=list)  # FileBlob ids
     stopped_at_token: int | None = None
     seeded: bool = False  # put there by seed_conversation, not sent through a page
+    # Deep Research: "clarify" (the question before research) or "research" (the widget turn),
+    # the research phase that follows the streamed text, and the finished report for the page.
+    research_kind: str | None = None
+    research_s: float = 0.0
+    research: dict[str, Any] | None = field(default=None, repr=False)
 
     # -- derived progress ----------------------------------------------------------------
     def stream_end_token(self) -> int:
         return len(self.tokens) if self.fail_at is None else self.fail_at
 
-    def commit_at(self) -> float:
+    def research_starts_at(self) -> float:
         return self.started_at + self.think_s + self.stream_end_token() * self.token_s
+
+    def commit_at(self) -> float:
+        return self.research_starts_at() + self.research_s
 
     def tokens_due(self, now: float) -> int:
         if self.stopped_at_token is not None:
@@ -158,7 +167,18 @@ class Turn:
             data["error_text"] = self.error_text
             # A streaming turn's body arrives over the stream, not in the page.
             data["html"] = self.html if self.status in ("complete", "stopped") else ""
+            if self.research_kind == "research":
+                data["research"] = self.research_view(time.time())
         return data
+
+    def research_view(self, now: float) -> dict[str, Any]:
+        """The research widget's state at `now`, as the page hands it to the widget."""
+        if self.status == "complete":
+            return {"phase": "completed", "report": self.research}
+        if self.status in ("stopped", "error"):
+            return {"phase": "stopped"}
+        elapsed = now - self.research_starts_at()
+        return {"phase": "researching", "status": deep_research.progress(elapsed, self.research_s)}
 
 
 @dataclass
@@ -199,6 +219,9 @@ class SimState:
     load_counts: dict[str, int] = field(default_factory=dict)
     # prefilled_thread: the earlier exchange each new-chat page showed, until a send adopts it.
     prefills: dict[str, list[Turn]] = field(default_factory=dict)
+    # Deep Research: the report widget's own origin (a second listening socket) and the page's.
+    widget_origin: str = ""
+    host_origin: str = ""
 
     def record(self, kind: str, **details: Any) -> None:
         self.events.append({"type": kind, "at": time.time(), **details})

@@ -27,7 +27,6 @@
   let selection = Object.assign({}, CONFIG.selection);
   let generating = false;
   let activeStream = null;
-  let tool = null;
   let turnCounter = 0;
   let exchangeCounter = 0;
   const uploads = [];
@@ -160,7 +159,6 @@
 
   function clearComposer() {
     if (editor.isContentEditable) editor.replaceChildren();
-    tool = null;
     uploads.splice(0, uploads.length);
     attachmentsEl.replaceChildren();
     updateSendState();
@@ -326,7 +324,6 @@
 
   function enableDeepResearch() {
     if (!editor.isContentEditable || editor.querySelector("[data-inline-selection-pill]")) return;
-    tool = "deep_research";
     const pill = h(
       "span",
       { "data-inline-selection-pill": "", contenteditable: "false", class: "inline-pill", "aria-label": "Deep research" },
@@ -544,6 +541,21 @@
       this.message.innerHTML = html;
       SimCommon.hydrateLinks(this.message);
     }
+    // Deep Research: the report widget (a cross-origin iframe), created on the first state.
+    // Classic: inside the reply's turn body; redesign: a sibling block in the reply's exchange.
+    setResearch(research) {
+      if (!this.research) {
+        this.research = SimResearchHost.create(this.messageId);
+        const block = h(
+          "div",
+          { class: "research-widget", "data-testid": REDESIGN ? "deep-research-block" : null },
+          this.research.iframe,
+        );
+        if (REDESIGN) this.root.append(block);
+        else this.body.insertBefore(block, this.errorSlot);
+      }
+      this.research.update(research);
+    }
     showActions(fromPersistence) {
       // A fresh stream says "Copy"; the re-render from persistence says "Copy response".
       const copyLabel = fromPersistence ? "Copy response" : "Copy";
@@ -604,6 +616,7 @@
       } else {
         view.setReasoning(turn.reasoning_label, false);
         view.renderFinal(turn.html);
+        if (turn.research) view.setResearch(turn.research);
         view.showActions(fromPersistence);
       }
     }
@@ -657,7 +670,8 @@
       // server records that Send came early (drift_upload_lingers, `send_while_processing`).
       attachments: uploads.filter((u) => u.state === "done" || u.state === "processing").map((u) => u.id),
       processing: uploads.filter((u) => u.state === "processing").map((u) => u.name),
-      tool,
+      // The pill is the tool's only state: deleting it (Backspace, a fill) turns the tool off.
+      tool: editor.isContentEditable && editor.querySelector("[data-inline-selection-pill]") ? "deep_research" : null,
       scenario: conversationId ? null : SC,
       // The earlier exchange this new chat showed (or was about to) becomes its first turns.
       prefill_id: !conversationId && CONFIG.prefill ? CONFIG.prefill.id : null,
@@ -1074,6 +1088,7 @@
   }
 
   // ---------------------------------------------------------------- boot
+  SimResearchHost.init(CONFIG.deepResearchOrigin, pageEvent);
   if (CONFIG.signedIn) {
     leftTools.append(plusButton);
     (PICKERS[CONFIG.picker] || powerPicker)();

@@ -163,6 +163,7 @@ window.SimCommon = (() => {
         if (result.ok) {
           view.setReasoning(result.data.reasoning_label, false);
           view.renderFinal(result.data.html || "");
+          if (result.data.research && view.setResearch) view.setResearch(result.data.research);
           view.showActions(false);
         }
         o.setActiveStream(null);
@@ -208,6 +209,9 @@ window.SimCommon = (() => {
         view.prepare(event.html);
       } else if (event.t === "delta") {
         stream.received += event.v.length;
+      } else if (event.t === "research") {
+        // Deep Research (ChatGPT only): the widget's live status, then its report.
+        if (view.setResearch) view.setResearch(event.research);
       } else if (event.t === "done") {
         stream.done = true;
         o.setActiveStream(null);
