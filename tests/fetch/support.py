@@ -3,7 +3,9 @@ public (there is no such switch for users), a scripted resolver, and small real 
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -81,3 +83,34 @@ def recording_app(hits: Hits, body: str = "private data") -> web.Application:
     app = web.Application()
     app.router.add_route("*", "/{tail:.*}", any_path)
     return app
+
+
+class BackgroundLoop:
+    """An event loop in a thread, for servers that sync tests (which call ``fetch``, itself
+    running ``asyncio.run``) talk to."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.runners: list[web.AppRunner] = []
+
+    def serve(self, app: web.Application, host: str, port: int = 0) -> int:
+        async def start() -> int:
+            runner = web.AppRunner(app, shutdown_timeout=1.0)  # a hanging handler is dropped
+            await runner.setup()
+            site = web.TCPSite(runner, host, port)
+            await site.start()
+            self.runners.append(runner)
+            return int(runner.addresses[-1][1])
+
+        return asyncio.run_coroutine_threadsafe(start(), self.loop).result(10)
+
+    def close(self) -> None:
+        async def stop() -> None:
+            for runner in self.runners:
+                await runner.cleanup()
+
+        asyncio.run_coroutine_threadsafe(stop(), self.loop).result(10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)

@@ -29,6 +29,7 @@ from oraculum.fetch.addresses import PUBLIC_ONLY, AddressPolicy, IPAddress, pars
 
 __all__ = [
     "DNS_TIMEOUT_S",
+    "REFUSAL_HEADER",
     "Denial",
     "FetchProxy",
     "Resolver",
@@ -59,6 +60,9 @@ _HOP_BY_HOP = frozenset(
     }
 )
 _REALM = b'Basic realm="oraculum-fetch"'
+# Marks the proxy's own refusals, so the fetch can tell "the page was refused" from "the page
+# answered 403".
+REFUSAL_HEADER = "x-oraculum-fetch-refused"
 
 
 async def system_resolver(host: str, port: int) -> list[str]:
@@ -279,6 +283,7 @@ class _ClientConnection:
             (b"content-type", b"text/plain; charset=utf-8"),
             (b"content-length", str(len(body)).encode()),
             (b"connection", b"close"),
+            (REFUSAL_HEADER.encode(), b"1"),
         ]
         if refused.status == 407:
             headers.append((b"proxy-authenticate", _REALM))
