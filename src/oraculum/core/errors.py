@@ -270,6 +270,40 @@ class ErrorCode(StrEnum):
         _FINAL,
         "a doctor check failed: its next step says what to fix",
     )
+    FETCH_ADDRESS_BLOCKED = (
+        "fetch_address_blocked",
+        _INPUT,
+        _FINAL,
+        "browser_fetch: the page's address is not public (loopback, private, metadata, …)",
+    )
+    FETCH_BUSY = "fetch_busy", _BUSY, _RETRY, "browser_fetch: four fetches already run"
+    FETCH_CANCELLED = "fetch_cancelled", _FAILED, _FINAL, "browser_fetch: the fetch was cancelled"
+    FETCH_FAILED = "fetch_failed", _FAILED, _RETRY, "browser_fetch: the page could not be loaded"
+    FETCH_HTTP_ERROR = (
+        "fetch_http_error",
+        _FAILED,
+        _FINAL,
+        "browser_fetch: the site answered with an HTTP error",
+    )
+    FETCH_PAGE_BLOCKED = (
+        "fetch_page_blocked",
+        _FAILED,
+        _FINAL,
+        "browser_fetch: the page asks for a sign-in, CAPTCHA or anti-bot check (not bypassed)",
+    )
+    FETCH_TIMEOUT = "fetch_timeout", _FAILED, _RETRY, "browser_fetch: the page did not load in time"
+    FETCH_UNREADABLE = (
+        "fetch_unreadable",
+        _FAILED,
+        _FINAL,
+        "browser_fetch: the page has too little readable text",
+    )
+    FETCH_URL_INVALID = (
+        "fetch_url_invalid",
+        _INPUT,
+        _FINAL,
+        "browser_fetch: the URL is not an http(s) URL it can fetch",
+    )
     FOLLOW_UP_JOB_MISSING_CHAT_URL = (
         "follow_up_job_missing_chat_url",
         _INPUT,
