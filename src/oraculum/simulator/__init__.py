@@ -33,8 +33,9 @@ _EXPORTS: dict[str, str] = {
     "run_simulator": "runner",
 }
 
-# The two modules other layers read directly: the knob lists and the sites' names.
-__all__ = [*sorted(_EXPORTS), "scenarios", "site"]
+# The modules other layers read directly: the knob lists, the sites' names, and the Deep
+# Research fixture (its report title, tokens and export, which captures are checked against).
+__all__ = [*sorted(_EXPORTS), "deep_research", "scenarios", "site"]
 
 
 def __getattr__(name: str) -> Any:
