@@ -75,7 +75,7 @@ def test_import_from_a_signed_in_profile_builds_a_seed_a_job_runs_with(
     # the user's profile was only read
     assert before == {p: p.stat().st_mtime_ns for p in source_profile.rglob("*") if p.is_file()}
 
-    ready = preflight(provider="chatgpt", session="s1")
+    ready = preflight(provider="chatgpt", session="s1").to_json()
     assert ready["ready"] is True, ready
     job = run_job()
     assert job.status == Status.COMPLETE, job.error
@@ -101,7 +101,7 @@ def test_manual_sign_in_completes_the_login_form_in_the_auth_browser(
     seed = seed_profile_dir(config, "chatgpt")
     assert "oraculum-sim-session" in seed_cookie_names(seed)
     assert (seed / SEED_GENERATION_FILE).is_file()
-    assert preflight(provider="chatgpt", session="s1")["ready"] is True
+    assert preflight(provider="chatgpt", session="s1").ready is True
 
 
 def test_manual_sign_in_that_never_happens_times_out_and_keeps_nothing(
@@ -196,7 +196,7 @@ def test_recovery_drill_empty_seed_fails_as_auth_then_auth_repairs_it(
     seed = seed_profile_dir(config, "chatgpt")
     seed.mkdir(mode=0o700, parents=True)
 
-    blocked = preflight(provider="chatgpt", session="s1")
+    blocked = preflight(provider="chatgpt", session="s1").to_json()
     assert blocked["error"]["code"] == "auth_seed_profile_unauthenticated"
     assert blocked["auth"] == {
         "ready": False,
@@ -213,7 +213,7 @@ def test_recovery_drill_empty_seed_fails_as_auth_then_auth_repairs_it(
 
     repaired = auth("chatgpt", from_browser=str(source_profile))
     assert repaired["identity"] == "source@example.com"
-    assert preflight(provider="chatgpt", session="s1")["ready"] is True
+    assert preflight(provider="chatgpt", session="s1").ready is True
     job = run_job("And now?")
     assert job.status == Status.COMPLETE, job.error
     assert Path(job.response_path).read_text().strip()

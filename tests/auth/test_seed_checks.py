@@ -41,7 +41,7 @@ def problem(result: dict) -> str | None:
 
 
 def test_each_seed_problem_is_named(seed: Path) -> None:
-    check = lambda: preflight(provider="chatgpt", session="s1")  # noqa: E731
+    check = lambda: preflight(provider="chatgpt", session="s1").to_json()  # noqa: E731
     assert problem(check()) == "auth_seed_profile_missing"
     seed.parent.mkdir(parents=True, exist_ok=True)
     seed.write_text("not a directory")
@@ -74,11 +74,11 @@ def test_the_real_session_token_counts_on_the_real_origin(home: Path) -> None:
     seed = seed_profile_dir(load_config().config, "chatgpt")
     seed.mkdir(parents=True)
     store(seed, ("__Secure-next-auth.session-token.0", ".chatgpt.com", 4e9))
-    assert preflight(provider="chatgpt", session="s1")["ready"] is True
+    assert preflight(provider="chatgpt", session="s1").ready is True
     grok = seed_profile_dir(load_config().config, "grok")
     grok.mkdir()
-    assert problem(preflight(provider="grok", session="s1")) == (
+    assert problem(preflight(provider="grok", session="s1").to_json()) == (
         "auth_seed_profile_unauthenticated"
     )
     store(grok, ("sso", ".grok.com", 0))
-    assert preflight(provider="grok", session="s1")["ready"] is True
+    assert preflight(provider="grok", session="s1").ready is True

@@ -18,5 +18,5 @@ def test_invalid_provider_lists_test(project: Path) -> None:
     assert refused.value.code == "invalid_provider"
     assert refused.value.allowed_values == ["chatgpt", "grok", "test"]
     assert refused.value.message == "Unknown provider: bogus. Use one of: chatgpt, grok, test."
-    report = preflight(session="s", provider="bogus")
+    report = preflight(session="s", provider="bogus").to_json()
     assert report["error"]["allowedValues"] == ["chatgpt", "grok", "test"]

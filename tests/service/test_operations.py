@@ -39,7 +39,7 @@ def test_queue_position_and_capacity_line(project: Path) -> None:
         assert third["job"]["queue"] == {"queued": True, "position": 2, "depth": 2}
         assert "Queue position: 2 of 2" in third["message"]
         assert "start automatically when capacity is available" in third["message"]
-        report = preflight(session="s", provider="test")
+        report = preflight(session="s", provider="test").to_json()
         assert report["capacityLine"] == "Capacity: 1/1 active, 2/2 queued (global)."
         with pytest.raises(OracleError) as full:
             submit("four", ["src"], session="s", provider="test")
@@ -70,7 +70,7 @@ def test_follow_up_rules(project: Path) -> None:
             job, at=utc_now(), source="t", patch={"chat_url": url, "conversation_id": "abc-123"}
         ),
     )
-    assert preflight(session="s", follow_up_job=done["id"])["provider"] == "test"
+    assert preflight(session="s", follow_up_job=done["id"]).provider == "test"
     with pytest.raises(OracleError) as conflict:
         submit("f", ["src"], session="s", follow_up_job=done["id"], conversation="other-1")
     assert conflict.value.code == "oracle_thread_target_conflict"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -12,19 +12,20 @@ from oraculum.cli.wait_cmd import SESSION_OPTION
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from oraculum.service.preflight import PreflightReport
 
-def render_preflight(result: dict[str, Any], out: Console) -> None:
-    mark = "[green]ready[/]" if result["ready"] else "[red]blocked[/]"
+
+def render_preflight(report: PreflightReport, out: Console) -> None:
+    mark = "[green]ready[/]" if report.ready else "[red]blocked[/]"
     out.print(f"preflight: {mark}")
-    for part in ("session", "config", "auth", "browser"):
-        info = result.get(part, {})
+    for part, info in report.parts().items():
         extra = info.get("sessionId") or info.get("seedProfileDir") or info.get("executable") or ""
         state = "ok" if info.get("ready") else "not ready"
         out.print(f"  {part}: {state} {extra}".rstrip(), markup=False)
-    if "capacityLine" in result:
-        out.print(f"  {result['capacityLine']}", markup=False)
-    if not result["ready"]:
-        out.print(f"  {result['message']}", markup=False)
+    if report.capacity is not None:
+        out.print(f"  {report.capacity.line()}", markup=False)
+    if not report.ready:
+        out.print(f"  {report.text('cli')}", markup=False)
 
 
 @app.command("preflight")
@@ -36,13 +37,13 @@ def preflight_command(
     session: str | None = SESSION_OPTION,
 ) -> None:
     """Check that a submission would be accepted now, and show capacity; changes nothing."""
-    from oraculum.service.preflight import preflight, preflight_error
+    from oraculum.service.preflight import preflight
 
-    result = preflight(session=session, provider=provider, follow_up_job=follow_up)
-    error = preflight_error(result)
+    report = preflight(session=session, provider=provider, follow_up_job=follow_up)
+    error = report.blocker()
     if error is None:
-        emit(result, lambda out: render_preflight(result, out))
+        emit(report.to_json(), lambda out: render_preflight(report, out))
         return
     if not MODE.json:
-        render_preflight(result, console())
+        render_preflight(report, console())
     raise error

@@ -14,6 +14,7 @@ from typing import Any
 
 from oraculum.core.errors import OracleError
 from oraculum.core.surface import Surface, for_surface, tool_call
+from oraculum.service.preflight import PreflightReport
 from oraculum.sessions.wakeup import Wakeup
 
 SURFACE: Surface = "mcp"
@@ -69,17 +70,12 @@ def plain(value: object) -> str:
     return str(value)
 
 
-def preflight_outcome(result: dict[str, Any], *, generated: bool) -> Outcome:
-    session = {**result["session"], "generated": generated}
-    data = {key: value for key, value in result.items() if key not in ("message", "capacityLine")}
-    data["session"] = session
-    how = " (generated for this server)" if generated else ""
-    text = (
-        f"Oracle preflight ready: provider {result['provider']}, session "
-        f"{session['sessionId']}{how}. {result['capacityLine']}"
-    )
-    if result.get("followUpJobId"):
-        text += f" Follow-up of job {result['followUpJobId']}."
+def preflight_outcome(report: PreflightReport, *, generated: bool) -> Outcome:
+    data = {k: v for k, v in report.to_json().items() if k not in ("message", "capacityLine")}
+    data["session"] = {**data["session"], "generated": generated}
+    text = report.text(SURFACE)
+    if generated:
+        text += " (The session id was generated for this server.)"
     return Outcome(text, data)
 
 
@@ -193,8 +189,8 @@ def wait_outcome(result: dict[str, Any], wakeup_text: str | None) -> Outcome:
         key: result[key] for key in ("done", "job", "elapsedSeconds") if result.get(key) is not None
     }
     if result["done"]:
-        assert job is not None and wakeup_text is not None
-        return Outcome(wakeup_text, data, subject=job["id"])
+        assert wakeup_text is not None
+        return Outcome(wakeup_text, data, subject=job["id"] if job else None)
     waited = f"{result['elapsedSeconds']:.0f} s"
     if job is None:
         again = tool_call("oracle_wait")

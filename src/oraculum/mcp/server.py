@@ -64,7 +64,7 @@ from oraculum.mcp.schemas import (
 )
 from oraculum.mcp.toolkit import ToolSpec
 from oraculum.service.cancel import cancel
-from oraculum.service.preflight import preflight, preflight_error
+from oraculum.service.preflight import preflight
 from oraculum.service.presets import presets
 from oraculum.service.read import read
 from oraculum.service.status import job_in_project, status
@@ -74,7 +74,8 @@ from oraculum.service.wait import wait
 from oraculum.sessions.liveness import SessionLiveness
 from oraculum.sessions.poller import Poller
 from oraculum.sessions.sinks import Sink, hook_sink
-from oraculum.sessions.wakeup import Wakeup, build_wakeup, wakeup_text
+from oraculum.sessions.wakeup import Wakeup, build_notice_wakeup, build_wakeup, wakeup_text
+from oraculum.tasks import Notice
 
 log = logging.getLogger("oraculum.mcp")
 
@@ -138,16 +139,21 @@ class OracleMcp:
         """Tell subscribers and the hook about each finished job of this session, once per
         attempt: the wake-up itself waits for the agent's next tool result."""
         due = await anyio.to_thread.run_sync(self.poller.pending)
-        for job in due:
-            key = (job.id, job.wakeup_attempt_count)
+        for job in due:  # finished jobs and background tasks' notices
+            attempts = job.attempt_count if isinstance(job, Notice) else job.wakeup_attempt_count
+            key = (job.id, attempts)
             if key in self.announced:
                 continue
             self.announced.add(key)
-            await self.bus.publish(ResourceUpdated(uri=JOB_URI.format(job_id=job.id)))
+            if isinstance(job, Job):
+                await self.bus.publish(ResourceUpdated(uri=JOB_URI.format(job_id=job.id)))
             if self.hook is not None:
                 await anyio.to_thread.run_sync(self.hook, self._hook_wakeup(job))
 
-    def _hook_wakeup(self, job: Job) -> Wakeup:
+    def _hook_wakeup(self, job: Job | Notice) -> Wakeup:
+        if isinstance(job, Notice):
+            attempt = job.attempt_count + 1
+            return build_notice_wakeup(job, session_id=self.session_id, attempt=attempt)
         attempt = job.wakeup_attempt_count + 1
         return build_wakeup(job, self.store, session_id=self.session_id, attempt=attempt)
 
@@ -223,13 +229,13 @@ async def oracle_preflight(
     followUpJobId when preparing a follow-up. Changes nothing; a blocker is a tool error."""
 
     def call(state: OracleMcp) -> Outcome:
-        result = preflight(
+        report = preflight(
             cwd=state.root, session=state.session_id, provider=provider, follow_up_job=followUpJobId
         )
-        problem = preflight_error(result)
+        problem = report.blocker()
         if problem is not None:
             raise problem
-        return render.preflight_outcome(result, generated=state.session_generated)
+        return render.preflight_outcome(report, generated=state.session_generated)
 
     return await _run(ctx, "oracle_preflight", call)
 
@@ -406,6 +412,8 @@ async def oracle_wait(
             store=state.store,
         )
         text = None
+        if result["done"] and result.get("job") is None:  # a background task's notice is due
+            return render.wait_outcome(result, "A background task's notice arrived.")
         if result["done"]:
             job = state.store.load(result["job"]["id"])
             text = wakeup_text(job, state.store, "mcp")

@@ -4,14 +4,16 @@ capacity from the live leases — without acquiring, sweeping or changing anythi
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from oraculum.auth.seed_check import seed_session_problem
-from oraculum.core.config import provider_urls
+from oraculum.core.config import Config, provider_urls
 from oraculum.core.errors import OracleError
 from oraculum.core.session import resolve_session_id
-from oraculum.jobs.admission import capacity
+from oraculum.core.surface import Surface, for_surface
+from oraculum.jobs.admission import Capacity, capacity
 from oraculum.jobs.store import JobStore
 from oraculum.service.common import (
     TEST_PROVIDER,
@@ -33,6 +35,114 @@ _SEED_CODES = frozenset(
 _BROWSER_CODES = frozenset({"browser_executable_missing", "browser_executable_not_executable"})
 
 
+@dataclass(frozen=True)
+class SeedState:
+    ready: bool = True
+    seed_profile_dir: str | None = None
+    problem: str | None = None  # the seed's error code when it blocks
+
+    def to_json(self) -> dict[str, Any]:
+        shown: dict[str, Any] = {"ready": self.ready}
+        if self.seed_profile_dir is not None or self.problem is not None:
+            shown["seedProfileDir"] = self.seed_profile_dir
+        if self.problem is not None:
+            shown["problem"] = self.problem
+        return shown
+
+
+@dataclass(frozen=True)
+class PreflightReport:
+    """A readiness report: ``ready`` is False with ``error`` set at the first blocker."""
+
+    project_root: Path
+    session_id: str | None = None
+    config_ready: bool = False
+    auth: SeedState = field(default_factory=SeedState)
+    browser_ready: bool = True
+    browser_executable: str | None = None
+    capacity: Capacity | None = None
+    provider: str | None = None
+    follow_up_job_id: str | None = None
+    jobs_dir: str | None = None
+    error: OracleError | None = None
+
+    @property
+    def ready(self) -> bool:
+        return self.error is None
+
+    @property
+    def message(self) -> str:
+        if self.error is not None:
+            return f"Oracle preflight blocked: {self.error.message}"
+        assert self.capacity is not None
+        return f"Oracle preflight ready. {self.capacity.line()}"
+
+    def parts(self) -> dict[str, dict[str, Any]]:
+        """Each checked part and whether it is ready (what a report lists line by line)."""
+        session: dict[str, Any] = {"ready": self.session_id is not None}
+        if self.session_id is not None:
+            session["sessionId"] = self.session_id
+        browser: dict[str, Any] = {"ready": self.browser_ready}
+        if self.browser_executable is not None:
+            browser["executable"] = self.browser_executable
+        return {
+            "session": session,
+            "config": {"ready": self.config_ready},
+            "auth": self.auth.to_json(),
+            "browser": browser,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        shown: dict[str, Any] = {"ready": self.ready, "projectRoot": str(self.project_root)}
+        shown.update(self.parts())
+        if self.capacity is not None:
+            shown["capacity"] = {
+                "active": self.capacity.active,
+                "maxActive": self.capacity.max_active,
+                "queued": self.capacity.queued,
+                "maxQueued": self.capacity.max_queued,
+            }
+            shown["capacityLine"] = self.capacity.line()
+        optional = {
+            "followUpJobId": self.follow_up_job_id,
+            "provider": self.provider,
+            "jobsDir": self.jobs_dir,
+        }
+        shown.update({key: value for key, value in optional.items() if value is not None})
+        if self.error is not None:
+            shown["error"] = self.error.to_dict()
+        shown["message"] = self.message
+        return shown
+
+    def text(self, surface: Surface) -> str:
+        if self.error is not None:
+            return for_surface(self.message, surface) or self.message
+        assert self.capacity is not None
+        text = (
+            f"Oracle preflight ready: provider {self.provider}, session {self.session_id}. "
+            f"{self.capacity.line()}"
+        )
+        if self.follow_up_job_id:
+            text += f" Follow-up of job {self.follow_up_job_id}."
+        return text
+
+    def blocker(self) -> OracleError | None:
+        """The blocker as an error (for exit codes and tool errors), the report in its
+        details."""
+        if self.error is None:
+            return None
+        facts = {k: v for k, v in self.to_json().items() if k != "error"}
+        return OracleError(
+            self.error.code,
+            self.message,
+            rejected_value=self.error.rejected_value,
+            allowed_values=self.error.allowed_values,
+            suggested_next_step=self.error.suggested_next_step,
+            retryable=self.error.retryable,
+            details={"preflight": facts},
+        )
+
+
 def preflight(
     *,
     cwd: Path | None = None,
@@ -40,78 +150,66 @@ def preflight(
     provider: str | None = None,
     follow_up_job: str | None = None,
     store: JobStore | None = None,
-) -> dict[str, Any]:
-    """A readiness report; ``ready`` is False with ``error`` set at the first blocker."""
+) -> PreflightReport:
+    """Check, in order, what a submission needs; the report stops at the first blocker."""
     store = store or JobStore()
-    root = project_root(cwd)
-    result: dict[str, Any] = {
-        "ready": False,
-        "projectRoot": str(root),
-        "session": {"ready": False},
-        "config": {"ready": False},
-        "auth": {"ready": True},
-        "browser": {"ready": True},
-    }
+    report = PreflightReport(project_root(cwd))
     try:
-        session_id = resolve_session_id(session, action="submit oracle jobs")
-        result["session"] = {"ready": True, "sessionId": session_id}
-        config = project_config(root)
-        result["config"] = {"ready": True}
-        cap = capacity(store, config)
-        result["capacity"] = {
-            "active": cap.active,
-            "maxActive": cap.max_active,
-            "queued": cap.queued,
-            "maxQueued": cap.max_queued,
-        }
-        result["capacityLine"] = cap.line()
-        chosen_provider = provider
-        if follow_up_job is not None:
-            prior = check_follow_up(store, follow_up_job, root)
-            result["followUpJobId"] = prior.id
-            chosen_provider = provider or prior.provider
-        choice = choose_provider(chosen_provider, None, config)
-        result["provider"] = choice.provider
-        found = check_prerequisites(config, choice.provider)
-        if choice.provider != TEST_PROVIDER:
-            result["auth"]["seedProfileDir"] = found["seedProfileDir"]
-            result["browser"]["executable"] = found["browserExecutable"]
-            # Exists and is a readable directory; does it hold a session? (no browser needed)
-            chat_url, _ = provider_urls(config, choice.provider)
-            unsigned = seed_session_problem(
-                Path(found["seedProfileDir"]), choice.provider, chat_url
-            )
-            if unsigned is not None:
-                raise unsigned
-        result["jobsDir"] = found["jobsDir"]
-    except OracleError as error:
+        return _check(report, store, session, provider, follow_up_job)
+    except _Blocked as blocked:
+        return blocked.report
+
+
+class _Blocked(Exception):
+    def __init__(self, report: PreflightReport) -> None:
+        self.report = report
+
+
+def _check(
+    report: PreflightReport,
+    store: JobStore,
+    session: str | None,
+    provider: str | None,
+    follow_up_job: str | None,
+) -> PreflightReport:
+    def blocked(error: OracleError) -> _Blocked:
+        changes: dict[str, Any] = {"error": error}
         if error.code in _SEED_CODES:
-            result["auth"] = {
-                "ready": False,
-                "seedProfileDir": error.rejected_value,
-                "problem": error.code,
-            }
+            changes["auth"] = SeedState(False, error.rejected_value, error.code)
         if error.code in _BROWSER_CODES:
-            result["browser"] = {"ready": False}
-        result["error"] = error.to_dict()
-        result["message"] = f"Oracle preflight blocked: {error.message}"
-        return result
-    result["ready"] = True
-    result["message"] = f"Oracle preflight ready. {result['capacityLine']}"
-    return result
+            changes["browser_ready"] = False
+            changes["browser_executable"] = None
+        return _Blocked(replace(report, **changes))
+
+    try:
+        report = replace(
+            report, session_id=resolve_session_id(session, action="submit oracle jobs")
+        )
+        config = project_config(report.project_root)
+        report = replace(report, config_ready=True, capacity=capacity(store, config))
+        if follow_up_job is not None:
+            prior = check_follow_up(store, follow_up_job, report.project_root)
+            report = replace(report, follow_up_job_id=prior.id)
+            provider = provider or prior.provider
+        chosen = choose_provider(provider, None, config).provider
+        report = replace(report, provider=chosen)
+        found = check_prerequisites(config, chosen)
+        if chosen != TEST_PROVIDER:
+            report = replace(
+                report,
+                auth=SeedState(True, found["seedProfileDir"]),
+                browser_executable=found["browserExecutable"],
+            )
+            _check_seed_session(config, chosen, Path(found["seedProfileDir"]))
+        return replace(report, jobs_dir=found["jobsDir"])
+    except OracleError as error:
+        raise blocked(error) from None
 
 
-def preflight_error(result: dict[str, Any]) -> OracleError | None:
-    """The blocker of a preflight report as an error (for exit codes and tool errors)."""
-    error = result.get("error")
-    if not error:
-        return None
-    return OracleError(
-        error["code"],
-        result["message"],
-        rejected_value=error.get("rejectedValue"),
-        allowed_values=error.get("allowedValues"),
-        suggested_next_step=error.get("suggestedNextStep"),
-        retryable=error.get("retryable", False),
-        details={"preflight": {k: v for k, v in result.items() if k != "error"}},
-    )
+def _check_seed_session(config: Config, provider: str, seed: Path) -> None:
+    """The seed exists and is a readable directory; does it hold a session? (no browser
+    needed)"""
+    chat_url, _ = provider_urls(config, provider)
+    unsigned = seed_session_problem(seed, provider, chat_url)
+    if unsigned is not None:
+        raise unsigned
