@@ -3,5 +3,6 @@
 
 # The modules other layers may import; the rest of the package is internal to it.
 __all__ = [
+    "bridge",
     "stdio",
 ]

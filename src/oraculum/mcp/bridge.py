@@ -1,0 +1,129 @@
+"""The oracle tools for agent hosts that call oraculum's CLI instead of speaking MCP (the pi
+bridge in `integrations/pi/`): one source of truth for their schemas, results and errors.
+
+:func:`describe` lists the tools exactly as the MCP server publishes them (the SDK derives
+each input schema from the same function) with the dispatch prompts' text; :func:`call` runs
+one tool through the same function, argument check and wording as an MCP `tools/call`. A
+bridge delivers wake-ups as new turns of its own, so a result here never carries one: the
+bridge's wake-up channel (`oraculum wakeups serve`) hands them out when the session is idle.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import anyio
+
+from oraculum.core.errors import OracleError
+from oraculum.core.session import resolve_session_id
+
+__all__ = ["BRIDGE_TOOLS", "call", "describe"]
+
+# The MCP tools a bridge offers: the long poll (`oracle_wait`) and the preset list stay MCP's.
+BRIDGE_TOOLS = (
+    "oracle_preflight",
+    "oracle_submit",
+    "oracle_read",
+    "oracle_status",
+    "oracle_cancel",
+    "oracle_auth",
+)
+
+
+def _specs() -> dict[str, Any]:
+    from oraculum.mcp.server import TOOLS
+
+    return {spec.name: spec for spec in TOOLS if spec.name in BRIDGE_TOOLS}
+
+
+async def _listed() -> list[dict[str, Any]]:
+    """The tools as an MCP `tools/list` shows them, from a server holding only these tools."""
+    from mcp.server.mcpserver import MCPServer
+
+    server: MCPServer = MCPServer(name="oraculum-bridge")
+    for spec in _specs().values():
+        server.add_tool(
+            spec.function,
+            name=spec.name,
+            title=spec.title,
+            description=spec.description,
+            annotations=spec.hints,
+        )
+    return [
+        {
+            "name": tool.name,
+            "title": tool.title,
+            "description": tool.description,
+            "inputSchema": tool.input_schema,
+        }
+        for tool in await server.list_tools()
+    ]
+
+
+def _prompt_templates() -> dict[str, str]:
+    """The dispatch prompts with their arguments as pi's template placeholders."""
+    from oraculum.mcp.prompts import FOLLOWUP_PROMPT, ORACLE_PROMPT
+
+    return {
+        "oracle": ORACLE_PROMPT.format(request="$@"),
+        "oracle-followup": FOLLOWUP_PROMPT.format(job_id="$1", request="${@:2}"),
+    }
+
+
+def describe() -> dict[str, Any]:
+    """``{"tools": [...], "prompts": {name: template}}``: what a bridge registers."""
+    return {"tools": anyio.run(_listed), "prompts": _prompt_templates()}
+
+
+def render_prompt(name: str, arguments: list[str]) -> str:
+    """A dispatch prompt filled in (a host that injects it itself instead of a template)."""
+    from oraculum.mcp.prompts import FOLLOWUP_PROMPT, ORACLE_PROMPT
+
+    if name == "oracle" and arguments:
+        return ORACLE_PROMPT.format(request=" ".join(arguments))
+    if name == "oracle-followup" and len(arguments) >= 2:
+        return FOLLOWUP_PROMPT.format(job_id=arguments[0], request=" ".join(arguments[1:]))
+    usage = "oracle <request>" if name == "oracle" else "oracle-followup <jobId> <request>"
+    raise OracleError(
+        "invalid_argument",
+        f"Usage: {usage}.",
+        rejected_value=name,
+        allowed_values=["oracle", "oracle-followup"],
+    )
+
+
+def call(
+    tool: str, arguments: object, *, session: str | None, cwd: Path | None = None
+) -> dict[str, Any]:
+    """Run one tool as the MCP server would for this session: ``{"text", "data", "isError"}``
+    (the result's text, its structured content, and whether it is a tool error)."""
+    from oraculum.core.crashlog import surface_error
+    from oraculum.mcp import render
+
+    try:
+        session_id = resolve_session_id(session, action="use the oracle tools")
+        assert session_id is not None  # required: resolve raises instead
+        outcome = anyio.run(_call, tool, {} if arguments is None else arguments, session_id, cwd)
+    except Exception as exc:  # every failure is a tool error in the documented shape
+        outcome = render.error_outcome(surface_error(exc, surface=f"bridge {tool}"))
+    return {"text": outcome.text, "data": outcome.data, "isError": outcome.is_error}
+
+
+async def _call(tool: str, arguments: object, session_id: str, cwd: Path | None) -> Any:
+    from oraculum.mcp.arguments import tool_problem, validators
+    from oraculum.mcp.render import Outcome
+    from oraculum.mcp.server import OracleMcp
+
+    schemas = {t["name"]: t["inputSchema"] for t in await _listed()}
+    problem = tool_problem(validators(schemas), tool, arguments)
+    if problem is not None:
+        raise problem
+    state = await anyio.to_thread.run_sync(OracleMcp, session_id, cwd)
+    state.poller.active = False  # wake-ups reach a bridge's session as turns, not in results
+    context = SimpleNamespace(request_context=SimpleNamespace(lifespan_context=state))
+    assert isinstance(arguments, dict)  # the schema check requires an object
+    result = await _specs()[tool].function(context, **arguments)
+    text = "".join(getattr(part, "text", "") for part in result.content)
+    return Outcome(text, result.structured_content or {}, is_error=bool(result.is_error))
