@@ -126,6 +126,27 @@ def _render_build(data: dict[str, Any], console: Console) -> None:
     )
 
 
+def _preview(root: Path, items: list[str], *, include_git_dir: bool) -> None:
+    """`--list`: what the archive would hold (an empty selection is refused, as by the
+    build)."""
+    from oraculum.archive import select_entries
+    from oraculum.archive.selection import empty_selection_error
+
+    selection = select_entries(root, items, include_git_dir=include_git_dir)
+    if not selection.entries:
+        raise empty_selection_error(selection)
+    data = selection_data(selection)
+    emit(data, lambda console: _render_list(data, console))
+
+
+def _destination(out: Path | None, default_name: str) -> tuple[Path, str]:
+    """The directory and file name to write: ``--out`` as a directory or a file name."""
+    target = Path(out) if out is not None else Path.cwd()
+    if target.is_dir():
+        return target, default_name
+    return target.parent, target.name
+
+
 @app.command("archive")
 def archive_command(
     inputs: Annotated[
@@ -158,36 +179,25 @@ def archive_command(
 ) -> None:
     """Preview (--list) or build exactly the context archive a job would upload."""
     # The archive package (zstandard among its imports) loads only when this command runs.
-    from oraculum.archive import build_archive, select_entries
-    from oraculum.archive.selection import empty_selection_error
+    from oraculum.archive import build_archive
 
     spec = provider_spec(provider, dry_run=False)
-    provider = spec.name
     root = _project_root(project)
     items = list(inputs) if inputs else ["."]
     if list_only:
-        selection = select_entries(root, items, include_git_dir=include_git_dir)
-        if not selection.entries:  # the build refuses it: so does its preview
-            raise empty_selection_error(selection)
-        data = selection_data(selection)
-        emit(data, lambda console: _render_list(data, console))
+        _preview(root, items, include_git_dir=include_git_dir)
         return
-    settings = _settings(root, provider)
-    target = Path(out) if out is not None else Path.cwd()
     job_id = time.strftime("preview-%Y%m%d-%H%M%S")
-    if target.is_dir():
-        dest_dir, filename = target, f"context-{job_id}{spec.archive_suffix}"
-    else:
-        dest_dir, filename = target.parent, target.name
+    dest_dir, filename = _destination(out, f"context-{job_id}{spec.archive_suffix}")
     result = build_archive(
         root,
         items,
         dest_dir,
         job_id,
-        provider,
+        spec.name,
         filename=filename,
         include_git_dir=include_git_dir,
-        **settings,
+        **_settings(root, spec.name),
     )
     data = result.to_dict()
     emit(data, lambda console: _render_build(data, console))
