@@ -77,6 +77,8 @@ def render_job(result: dict[str, Any], console: Console) -> None:
         "artifacts": job.get("artifactsPath"),
         "worker-log": job.get("workerLogPath"),
         "follow-up-to": job.get("followUpToJobId"),
+        "researching": (job.get("research") or {}).get("text"),
+        "research-question": (job.get("research") or {}).get("questionPath"),
     }
     for key, value in rows.items():
         if value not in (None, "-"):

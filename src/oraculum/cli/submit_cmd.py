@@ -63,6 +63,12 @@ def submit_command(
     session: str | None = SESSION_OPTION,
     wait_for_it: bool = WAIT_OPTION,
     include_git_dir: bool = INCLUDE_GIT_DIR_OPTION,
+    research_answer: str | None = typer.Option(
+        None,
+        "--research-answer",
+        metavar="TEXT",
+        help="deep_research: the answer to send if Deep Research asks a question first.",
+    ),
 ) -> None:
     """Archive FILES, submit PROMPT as a background job, and return at once (or --wait)."""
     from oraculum.service.prompt import choose_prompt
@@ -77,6 +83,7 @@ def submit_command(
         follow_up_job=follow_up,
         conversation=conversation,
         include_git_dir=include_git_dir,
+        research_answer=research_answer,
     )
     _submitted(result, session=session, wait_for_it=wait_for_it)
 

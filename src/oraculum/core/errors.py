@@ -262,6 +262,24 @@ class ErrorCode(StrEnum):
         "disk_full",
         _SETUP,
         _RETRY,
+    DEEP_RESEARCH_NEEDS_ANSWER = (
+        "deep_research_needs_answer",
+        _FAILED,
+        _FINAL,
+        "Deep Research asked a clarifying question the job gave no answer to (saved in the job)",
+    )
+    DEEP_RESEARCH_TOGGLE_NOT_FOUND = (
+        "deep_research_toggle_not_found",
+        _FAILED,
+        _RETRY,
+        "the Deep research tool or its composer pill could not be chosen and verified",
+    )
+    DEEP_RESEARCH_WIDGET_UNREADABLE = (
+        "deep_research_widget_unreadable",
+        _FAILED,
+        _RETRY,
+        "the Deep Research report widget could not be read",
+    )
         "the filesystem is full: free space, then retry",
     )
     DOCTOR_FAILED = (

@@ -92,6 +92,8 @@ def with_send_warning(error: OracleError, job: Job) -> OracleError:
     answer may be in the saved conversation, to be recollected rather than asked again.
     """
     state = job.prompt_send_state
+    if error.code == "deep_research_needs_answer":
+        return error  # its own next step says how to answer in the same conversation
     if state == PromptSendState.ATTEMPTED and error.code != "send_not_accepted":
         error.message += " (the prompt may already have been sent: resubmitting could duplicate it)"
     elif state == PromptSendState.ACCEPTED:

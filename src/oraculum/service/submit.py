@@ -130,11 +130,15 @@ def submit(
     config_overrides: dict[str, Any] | None = None,
     store: JobStore | None = None,
     include_git_dir: bool = False,
+    research_answer: str | None = None,
 ) -> dict[str, Any]:
     """Create one job and hand it to a worker (or the queue); returns ``{"job", "message"}``.
 
-    ``config_overrides`` is the explicit-arguments config layer (it wins over every file)."""
+    ``config_overrides`` is the explicit-arguments config layer (it wins over every file).
+    ``research_answer`` answers a Deep Research clarifying question, should one come."""
     prompt = prompt_text(prompt)
+    if research_answer is not None:
+        selection_extras = {**(selection_extras or {}), **_research_answer(research_answer)}
     follow_up_job = given_job_ref(follow_up_job)
     session_id = resolve_session_id(session, action="submit oracle jobs")
     root = project_root(cwd)
@@ -145,6 +149,7 @@ def submit(
         provider or (prior.provider if prior else None), preset, config, selection_extras
     )
     _check_same_provider(prior, choice.provider)
+    _check_research_answer(choice.selection)
     check_prompt_size(prompt, choice.provider)
     chat_url, conversation_id = _thread_target(prior, conversation, choice.provider, config)
     check_prerequisites(config, choice.provider)
@@ -175,6 +180,30 @@ def submit(
             store=store,
         )
     return _submitted(store.load(job.id), archive)
+
+
+RESEARCH_ANSWER_MAX_CHARS = 20_000
+
+
+def _research_answer(text: str) -> dict[str, Any]:
+    """The selection field the Deep Research driver sends if research starts with a question."""
+    if not text.strip() or len(text) > RESEARCH_ANSWER_MAX_CHARS:
+        raise OracleError(
+            "invalid_argument",
+            f"--research-answer must be non-blank and at most {RESEARCH_ANSWER_MAX_CHARS} "
+            "characters.",
+            rejected_value=text[:80],
+        )
+    return {"research_answer": text.strip()}
+
+
+def _check_research_answer(selection: dict[str, Any]) -> None:
+    if "research_answer" in selection and selection.get("tool") != "deep_research":
+        raise OracleError(
+            "invalid_argument",
+            "--research-answer applies only to the deep_research preset.",
+            suggested_next_step="Add --preset deep_research, or drop --research-answer.",
+        )
 
 
 def _check_same_provider(prior: Job | None, provider: str) -> None:

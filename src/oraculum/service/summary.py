@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -50,12 +51,39 @@ def job_summary(job: Job, *, now: datetime | None = None) -> dict[str, Any]:
         queue=_queue(job),
         wakeup=_wakeup(job),
     )
+    research = _research(job, job_dir)
+    if research:
+        summary["research"] = research
     if summary["queue"].get("position"):
         summary["queuePosition"] = summary["queue"]["position"]
     if job.lifecycle_events:
         last = job.lifecycle_events[-1]
         summary["lastEvent"] = {"at": iso(last.at), "source": last.source, "message": last.message}
     return {key: value for key, value in summary.items() if value is not None}
+
+
+# Written by the Deep Research driver (providers.chatgpt.deep_research) in the job directory.
+RESEARCH_STATUS_FILE = "research-status.json"
+RESEARCH_QUESTION_FILE = "research-question.md"
+
+
+def _research(job: Job, job_dir: Path) -> dict[str, Any] | None:
+    """A Deep Research job's live status text while it researches (`researching`), and the
+    clarifying question it stopped at, if any."""
+    if job.selection.get("tool") != "deep_research":
+        return None
+    out: dict[str, Any] = {}
+    question = job_dir / RESEARCH_QUESTION_FILE
+    if question.is_file():
+        out["questionPath"] = str(question)
+    if job.is_active:
+        try:
+            live = json.loads((job_dir / RESEARCH_STATUS_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            live = None
+        if isinstance(live, dict) and isinstance(live.get("text"), str):
+            out.update(state="researching", text=live["text"], at=live.get("at"))
+    return out or None
 
 
 def _queue(job: Job) -> dict[str, Any]:

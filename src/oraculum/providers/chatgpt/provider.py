@@ -8,6 +8,7 @@ collect it.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,6 @@ from playwright.async_api import Page
 
 from oraculum.capture.collect import CollectionResult, collect, recollect
 from oraculum.core.config import Config
-from oraculum.core.errors import OracleError
 from oraculum.jobs.model import EventKind, Job, Phase, PromptSendState, Status
 from oraculum.jobs.store import JobPaths
 from oraculum.providers.base import ProviderOutcome, RecollectHooks, WorkerContext
@@ -25,8 +25,9 @@ from oraculum.providers.browser_job import (
     diagnose,
     run_browser_job,
 )
-from oraculum.providers.chatgpt import composer
+from oraculum.providers.chatgpt import composer, deep_research
 from oraculum.providers.chatgpt.completion import (
+    Answer,
     CompletionContext,
     adopt_conversation_url,
     revival_context,
@@ -42,12 +43,6 @@ class ChatGPTProvider:
     """The ChatGPT page flow; the shared lifecycle (`providers.browser_job`) runs it."""
 
     async def run(self, ctx: WorkerContext) -> ProviderOutcome:
-        if ctx.job.selection.get("tool") == "deep_research":
-            raise OracleError(
-                "preset_unsupported",
-                "The deep_research preset is not supported by this version of oraculum.",
-                suggested_next_step="Use pro_extended or another model preset.",
-            )
         return await run_browser_job(ctx, self)
 
     async def scoped_text(self, page: Page) -> str | None:
@@ -62,26 +57,43 @@ class ChatGPTProvider:
     async def recollect_page(
         self, page: Page, job: Job, paths: JobPaths, config: Config, *, hooks: RecollectHooks
     ) -> CollectionResult:
+        research = _is_research(job)
         if job.status == Status.COMPLETE:
             return await recollect(
-                page, job, paths, config, reopen=hooks.reopen, persist=hooks.persist
+                page,
+                job,
+                paths,
+                config,
+                reopen=hooks.reopen,
+                persist=hooks.persist,
+                research=research,
             )
-        await wait_for_answer(ChatGPTPage(page), revival_context(job, config, hooks.log))
+        revival = revival_context(job, config, hooks.log)
+        if research:  # the research holds its stop control for its whole run
+            revival.stale_stop_s = deep_research.NO_STALE_STOP
+        await wait_for_answer(ChatGPTPage(page), revival)
         return await collect(
-            page, job, paths, config, response_index=0, reopen=hooks.reopen, persist=hooks.persist
+            page,
+            job,
+            paths,
+            config,
+            response_index=0,
+            reopen=hooks.reopen,
+            persist=hooks.persist,
+            research=research,
         )
 
     async def _drive(self, ctx: WorkerContext, chat: ChatGPTPage) -> ProviderOutcome:
         await self._verify(ctx, chat)
         await ctx.enter_phase(Phase.CONFIGURING_MODEL)
-        observed = await Configurator(chat, ctx.log).configure(
-            Wanted.from_selection(ctx.job.selection)
-        )
-        ctx.log(f"model configured: {observed.to_json_dict()}")
-        await ctx.record({"observed_selection": observed.to_json_dict()})
+        research = _is_research(ctx.job)
+        observed = await self._configure(ctx, chat, research)
+        ctx.log(f"model configured: {observed}")
+        await ctx.record({"observed_selection": observed})
         await ctx.enter_phase(Phase.UPLOADING_ARCHIVE)
         archive = Path(ctx.job.archive_path)
-        before, accepted = await self._send(ctx, chat, archive)
+        widgets = await deep_research.widget_count(chat) if research else 0
+        before, accepted = await self._send(ctx, chat, archive, fill=not research)
         navigated = self._navigation_recorder(ctx)
         adopted = await adopt_conversation_url(
             chat,
@@ -95,16 +107,63 @@ class ChatGPTProvider:
         # Without the archive ever in view the answer is waited for by position, and
         # collection (which always binds through the archive's turn) refuses to save a guess.
         evidenced = adopted is None or adopted.verified
-        answer = await wait_for_answer(
-            chat, self._completion(ctx, before, navigated, archive.name if evidenced else None)
+        completion = self._completion(
+            ctx, before, navigated, archive.name if evidenced else None, chat if research else None
         )
+        answer = await wait_for_answer(chat, completion)
         if answer.index != before.assistant_count:
             ctx.log(
                 f"the reply to this job's archive turn is assistant turn {answer.index}, "
                 f"not {before.assistant_count} as counted before send"
             )
+        anchored = True
+        if research:
+            answer, anchored = await self._research(ctx, chat, answer, widgets, completion)
         await ctx.enter_phase(Phase.EXTRACTING_RESPONSE)
-        return await self._collect(ctx, chat, answer.text, answer.index)
+        return await self._collect(ctx, chat, answer, research=research, anchored=anchored)
+
+    @staticmethod
+    async def _configure(ctx: WorkerContext, chat: ChatGPTPage, research: bool) -> dict[str, Any]:
+        """The model, or for Deep Research the prompt and then the tool (a fill after the
+        tool would remove its pill); returns what the composer shows."""
+        if research:
+            await composer.fill_prompt(chat, ctx.prompt)
+            return await deep_research.choose_tool(chat, ctx.prompt, ctx.log)
+        observed = await Configurator(chat, ctx.log).configure(
+            Wanted.from_selection(ctx.job.selection)
+        )
+        return observed.to_json_dict()
+
+    async def _research(
+        self,
+        ctx: WorkerContext,
+        chat: ChatGPTPage,
+        answer: Answer,
+        widgets: int,
+        completion: CompletionContext,
+    ) -> tuple[Answer, bool]:
+        """The research turn: ``answer`` itself, or after a clarifying question the reply to
+        the job's answer (then bound by position, being the second reply after the archive)."""
+        if deep_research.is_research(answer.text, await deep_research.widget_count(chat), widgets):
+            return answer, True
+        reply = str(ctx.job.selection.get("research_answer") or "").strip()
+        if not reply:
+            raise deep_research.needs_answer(ctx.paths.dir, ctx.job.id, answer.text)
+        ctx.log("Deep Research asked a question first; sending the job's answer to it")
+        worker = ctx.config.worker
+        await composer.fill_prompt(chat, reply)
+        await composer.wait_send_ready(chat, timeout_s=worker.send_ready_timeout_ms / 1000)
+        before = composer.SendBaseline.of(await chat.turns())
+        widgets = await deep_research.widget_count(chat)
+        await composer.click_send(chat)
+        await composer.wait_accepted(chat, before, timeout_s=worker.send_accept_timeout_ms / 1000)
+        completion.archive_name, completion.index = None, answer.index + 1
+        research = await wait_for_answer(chat, completion)
+        if not deep_research.is_research(
+            research.text, await deep_research.widget_count(chat), widgets
+        ):
+            raise deep_research.needs_answer(ctx.paths.dir, ctx.job.id, research.text)
+        return research, False
 
     async def _verify(self, ctx: WorkerContext, chat: ChatGPTPage) -> None:
         """Open the job's page and wait until it is ready for a prompt (or fail fast)."""
@@ -125,12 +184,14 @@ class ChatGPTProvider:
         )
 
     async def _send(
-        self, ctx: WorkerContext, chat: ChatGPTPage, archive: Path
+        self, ctx: WorkerContext, chat: ChatGPTPage, archive: Path, *, fill: bool = True
     ) -> tuple[composer.SendBaseline, TurnsReading]:
-        """Attach, fill, send: `attempted` just before the click, `accepted` once it left."""
+        """Attach, fill (unless the prompt is in already), send: `attempted` just before the
+        click, `accepted` once it left."""
         worker = ctx.config.worker
         await composer.attach_archive(chat, archive, timeout_s=worker.upload_timeout_ms / 1000)
-        await composer.fill_prompt(chat, ctx.prompt)
+        if fill:
+            await composer.fill_prompt(chat, ctx.prompt)
         await composer.wait_send_ready(chat, timeout_s=worker.send_ready_timeout_ms / 1000)
         before = composer.SendBaseline.of(await chat.turns())
         await ctx.record(
@@ -162,9 +223,23 @@ class ChatGPTProvider:
         before: composer.SendBaseline,
         navigated: Callable[[str], Awaitable[None]],
         archive_name: str | None,
+        research: ChatGPTPage | None = None,
     ) -> CompletionContext:
+        """How to wait for the answer; with ``research`` (its page), for Deep Research: a day
+        at most, no stale-stop rule, the widget's status text recorded on every poll."""
         job, worker = ctx.job, ctx.config.worker
         chat_url = job.chat_url or ""
+        if research is not None:
+            return replace(
+                ChatGPTProvider._completion(ctx, before, navigated, archive_name),
+                timeout_s=max(
+                    worker.completion_timeout_ms / 1000, deep_research.RESEARCH_TIMEOUT_S
+                ),
+                stale_stop_s=deep_research.NO_STALE_STOP,
+                heartbeat=deep_research.StatusRecorder(
+                    research, ctx.paths.dir, every_s=max(worker.poll_ms / 1000, 1.0)
+                ),
+            )
         return CompletionContext(
             conversation_id=job.conversation_id or conversation_id_from_url(chat_url) or "",
             chat_url=chat_url,
@@ -178,7 +253,13 @@ class ChatGPTProvider:
         )
 
     async def _collect(
-        self, ctx: WorkerContext, chat: ChatGPTPage, streamed: str, index: int
+        self,
+        ctx: WorkerContext,
+        chat: ChatGPTPage,
+        answer: Answer,
+        *,
+        research: bool = False,
+        anchored: bool = True,
     ) -> ProviderOutcome:
         """Bind to exactly this turn and save it (the streamed text is evidence only: for
         ChatGPT nothing but the bound capture is ever saved as the response)."""
@@ -195,8 +276,14 @@ class ChatGPTProvider:
             ctx.job,
             ctx.paths,
             ctx.config,
-            response_index=index,
+            response_index=answer.index,
             reopen=reopen,
             persist=persist,
+            research=research,
+            anchored=anchored,
         )
-        return collection_outcome(ctx, result, f" ({len(streamed)} characters streamed)")
+        return collection_outcome(ctx, result, f" ({len(answer.text)} characters streamed)")
+
+
+def _is_research(job: Job) -> bool:
+    return job.selection.get("tool") == deep_research.TOOL

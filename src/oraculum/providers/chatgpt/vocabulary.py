@@ -98,6 +98,17 @@ GENERATION_FAILURE_PATTERNS = (
     re.compile(r"something went wrong while generating the response", re.I),
 )
 
+# Deep Research (a composer tool, not a model) ----------------------------------------------
+
+# The "Add files and more" menu's entries are role-less clickables whose text joins title and
+# description ("Deep researchGet a detailed report"); the entry is the one starting with this.
+DEEP_RESEARCH_ENTRY = re.compile(r"^\s*Deep research", re.I)
+DEEP_RESEARCH_PILL = "Deep research"
+TOOL_PILL_SELECTOR = "[data-inline-selection-pill]"
+DEEP_RESEARCH_FRAME_TITLE = "internal://deep-research"
+# The model writes this (its topic varies); the widget alone also decides that research began.
+DEEP_RESEARCH_STARTED_PREFIX = "Deep Research has started working on your"
+
 # Model pickers -----------------------------------------------------------------------------
 
 FAMILY_LABELS = {"instant": "Instant", "thinking": "Thinking", "pro": "Pro"}
