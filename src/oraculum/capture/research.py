@@ -55,6 +55,7 @@ EXPORT_ITEM = re.compile(r"^\s*(?:Export to )?Markdown(?:\s*\([^)]*\))?\s*$", re
 MENU_POLLS, MENU_POLL_S = 50, 0.1
 DOWNLOAD_POLLS, DOWNLOAD_POLL_S = 50, 0.1
 MAX_EXPORT_BYTES = 25 * 1024 * 1024
+UNREADABLE = "deep_research_widget_unreadable"  # the error code, named in the capture gap
 
 
 async def report_frame(page: Page, message_id: str | None) -> Frame | None:
@@ -205,7 +206,7 @@ async def read_report(
     frame = await report_frame(page, message_id)
     reading = await read_frame(frame) if frame else None
     if frame is None or reading is None:
-        return ReportSources(None, None, None, error="the research widget frame is not readable")
+        return ReportSources(None, None, None, error=f"{UNREADABLE}: no readable research widget")
     label, _ = report_body(reading.text)
     exported: ExportRead | None = None
     if export:

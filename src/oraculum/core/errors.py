@@ -463,12 +463,6 @@ class ErrorCode(StrEnum):
         _FINAL,
         "the command needs a session id",
     )
-    PRESET_UNSUPPORTED = (
-        "preset_unsupported",
-        _FAILED,
-        _FINAL,
-        "the provider does not support the preset",
-    )
     PROFILE_CLONE_TIMEOUT = (
         "profile_clone_timeout",
         _FAILED,
