@@ -123,5 +123,5 @@ def bounded(markdown: str, limit: int = MAX_MARKDOWN_CHARS) -> tuple[str, bool]:
     anything was cut."""
     if len(markdown) <= limit:
         return markdown, False
-    cut = markdown.rfind("\n", limit - 2_000, limit)
+    cut = markdown.rfind("\n", max(0, limit - 2_000), limit)
     return markdown[: cut if cut > 0 else limit].rstrip(), True

@@ -15,7 +15,7 @@ from collections.abc import Coroutine
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from oraculum.core.errors import ErrorCode, OracleError
+from oraculum.core.errors import OracleError
 from oraculum.fetch.addresses import PUBLIC_ONLY, AddressPolicy, parse_host_literal
 from oraculum.fetch.page import Snapshot, bounded, judge, page_markdown
 from oraculum.fetch.proxy import Denial, Resolver, system_resolver
@@ -48,7 +48,7 @@ def check_url(url: str, policy: AddressPolicy = PUBLIC_ONLY) -> str:
         raise _invalid(url, "the URL has no host")
     if address is not None and (reason := policy.reason(address)) is not None:
         raise OracleError(
-            ErrorCode.FETCH_ADDRESS_BLOCKED,
+            "fetch_address_blocked",
             f"{parts.hostname} is {reason}: browser_fetch reaches public addresses only.",
             rejected_value=url,
         )
@@ -76,7 +76,7 @@ def outcome(rendered: Rendered) -> dict[str, Any]:
     details: dict[str, Any] = {"finalUrl": rendered.final_url, "blocked": blocked}
     if rendered.main_denial is not None:
         raise OracleError(
-            ErrorCode.FETCH_ADDRESS_BLOCKED,
+            "fetch_address_blocked",
             f"{rendered.final_url} was refused: {rendered.main_denial.reason}. browser_fetch "
             "reaches public addresses only.",
             rejected_value=rendered.requested_url,
@@ -84,7 +84,7 @@ def outcome(rendered: Rendered) -> dict[str, Any]:
         )
     snapshot = rendered.snapshot
     if snapshot is None:
-        code = ErrorCode.FETCH_TIMEOUT if rendered.timed_out else ErrorCode.FETCH_FAILED
+        code = "fetch_timeout" if rendered.timed_out else "fetch_failed"
         raise OracleError(code, f"The page could not be loaded: {rendered.error}", details=details)
     verdict = judge(snapshot, rendered.status, rendered.final_url)
     if not verdict.ok:
@@ -106,16 +106,14 @@ def _verdict_error(
 ) -> OracleError:
     details = {**details, "status": rendered.status, "title": snapshot.title, "kind": kind}
     if kind == "http_error":
-        return OracleError(
-            ErrorCode.FETCH_HTTP_ERROR, f"The site answered {reason}.", details=details
-        )
+        return OracleError("fetch_http_error", f"The site answered {reason}.", details=details)
     if kind == "unreadable":
         return OracleError(
-            ErrorCode.FETCH_UNREADABLE, f"The page is unreadable: {reason}.", details=details
+            "fetch_unreadable", f"The page is unreadable: {reason}.", details=details
         )
     what = {"login": "a sign-in", "captcha": "a CAPTCHA"}.get(kind, "an anti-bot check")
     return OracleError(
-        ErrorCode.FETCH_PAGE_BLOCKED,
+        "fetch_page_blocked",
         f"The page asks for {what} ({reason}); browser_fetch does not bypass it.",
         suggested_next_step="Use another source, or ask the user to open the page.",
         details=details,
@@ -154,11 +152,9 @@ async def _supervised(
         await asyncio.wait({task}, timeout=0.1)
         stop = None
         if cancel is not None and cancel.is_set():
-            stop = OracleError(ErrorCode.FETCH_CANCELLED, "The fetch was cancelled.")
+            stop = OracleError("fetch_cancelled", "The fetch was cancelled.")
         elif loop.time() >= deadline and not task.done():
-            stop = OracleError(
-                ErrorCode.FETCH_TIMEOUT, f"The fetch did not finish within {timeout_s:g} s."
-            )
+            stop = OracleError("fetch_timeout", f"The fetch did not finish within {timeout_s:g} s.")
         if stop is not None and not task.done():
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
@@ -178,7 +174,7 @@ def _unique(denials: list[Denial]) -> list[Denial]:
 
 def _invalid(url: str, message: str) -> OracleError:
     return OracleError(
-        ErrorCode.FETCH_URL_INVALID,
+        "fetch_url_invalid",
         f"Cannot fetch {url[:200]!r}: {message}.",
         rejected_value=url[:200],
     )
