@@ -65,9 +65,14 @@ def liveness(identity: WorkerIdentity) -> Liveness:
 
 
 def spawn_worker(
-    argv_tail: list[str], *, log_path: Path, env_extra: dict[str, str] | None = None
+    argv_tail: list[str],
+    *,
+    log_path: Path,
+    env_extra: dict[str, str] | None = None,
+    module: str = "oraculum.worker",
 ) -> WorkerIdentity:
-    """Start ``python -m oraculum.worker <argv_tail>`` detached from us.
+    """Start ``python -m <module> <argv_tail>`` (the job worker unless told otherwise, e.g. the
+    scheduler's runner) detached from us.
 
     The child gets its own session and process group (so no controlling terminal, and a
     terminal's hang-up never reaches it), stdin from /dev/null, and its output in the job log.
@@ -78,7 +83,7 @@ def spawn_worker(
     fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
     try:
         child = subprocess.Popen(
-            [sys.executable, "-m", "oraculum.worker", *argv_tail],
+            [sys.executable, "-m", module, *argv_tail],
             stdin=subprocess.DEVNULL,
             stdout=fd,
             stderr=fd,

@@ -1,0 +1,68 @@
+"""Standard five-field cron → what APScheduler 3's ``CronTrigger`` means by it.
+
+APScheduler 3 numbers weekdays from Monday = 0 (standard cron: Sunday = 0 or 7; its issue 286,
+fixed only in 4.x), so ``1-5`` would mean Tuesday to Saturday. The weekday field is rewritten
+here as explicit day names. Standard cron also fires when *either* a restricted day of month or
+a restricted weekday matches, where APScheduler needs both; such expressions are refused
+rather than run on other days than the user wrote.
+"""
+
+from __future__ import annotations
+
+__all__ = ["DAY_NAMES", "to_apscheduler", "weekdays"]
+
+DAY_NAMES = ("sun", "mon", "tue", "wed", "thu", "fri", "sat")  # standard numbering, 0..6
+
+
+def _day(token: str) -> int:
+    lowered = token.lower()
+    if lowered in DAY_NAMES:
+        return DAY_NAMES.index(lowered)
+    if not lowered.isdigit() or int(lowered) > 7:
+        raise ValueError(f"bad weekday {token!r} (0-7 or sun-sat)")
+    return int(lowered) % 7  # 7 is Sunday too
+
+
+def _part(part: str) -> set[int]:
+    base, _, step_text = part.partition("/")
+    step = int(step_text) if step_text.isdigit() and int(step_text) > 0 else None
+    if step_text and step is None:
+        raise ValueError(f"bad weekday step in {part!r}")
+    if base == "*":
+        first, last = 0, 6
+    elif "-" in base:
+        start, _, end = base.partition("-")
+        first, last = _day(start), _day(end)
+        if end == "7":
+            last = 7  # 5-7 is Friday to Sunday
+    else:
+        first = _day(base)
+        last = 6 if step else first  # "a/n" means from a to the end by n
+    if first > last:
+        raise ValueError(f"weekday range {base!r} runs backwards")
+    return {day % 7 for day in range(first, last + 1, step or 1)}
+
+
+def weekdays(field: str) -> set[int]:
+    """The standard weekday numbers (Sunday = 0) a cron weekday field selects."""
+    days: set[int] = set()
+    for part in field.split(","):
+        days |= _part(part)
+    return days
+
+
+def to_apscheduler(expression: str) -> str:
+    """The same schedule in APScheduler 3's ``from_crontab`` terms; ValueError if it has none."""
+    fields = ["*" if field == "?" else field for field in expression.split()]
+    if len(fields) != 5:
+        raise ValueError(f"expected 5 fields (minute hour day month weekday), got {len(fields)}")
+    day_of_month, weekday = fields[2], fields[4]
+    if weekday == "*":
+        return " ".join(fields)
+    if day_of_month != "*":
+        raise ValueError(
+            "both day of month and weekday are restricted (cron fires on either, this "
+            "scheduler cannot): submit one schedule for each"
+        )
+    names = ",".join(DAY_NAMES[d] for d in sorted(weekdays(weekday)))
+    return " ".join([*fields[:4], names])
