@@ -1,0 +1,82 @@
+// Pure decisions of the bridge: what the footer says, what a wake-up message holds, how a
+// slash command's words become arguments. No I/O here (unit-tested by `npm test`).
+
+export interface ToolResult {
+  text: string;
+  data: Record<string, unknown>;
+  isError: boolean;
+}
+
+export interface Wakeup {
+  jobId: string;
+  text: string;
+  [key: string]: unknown;
+}
+
+export const FOOTER_KEY = "oracle";
+
+const AUTH_CODES = /^auth_/;
+const BROWSER_CODES = /^browser_/;
+
+export interface Readiness {
+  label: string; // the footer text
+  blocker?: string; // the error code when not ready
+  warn: boolean; // whether this blocker deserves a warning (browser and config ones do)
+}
+
+/** The footer for an `oracle_preflight` result: ready, auth needed, browser unavailable,
+ * config error (or no session, when pi has no persisted session). */
+export function readiness(result: ToolResult): Readiness {
+  if (!result.isError) return { label: "oracle: ready", warn: false };
+  const error = (result.data.error ?? {}) as { code?: unknown };
+  const code = typeof error.code === "string" ? error.code : "internal_error";
+  if (code === "persisted_session_required" || code === "invalid_session_id") {
+    return { label: "oracle: no session", blocker: code, warn: false };
+  }
+  if (AUTH_CODES.test(code)) return { label: "oracle: auth needed", blocker: code, warn: false };
+  if (BROWSER_CODES.test(code)) return { label: "oracle: browser unavailable", blocker: code, warn: true };
+  return { label: "oracle: config error", blocker: code, warn: true };
+}
+
+/** Warnings to raise for a readiness: one per distinct blocker over the session's life. */
+export function newWarning(state: Readiness, warned: Set<string>): string | undefined {
+  if (!state.warn || state.blocker === undefined || warned.has(state.blocker)) return undefined;
+  warned.add(state.blocker);
+  return state.blocker;
+}
+
+/** One message for every wake-up claimed together (jobs that ended together). */
+export function wakeupMessage(wakeups: Wakeup[]): string {
+  return wakeups.map((wakeup) => wakeup.text.trim()).join("\n\n");
+}
+
+/** The first word and the rest of a slash command's argument text. */
+export function splitFirst(args: string): [string, string] {
+  const trimmed = args.trim();
+  const space = trimmed.search(/\s/);
+  if (space < 0) return [trimmed, ""];
+  return [trimmed.slice(0, space), trimmed.slice(space).trim()];
+}
+
+/** `/oracle <request>` or `/oracle-followup <job> <request>` typed as input: the prompt's name
+ * and its arguments for `oraculum bridge prompt`; undefined for any other input. */
+export function dispatchRequest(text: string): { name: string; args: string[] } | undefined {
+  const match = /^\/(oracle|oracle-followup)(?:\s+([\s\S]*))?$/.exec(text.trim());
+  if (!match) return undefined;
+  const name = match[1];
+  const rest = (match[2] ?? "").trim();
+  if (name === "oracle") return { name, args: rest ? [rest] : [] };
+  const [job, request] = splitFirst(rest);
+  return { name, args: [job, request].filter((part) => part !== "") };
+}
+
+/** Tool arguments for a command taking an optional job id (`/oracle-read [job]`). */
+export function jobArguments(args: string): Record<string, string> {
+  const [job] = splitFirst(args);
+  return job ? { jobId: job } : {};
+}
+
+/** A prompt template file: pi's front matter, then the template oraculum gave. */
+export function templateFile(description: string, hint: string, body: string): string {
+  return `---\ndescription: ${JSON.stringify(description)}\nargument-hint: ${JSON.stringify(hint)}\n---\n${body}`;
+}

@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import {
+  dispatchRequest,
+  jobArguments,
+  newWarning,
+  readiness,
+  templateFile,
+  wakeupMessage,
+} from "../src/logic.ts";
+import { childEnvironment, jsonDocument, LineSplitter, oraculumExecutable, sessionArgs } from "../src/oraculum.ts";
+
+const blocked = (code: string) => ({ text: `[${code}] no`, data: { error: { code } }, isError: true });
+
+test("the footer names each preflight outcome", () => {
+  assert.equal(readiness({ text: "ok", data: {}, isError: false }).label, "oracle: ready");
+  assert.equal(readiness(blocked("auth_seed_profile_missing")).label, "oracle: auth needed");
+  assert.equal(readiness(blocked("browser_executable_missing")).label, "oracle: browser unavailable");
+  assert.equal(readiness(blocked("oracle_config_invalid")).label, "oracle: config error");
+  assert.equal(readiness(blocked("persisted_session_required")).label, "oracle: no session");
+});
+
+test("one warning per distinct browser or config blocker", () => {
+  const warned = new Set<string>();
+  const browser = readiness(blocked("browser_executable_missing"));
+  assert.equal(newWarning(browser, warned), "browser_executable_missing");
+  assert.equal(newWarning(browser, warned), undefined);
+  assert.equal(newWarning(readiness(blocked("oracle_config_invalid")), warned), "oracle_config_invalid");
+  assert.equal(newWarning(readiness(blocked("auth_seed_profile_missing")), warned), undefined);
+});
+
+test("wake-ups that arrive together are one message, each said once", () => {
+  const text = wakeupMessage([
+    { jobId: "a", text: "Oracle job a is complete.\n" },
+    { jobId: "b", text: "Oracle job b is failed." },
+  ]);
+  assert.equal(text, "Oracle job a is complete.\n\nOracle job b is failed.");
+});
+
+test("dispatch requests and their arguments", () => {
+  assert.deepEqual(dispatchRequest("/oracle why is  it slow?"), { name: "oracle", args: ["why is  it slow?"] });
+  assert.deepEqual(dispatchRequest("/oracle-followup abcd and then?"), {
+    name: "oracle-followup",
+    args: ["abcd", "and then?"],
+  });
+  assert.deepEqual(dispatchRequest("/oracle"), { name: "oracle", args: [] });
+  assert.equal(dispatchRequest("/oracle-read abcd"), undefined);
+  assert.equal(dispatchRequest("tell the /oracle"), undefined);
+  assert.deepEqual(jobArguments("  abcd  "), { jobId: "abcd" });
+  assert.deepEqual(jobArguments(""), {});
+});
+
+test("a template file keeps oraculum's template as its body", () => {
+  const file = templateFile("Consult", "<request>", "Request:\n$@\n");
+  assert.equal(file, '---\ndescription: "Consult"\nargument-hint: "<request>"\n---\nRequest:\n$@\n');
+});
+
+test("the executable, the environment and the session argument", () => {
+  assert.equal(oraculumExecutable(" /opt/oraculum ", {}), "/opt/oraculum");
+  assert.equal(oraculumExecutable(undefined, { ORACULUM_BIN: "/x/oraculum" }), "/x/oraculum");
+  assert.equal(oraculumExecutable("", {}), "oraculum");
+  assert.deepEqual(childEnvironment({ ORACULUM_SESSION: "other", PATH: "/bin" }), { PATH: "/bin" });
+  assert.deepEqual(sessionArgs("s-1"), ["--session", "s-1"]);
+  assert.deepEqual(sessionArgs(undefined), []);
+});
+
+test("a call that printed no JSON is an error document", () => {
+  const failed = jsonDocument({ code: null, stdout: "", stderr: "oraculum: spawn ENOENT" });
+  assert.deepEqual(failed, {
+    error: { code: "internal_error", message: "oraculum did not answer: oraculum: spawn ENOENT" },
+  });
+  assert.deepEqual(jsonDocument({ code: 0, stdout: '{"ok": 1}', stderr: "" }), { ok: 1 });
+});
+
+test("records split on LF only", () => {
+  const lines = new LineSplitter();
+  assert.deepEqual(lines.push('{"a":"x\u2028y"}\n{"b"'), ['{"a":"x\u2028y"}']);
+  assert.deepEqual(lines.push(":1}\r\n\n"), ['{"b":1}']);
+});
