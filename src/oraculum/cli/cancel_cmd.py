@@ -15,7 +15,7 @@ def cancel_command(
     from oraculum.service.cancel import cancel
 
     result = cancel(job)
-    emit(result, lambda out: out.print(result["message"], markup=False))
+    emit(result.to_json(), text=result.text("cli"))
 
 
 @app.command("clean")

@@ -14,6 +14,7 @@ from typing import Any
 
 from oraculum.core.errors import OracleError
 from oraculum.core.surface import Surface, for_surface, tool_call
+from oraculum.service.cancel import CancelResult
 from oraculum.service.preflight import PreflightReport
 from oraculum.sessions.wakeup import Wakeup
 
@@ -171,9 +172,9 @@ def _one_status(job: dict[str, Any]) -> Outcome:
     return Outcome("\n".join(lines), {"job": job}, subject=job["id"])
 
 
-def cancel_outcome(result: dict[str, Any]) -> Outcome:
-    data = {"job": result["job"], "outcome": result["outcome"]}
-    return Outcome(for_surface(result["message"], SURFACE) or "", data, subject=result["job"]["id"])
+def cancel_outcome(result: CancelResult) -> Outcome:
+    data = {"job": result.job, "outcome": result.outcome}
+    return Outcome(result.text(SURFACE), data, subject=result.job["id"])
 
 
 def auth_outcome(result: dict[str, Any]) -> Outcome:

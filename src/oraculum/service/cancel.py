@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from oraculum.core.errors import OracleError
+from oraculum.core.surface import Surface, for_surface
 from oraculum.jobs.cancel import cancel_job
 from oraculum.jobs.ids import given_job_ref
 from oraculum.jobs.store import JobStore
@@ -19,9 +21,24 @@ USAGE = (
 )
 
 
+@dataclass(frozen=True)
+class CancelResult:
+    """How a cancel ended: `cancelled`, `cancel_failed` or `finished_first`."""
+
+    job: dict[str, Any]  # the job's summary after the cancel (see service.summary)
+    outcome: str
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"job": self.job, "outcome": self.outcome, "message": self.message}
+
+    def text(self, surface: Surface) -> str:
+        return for_surface(self.message, surface) or self.message
+
+
 def cancel(
     job_ref: str | None, *, cwd: Path | None = None, store: JobStore | None = None
-) -> dict[str, Any]:
+) -> CancelResult:
     job_ref = given_job_ref(job_ref)
     if job_ref is None:
         raise OracleError(
@@ -39,4 +56,4 @@ def cancel(
             suggested_next_step=f"Read it with `oraculum read {job.id}`.",
         )
     outcome = cancel_job(job.id, store=store)
-    return {"job": job_summary(outcome.job), "outcome": outcome.outcome, "message": outcome.message}
+    return CancelResult(job_summary(outcome.job), outcome.outcome, outcome.message)
