@@ -1,0 +1,21 @@
+"""`oraculum fetch URL`: one rendered, read-only fetch of a public page (docs/fetch.md)."""
+
+from __future__ import annotations
+
+import typer
+
+from oraculum.cli.app import app, emit
+
+
+@app.command("fetch")
+def fetch_command(
+    url: str = typer.Argument(..., help="An http:// or https:// URL of a public page."),
+) -> None:
+    """Render a public web page in a fresh headless Chromium and print it as Markdown (title,
+    final URL, status, then the page). Non-public addresses, sign-in, CAPTCHA and anti-bot
+    pages are reported, never reached or bypassed."""
+    # The browser driver and the proxy load only for this command.
+    from oraculum.fetch.service import fetch, fetch_markdown
+
+    result = fetch(url)
+    emit(result, text=fetch_markdown(result).rstrip("\n"))
