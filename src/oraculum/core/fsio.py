@@ -99,13 +99,14 @@ def fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
+def atomic_write_bytes(path: Path, data: bytes, *, sync: bool = True) -> None:
     """Write ``data`` so that readers see either the old file or the whole new one.
 
     The temporary file sits next to the target (same filesystem), is fsynced before the rename,
     and the directory is fsynced after it so the rename survives a power loss. An OSError
     (a full disk, say) leaves the old file as it was and is raised as :func:`os_error`'s
-    OracleError naming ``path``.
+    OracleError naming ``path``. ``sync=False`` leaves both fsyncs to the caller (who must
+    make the write durable before relying on it, e.g. once a lock is released).
     """
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     with os_errors(path):
@@ -114,22 +115,34 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
                 handle.flush()
-                os.fsync(handle.fileno())
+                if sync:
+                    os.fsync(handle.fileno())
             os.replace(tmp, path)
         except BaseException:
             # A half-written temp file must not keep the space a full disk needs back.
             with contextlib.suppress(FileNotFoundError):
                 tmp.unlink()
             raise
-        fsync_dir(path.parent)
+        if sync:
+            fsync_dir(path.parent)
 
 
 def atomic_write_text(path: Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
-def atomic_write_json(path: Path, value: Any) -> None:
-    atomic_write_bytes(path, (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode())
+def atomic_write_json(path: Path, value: Any, *, sync: bool = True) -> None:
+    data = (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode()
+    atomic_write_bytes(path, data, sync=sync)
+
+
+def fsync_file(path: Path) -> None:
+    """Make a file written without ``sync`` durable (its data and size)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def write_private_file(path: Path, data: bytes) -> None:

@@ -2,7 +2,10 @@
 handoff of an admitted job to its detached worker.
 
 Everything that takes a lease or creates a job runs under the global admission lock, which is
-what makes count-then-take race-free across processes.
+what makes count-then-take race-free across processes. The lock is fair (waiters enter in the
+order they asked) and held only for the decisions and the writes other submits must see: what
+only this submit needs (the fields that do not depend on the id, the fsyncs that make the new
+job durable, the worker's start) happens outside it, before or after.
 """
 
 from __future__ import annotations
@@ -128,12 +131,25 @@ def queue_position(job_id: str) -> tuple[int, int] | None:
 # Job creation -----------------------------------------------------------------------------
 
 
-def _job_fields(request: JobRequest, store: JobStore, job_id: str) -> dict[str, Any]:
-    paths = store.paths(job_id)
-    runtime_id = uuid.uuid4().hex
+def _request_fields(request: JobRequest) -> dict[str, Any]:
+    """The job fields that do not depend on its id (worked out before taking the lock)."""
     return {
         "project_root": str(request.project_root),
         "project_id": project_id(request.project_root),
+        "config": request.config.to_json_dict(),
+    }
+
+
+def _job_fields(
+    request: JobRequest,
+    store: JobStore,
+    job_id: str,
+    base: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Every field of the new job; ``base`` is :func:`_request_fields`' when already known."""
+    paths = store.paths(job_id)
+    runtime_id = uuid.uuid4().hex
+    return (base or _request_fields(request)) | {
         "session_id": request.session_id,
         "request_source": request.request_source,
         "provider": request.provider,
@@ -150,7 +166,6 @@ def _job_fields(request: JobRequest, store: JobStore, job_id: str) -> dict[str, 
         "logs_dir": str(paths.logs_dir),
         "runtime_id": runtime_id,
         "runtime_profile_dir": str(request.config.browser.runtime_profiles_dir / runtime_id),
-        "config": request.config.to_json_dict(),
     }
 
 
@@ -197,50 +212,53 @@ def submit_job(request: JobRequest, *, store: JobStore | None = None) -> Job:
     """Create the job admitted (worker spawned) or queued, and return it.
 
     Any failure before the job is durably queued or handed to its worker undoes every step
-    (:func:`_create`); once it is, no later error undoes it.
+    (:func:`_create`, :func:`_settle`); once it is, no later error undoes it.
     """
     store = store or JobStore()
     settings = EngineSettings.from_config(request.config)
-    with named_lock("admission", timeout=ADMISSION_LOCK_TIMEOUT_S):
+    base = _request_fields(request)
+    with named_lock("admission", timeout=ADMISSION_LOCK_TIMEOUT_S, fair=True):
         promote_queue(store, locked=True)
-        existing = store.list_ids()
-        # Assigned under the admission lock, so ids follow submit order.
-        job_id = new_job_id(after=existing[-1] if existing else None)
-        if request.conversation_id:
-            holder = conversation_holder(store, request.conversation_id, job_id)
-            if holder is not None:
-                raise OracleError(
-                    "oracle_thread_busy",
-                    f"Oracle conversation {request.conversation_id} is already in use by job "
-                    f"{holder}. Concurrent follow-ups to the same ChatGPT thread are not allowed.",
-                    rejected_value=request.conversation_id,
-                    retryable=True,
-                    suggested_next_step=f"Wait for job {holder} to finish, then follow up.",
-                )
-        active = len(live_runtime_leases(store, prune=True))
-        queued = active >= settings.max_concurrent_jobs
-        if queued:
-            _check_queue_limits(store, request, settings, active)
-        job = transitions.create(
-            job_id=job_id,
-            at=utc_now(),
-            queued=queued,
-            source="oracle:submit",
-            fields=_job_fields(request, store, job_id),
-        )
-        return _create(store, request, job)
+        job = _decide(store, request, settings, base)
+        _create(store, request, job)
+    return _settle(store, job)
 
 
-def _create(store: JobStore, request: JobRequest, job: Job) -> Job:
-    """Index the new job, take its leases (when admitted), write its directory, move its
-    archive in and hand it to its worker; any failure on the way undoes all of it.
+def _decide(
+    store: JobStore, request: JobRequest, settings: EngineSettings, base: dict[str, Any]
+) -> Job:
+    """The new job's record, admitted or queued (under the admission lock)."""
+    existing = store.list_ids()
+    # Assigned under the admission lock, so ids follow submit order.
+    job_id = new_job_id(after=existing[-1] if existing else None)
+    if request.conversation_id:
+        holder = conversation_holder(store, request.conversation_id, job_id)
+        if holder is not None:
+            raise OracleError(
+                "oracle_thread_busy",
+                f"Oracle conversation {request.conversation_id} is already in use by job "
+                f"{holder}. Concurrent follow-ups to the same ChatGPT thread are not allowed.",
+                rejected_value=request.conversation_id,
+                retryable=True,
+                suggested_next_step=f"Wait for job {holder} to finish, then follow up.",
+            )
+    active = len(live_runtime_leases(store, prune=True))
+    queued = active >= settings.max_concurrent_jobs
+    if queued:
+        _check_queue_limits(store, request, settings, active)
+    return transitions.create(
+        job_id=job_id,
+        at=utc_now(),
+        queued=queued,
+        source="oracle:submit",
+        fields=_job_fields(request, store, job_id, base),
+    )
 
-    A failed hand-off is undone too, rather than leaving the job failed: its caller has not
-    been given the id, nothing was sent, and undoing needs no disk space (a full disk is the
-    likely cause) where recording a failure needs a job.json rewrite that may not fit. The
-    caller gets the precise error (`disk_full`, …) and the same submit can simply be retried,
-    so nothing is lost and no half-written job remains.
-    """
+
+def _create(store: JobStore, request: JobRequest, job: Job) -> None:
+    """Index the new job, take its leases (when admitted), write its directory (not yet
+    fsynced: :func:`_settle` does that after the lock) and move its archive in; any failure on
+    the way undoes all of it."""
     queued = job.status == Status.QUEUED
     created = False
     try:
@@ -252,10 +270,27 @@ def _create(store: JobStore, request: JobRequest, job: Job) -> Job:
                 if job.conversation_id:
                     leases.write_lease(leases.CONVERSATION, job.conversation_id, job.id)
                 indexes.register(job.id, job.project_id)
-        store.create(job, request.prompt)  # removes what it wrote if it fails
+        store.create(job, request.prompt, sync=False)  # removes what it wrote if it fails
         created = True
         _move_archive(request.archive, Path(job.archive_path))
-        if queued:
+    except BaseException:
+        _discard_unborn(store, job, created=created)
+        raise
+
+
+def _settle(store: JobStore, job: Job) -> Job:
+    """After the lock: make the new job durable, then hand an admitted one to its worker.
+
+    A failure here still undoes the job, rather than leaving it failed: its caller has not
+    been given the id, nothing was sent, and undoing needs no disk space (a full disk is the
+    likely cause) where recording a failure needs a job.json rewrite that may not fit. The
+    caller gets the precise error (`disk_full`, …) and the same submit can simply be retried,
+    so nothing is lost and no half-written job remains. A queued job another submit has
+    promoted meanwhile is its worker's already, and is returned as it now is.
+    """
+    try:
+        store.sync_created(job.id)
+        if job.status == Status.QUEUED:
             return job
         return _hand_off(
             store,
@@ -264,8 +299,24 @@ def _create(store: JobStore, request: JobRequest, job: Job) -> Job:
             failure_prefix="Submission failed before durable worker handoff",
         )
     except BaseException:
-        _discard_unborn(store, job, created=created)
+        if job.status == Status.QUEUED:
+            taken = _undo_queued(store, job)
+            if taken is not None:
+                return taken
+        else:
+            _discard_unborn(store, job, created=True)
         raise
+
+
+def _undo_queued(store: JobStore, job: Job) -> Job | None:
+    """Undo a queued job whose settling failed, unless it was promoted meanwhile (then it is
+    returned: it belongs to its worker now)."""
+    with named_lock("admission", timeout=ADMISSION_LOCK_TIMEOUT_S, fair=True):
+        latest = _load_quietly(store, job.id)
+        if latest is not None and latest.status != Status.QUEUED:
+            return latest
+        _discard_unborn(store, job, created=True)
+        return None
 
 
 def _discard_unborn(store: JobStore, job: Job, *, created: bool) -> None:
@@ -376,51 +427,69 @@ def promote_queue(
     """
     store = store or JobStore()
     if not locked:
-        with named_lock("admission", timeout=lock_timeout):
+        with named_lock("admission", timeout=lock_timeout, fair=True):
             return promote_queue(store, locked=True)
     promoted: list[str] = []
     for job_id in indexes.members(indexes.QUEUE):
-        job = _load_quietly(store, job_id)
-        if job is None or job.status != Status.QUEUED:
-            indexes.unmark(indexes.QUEUE, job_id)
-            continue
-        if not Path(job.archive_path).exists():
-            _fail(
-                store,
-                job.id,
-                f"Queued promotion failed: Queued oracle archive is missing: {job.archive_path}",
-                source="oracle:queue",
-            )
-            indexes.unmark(indexes.QUEUE, job_id)
+        job = _still_queued(store, job_id)
+        if job is None:
             continue
         settings = EngineSettings.from_config(job_settings_config(job))
         if len(live_runtime_leases(store, prune=True)) >= settings.max_concurrent_jobs:
             break
         if job.conversation_id and conversation_holder(store, job.conversation_id, job.id):
             continue
-        try:
-            with os_errors(action=_RECORDING):
-                leases.write_lease(leases.RUNTIME, job.runtime_id, job.id)
-                if job.conversation_id:
-                    leases.write_lease(leases.CONVERSATION, job.conversation_id, job.id)
-            job = store.update(
-                job.id,
-                lambda current: transitions.transition(
-                    current,
-                    Phase.SUBMITTED,
-                    at=utc_now(),
-                    source="oracle:queue",
-                    message="Queued job admitted for worker launch.",
-                ),
-            )
-        except OracleError:
-            # Still queued: only the slot goes back (its archive must stay for a later pass).
-            _release_leases(job)
+        admitted = _admit_queued(store, job)
+        if admitted is None:
             continue
         indexes.unmark(indexes.QUEUE, job_id)
         try:
-            _hand_off(store, job, source="oracle:queue", failure_prefix="Queued promotion failed")
-            promoted.append(job.id)
+            _hand_off(
+                store, admitted, source="oracle:queue", failure_prefix="Queued promotion failed"
+            )
+            promoted.append(admitted.id)
         except OracleError as error:
-            _fail_promoted(store, job, error)
+            _fail_promoted(store, admitted, error)
     return promoted
+
+
+def _still_queued(store: JobStore, job_id: str) -> Job | None:
+    """The queue entry's job when it can still be promoted; otherwise its marker goes (and a
+    queued job whose archive is missing fails)."""
+    job = _load_quietly(store, job_id)
+    if job is None or job.status != Status.QUEUED:
+        indexes.unmark(indexes.QUEUE, job_id)
+        return None
+    if not Path(job.archive_path).exists():
+        _fail(
+            store,
+            job.id,
+            f"Queued promotion failed: Queued oracle archive is missing: {job.archive_path}",
+            source="oracle:queue",
+        )
+        indexes.unmark(indexes.QUEUE, job_id)
+        return None
+    return job
+
+
+def _admit_queued(store: JobStore, job: Job) -> Job | None:
+    """Take the job's leases and move it to `submitted`; None (slot given back, job still
+    queued with its archive for a later pass) when that cannot be recorded."""
+    try:
+        with os_errors(action=_RECORDING):
+            leases.write_lease(leases.RUNTIME, job.runtime_id, job.id)
+            if job.conversation_id:
+                leases.write_lease(leases.CONVERSATION, job.conversation_id, job.id)
+        return store.update(
+            job.id,
+            lambda current: transitions.transition(
+                current,
+                Phase.SUBMITTED,
+                at=utc_now(),
+                source="oracle:queue",
+                message="Queued job admitted for worker launch.",
+            ),
+        )
+    except OracleError:
+        _release_leases(job)
+        return None

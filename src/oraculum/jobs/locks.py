@@ -3,6 +3,14 @@
 The kernel drops a lock the moment its holder dies, so there is nothing to sweep and no lock
 is ever stale. Lock files are never deleted: deleting one would let two holders lock two
 different inodes under the same name.
+
+``flock`` has no fairness: a process that releases and at once asks again usually wins over
+those already waiting, so under steady contention a waiter can starve for seconds. A *fair*
+lock (``named_lock(..., fair=True)``) puts a queue in front of the same kernel lock: each
+waiter takes a ticket, holds a lock on its own ticket file until it is done, and waits only for
+the ticket before its own to be released, so waiters enter in ticket order. Mutual exclusion
+still comes from the one kernel lock on the lock file alone; the queue only orders who asks
+for it, so a waiter that dies in the queue costs its successor nothing but its place.
 """
 
 from __future__ import annotations
@@ -10,6 +18,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -44,6 +53,27 @@ def try_flock(fd: int, *, shared: bool = False) -> bool:
     return True
 
 
+def _timeout_error(kind: str, key: str) -> OracleError:
+    return OracleError(
+        "lock_timeout",
+        f"Timed out waiting for oracle {kind} lock: {key}",
+        retryable=True,
+        suggested_next_step="Another oraculum process holds it; retry shortly.",
+    )
+
+
+def _poll_flock(fd: int, *, shared: bool, deadline: float) -> bool:
+    """Poll for the lock with backoff until ``deadline``; whether it was taken."""
+    delay = _POLL_START_S
+    while not try_flock(fd, shared=shared):
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return False
+        time.sleep(min(delay, remaining))
+        delay = min(delay * 2, _POLL_MAX_S)
+    return True
+
+
 @contextmanager
 def named_lock(
     kind: str,
@@ -52,29 +82,127 @@ def named_lock(
     timeout: float = 30.0,
     shared: bool = False,
     root: Path | None = None,
+    fair: bool = False,
 ) -> Iterator[None]:
     """Hold the ``kind``/``key`` lock for the ``with`` block.
 
+    With ``fair`` (exclusive only) waiters enter in the order they asked (see the module
+    docstring); fair and plain holders of the same name still exclude each other.
     Raises ``lock_timeout`` (retryable) when the lock stays held for ``timeout`` seconds.
     """
+    deadline = time.monotonic() + timeout
+    if fair and not shared:
+        with _fair_lock(kind, key, root, deadline):
+            yield
+        return
     fd = _open_lock_file(lock_path(kind, key, root))
     try:
-        deadline = time.monotonic() + timeout
-        delay = _POLL_START_S
-        while not try_flock(fd, shared=shared):
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise OracleError(
-                    "lock_timeout",
-                    f"Timed out waiting for oracle {kind} lock: {key}",
-                    retryable=True,
-                    suggested_next_step="Another oraculum process holds it; retry shortly.",
-                )
-            time.sleep(min(delay, remaining))
-            delay = min(delay * 2, _POLL_MAX_S)
+        if not _poll_flock(fd, shared=shared, deadline=deadline):
+            raise _timeout_error(kind, key)
         yield
     finally:
         os.close(fd)  # closing the descriptor releases the flock
+
+
+# The fair lock ------------------------------------------------------------------------------
+
+
+def _wait_flock(fd: int, *, shared: bool, deadline: float) -> bool:
+    """Block in the kernel for the lock until ``deadline`` (woken the moment it is free, unlike
+    polling); whether it was taken.
+
+    ``flock`` cannot time out, so a helper thread blocks on a duplicate of the descriptor (the
+    lock belongs to the open file both share). If the deadline passes first, the caller closes
+    its descriptor and the helper's lock, when it finally comes, goes when the helper closes
+    the duplicate.
+    """
+    if try_flock(fd, shared=shared):
+        return True
+    dup = os.dup(fd)
+    taken = threading.Event()
+
+    def block() -> None:
+        try:
+            fcntl.flock(dup, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
+            taken.set()
+        finally:
+            os.close(dup)
+
+    threading.Thread(target=block, name="flock-wait", daemon=True).start()
+    return taken.wait(max(0.0, deadline - time.monotonic()))
+
+
+def _queue_dir(kind: str, key: str, root: Path | None) -> Path:
+    main = lock_path(kind, key, root)
+    return ensure_private_dir(main.with_name(main.stem + ".queue"))
+
+
+def _take_ticket(queue: Path, deadline: float) -> tuple[int, int]:
+    """The next ticket and the descriptor of its file, locked: (ticket, fd).
+
+    The counter is read and advanced under a lock of its own, held for a few system calls;
+    the new ticket's file is locked before the counter moves on, so the next waiter always
+    finds it held.
+    """
+    counter = _open_lock_file(queue / "counter")
+    try:
+        if not _wait_flock(counter, shared=False, deadline=deadline):
+            raise TimeoutError
+        raw = os.pread(counter, 32, 0)
+        ticket = int(raw) if raw.strip().isdigit() else 0
+        node = _open_lock_file(queue / f"{ticket:020d}")
+        while not try_flock(node):  # held: the counter was lost and restarted; skip past it
+            os.close(node)
+            ticket += 1
+            node = _open_lock_file(queue / f"{ticket:020d}")
+        data = b"%d" % (ticket + 1)
+        os.pwrite(counter, data, 0)
+        os.ftruncate(counter, len(data))
+        return ticket, node
+    finally:
+        os.close(counter)  # releases the counter lock
+
+
+def _wait_for_predecessor(queue: Path, ticket: int, deadline: float) -> bool:
+    """Wait until the ticket before ``ticket`` is released (or its holder is gone)."""
+    if ticket == 0:
+        return True
+    before = queue / f"{ticket - 1:020d}"
+    try:
+        fd = os.open(before, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except FileNotFoundError:  # released already
+        return True
+    try:
+        if not _wait_flock(fd, shared=True, deadline=deadline):
+            return False
+        # Its holder is done (or died waiting): only this waiter ever looks at it.
+        before.unlink(missing_ok=True)
+        return True
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def _fair_lock(kind: str, key: str, root: Path | None, deadline: float) -> Iterator[None]:
+    queue = _queue_dir(kind, key, root)
+    try:
+        ticket, node = _take_ticket(queue, deadline)
+    except TimeoutError:
+        raise _timeout_error(kind, key) from None
+    mine = queue / f"{ticket:020d}"
+    try:
+        if not _wait_for_predecessor(queue, ticket, deadline):
+            raise _timeout_error(kind, key)
+        fd = _open_lock_file(lock_path(kind, key, root))
+        try:
+            if not _wait_flock(fd, shared=False, deadline=deadline):
+                raise _timeout_error(kind, key)
+            yield
+        finally:
+            os.close(fd)  # the lock itself goes first, then the ticket that wakes the next
+    finally:
+        mine.unlink(missing_ok=True)
+        os.close(node)
 
 
 def is_locked(kind: str, key: str = "global", *, root: Path | None = None) -> bool:

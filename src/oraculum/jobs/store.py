@@ -31,6 +31,8 @@ from oraculum.core.fsio import (
     DIR_MODE,
     atomic_write_json,
     ensure_private_dir,
+    fsync_dir,
+    fsync_file,
     os_errors,
     write_private_file,
 )
@@ -196,9 +198,11 @@ class JobStore:
 
     # Writing ---------------------------------------------------------------------------------
 
-    def create(self, job: Job, prompt: str) -> JobPaths:
+    def create(self, job: Job, prompt: str, *, sync: bool = True) -> JobPaths:
         """Create the job directory exclusively and write `prompt.md` and `job.json`; on any
-        failure the directory is removed again (no half-written job)."""
+        failure the directory is removed again (no half-written job). With ``sync=False`` the
+        caller makes it durable later with :meth:`sync_created` (admission does, once its lock
+        is released, so concurrent submits do not queue behind each other's fsyncs)."""
         paths = self.paths(job.id)
         with os_errors(self.root, action="create the jobs directory"):
             ensure_private_dir(self.root)
@@ -207,14 +211,22 @@ class JobStore:
             with os_errors(paths.logs_dir, action="create"):
                 ensure_private_dir(paths.logs_dir)
             write_private_file(paths.prompt, prompt.encode("utf-8"))
-            self.save(check_invariants(job))
+            self.save(check_invariants(job), sync=sync)
         except BaseException:
             shutil.rmtree(paths.dir, ignore_errors=True)
             raise
         return paths
 
-    def save(self, job: Job) -> None:
-        atomic_write_json(self.paths(job.id).job_file, job.to_json_dict())
+    def sync_created(self, job_id: str) -> None:
+        """Make a job written by ``create(..., sync=False)`` durable: `job.json`, then its
+        directory entry."""
+        paths = self.paths(job_id)
+        with os_errors(paths.job_file, action="sync"):
+            fsync_file(paths.job_file)
+            fsync_dir(paths.dir)
+
+    def save(self, job: Job, *, sync: bool = True) -> None:
+        atomic_write_json(self.paths(job.id).job_file, job.to_json_dict(), sync=sync)
 
     def update(
         self,

@@ -1,0 +1,193 @@
+"""The fair admission lock (``named_lock(..., fair=True)``) with real processes.
+
+Waiters must enter in the order they asked, a process that releases and asks again at once
+must not overtake one already waiting, fair and plain holders of one name still exclude each
+other, and a waiter that dies or gives up in the queue never blocks those behind it.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from oraculum.core.errors import OracleError
+from oraculum.jobs.locks import lock_path, named_lock
+
+CTX = multiprocessing.get_context("fork")
+
+
+def _queue(root: Path) -> Path:
+    main = lock_path("admission", "global", root)
+    return main.with_name(main.stem + ".queue")
+
+
+def _tickets_taken(root: Path) -> int:
+    try:
+        return int((_queue(root) / "counter").read_bytes() or b"0")
+    except FileNotFoundError:
+        return 0
+
+
+def _wait_until(predicate, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not reached")
+        time.sleep(0.005)
+
+
+def _hold_until(root: str, ready, release) -> None:
+    with named_lock("admission", root=Path(root), fair=True):
+        ready.set()
+        release.wait(60)
+
+
+def _enter_and_log(root: str, log: str, name: str, timeout: float = 60.0) -> None:
+    with (
+        named_lock("admission", root=Path(root), fair=True, timeout=timeout),
+        open(log, "a") as handle,
+    ):
+        handle.write(name + "\n")
+
+
+def _start_holder(root: Path) -> tuple[multiprocessing.Process, object]:
+    ready, release = CTX.Event(), CTX.Event()
+    holder = CTX.Process(target=_hold_until, args=(str(root), ready, release))
+    holder.start()
+    assert ready.wait(20)
+    return holder, release
+
+
+def _queue_up(root: Path, log: Path, names: list[str]) -> list[multiprocessing.Process]:
+    """Start one waiter per name, each only once the one before holds its ticket."""
+    waiters = []
+    for name in names:
+        taken = _tickets_taken(root)
+        waiter = CTX.Process(target=_enter_and_log, args=(str(root), str(log), name))
+        waiter.start()
+        _wait_until(lambda taken=taken: _tickets_taken(root) > taken)
+        waiters.append(waiter)
+    return waiters
+
+
+def test_waiters_enter_in_the_order_they_asked(tmp_path: Path) -> None:
+    log = tmp_path / "order.log"
+    holder, release = _start_holder(tmp_path)
+    names = [f"w{i}" for i in range(6)]
+    waiters = _queue_up(tmp_path, log, names)
+    release.set()
+    for proc in [holder, *waiters]:
+        proc.join(30)
+        assert proc.exitcode == 0
+    assert log.read_text().split() == names
+
+
+def _greedy(root: str, log: str, stop) -> None:
+    while not stop.is_set():
+        with named_lock("admission", root=Path(root), fair=True):
+            with open(log, "a") as handle:
+                handle.write("greedy\n")
+            time.sleep(0.002)
+
+
+def test_a_process_asking_again_at_once_does_not_overtake_a_waiter(tmp_path: Path) -> None:
+    log = tmp_path / "order.log"
+    stop = CTX.Event()
+    greedy = CTX.Process(target=_greedy, args=(str(tmp_path), str(log), stop))
+    greedy.start()
+    _wait_until(lambda: log.exists() and log.read_text().count("greedy") >= 5)
+    (waiter,) = _queue_up(tmp_path, log, ["waiter"])
+    # From the waiter's ticket on, the greedy process gets in at most twice before it: the
+    # turn it holds now and the ticket it may already have taken for the next one.
+    before = log.read_text().count("greedy")
+    waiter.join(30)
+    stop.set()
+    greedy.join(30)
+    assert waiter.exitcode == 0 and greedy.exitcode == 0
+    lines = log.read_text().split()
+    assert lines.index("waiter") - before <= 2
+    assert lines.count("greedy") > lines.index("waiter")  # the greedy one kept going after
+
+
+def _increment(root: str, counter: str, times: int, fair: bool) -> None:
+    path = Path(counter)
+    for _ in range(times):
+        with named_lock("admission", root=Path(root), timeout=60, fair=fair):
+            value = int(path.read_text())
+            path.write_text(str(value + 1))
+
+
+def test_fair_and_plain_holders_exclude_each_other(tmp_path: Path) -> None:
+    counter = tmp_path / "counter"
+    counter.write_text("0")
+    workers = [
+        CTX.Process(target=_increment, args=(str(tmp_path), str(counter), 200, i % 2 == 0))
+        for i in range(6)
+    ]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(120)
+        assert worker.exitcode == 0
+    assert int(counter.read_text()) == 6 * 200
+    # Every ticket file went with its holder; only the counter stays.
+    assert sorted(p.name for p in _queue(tmp_path).iterdir()) == ["counter"]
+
+
+def test_a_waiter_killed_in_the_queue_does_not_block_the_next(tmp_path: Path) -> None:
+    log = tmp_path / "order.log"
+    holder, release = _start_holder(tmp_path)
+    doomed, survivor = _queue_up(tmp_path, log, ["doomed", "survivor"])
+    os.kill(doomed.pid, signal.SIGKILL)
+    doomed.join(10)
+    release.set()
+    holder.join(30)
+    survivor.join(30)
+    assert survivor.exitcode == 0
+    assert log.read_text().split() == ["survivor"]
+
+
+def test_a_waiter_that_times_out_leaves_the_queue_working(tmp_path: Path) -> None:
+    log = tmp_path / "order.log"
+    holder, release = _start_holder(tmp_path)
+    impatient = CTX.Process(target=_enter_and_log, args=(str(tmp_path), str(log), "x", 0.3))
+    impatient.start()
+    _wait_until(lambda: _tickets_taken(tmp_path) >= 2)
+    (patient,) = _queue_up(tmp_path, log, ["patient"])
+    impatient.join(10)
+    assert impatient.exitcode != 0  # it raised lock_timeout
+    with (
+        pytest.raises(OracleError) as info,
+        named_lock("admission", root=tmp_path, fair=True, timeout=0.2),
+    ):
+        pass
+    assert info.value.code == "lock_timeout"
+    release.set()
+    holder.join(30)
+    patient.join(30)
+    assert patient.exitcode == 0
+    assert log.read_text().split() == ["patient"]
+
+
+def test_a_sigkilled_fair_holder_frees_the_lock(tmp_path: Path) -> None:
+    holder, _release = _start_holder(tmp_path)
+    assert holder.pid is not None
+    os.kill(holder.pid, signal.SIGKILL)
+    holder.join(10)
+    with named_lock("admission", root=tmp_path, fair=True, timeout=5.0):
+        entered = True
+    assert entered
+
+
+def test_queue_files_are_private(tmp_path: Path) -> None:
+    with named_lock("admission", root=tmp_path, fair=True):
+        ticket_files = [p for p in _queue(tmp_path).iterdir() if p.name != "counter"]
+        assert len(ticket_files) == 1
+    queue = _queue(tmp_path)
+    assert oct(queue.stat().st_mode & 0o777) == oct(0o700)
+    assert oct((queue / "counter").stat().st_mode & 0o777) == oct(0o600)
