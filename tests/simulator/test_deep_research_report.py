@@ -9,6 +9,7 @@ import pytest
 
 from oraculum.simulator import deep_research as dr
 from oraculum.simulator.scenarios import Scenario, ScenarioError, apply
+from oraculum.simulator.widget import widget_host
 
 TOKEN = re.compile("\ue200cite((?:\ue202[^\ue201\ue202]+)+)\ue201")
 
@@ -136,3 +137,9 @@ def test_progress_steps_through_the_activities() -> None:
 def test_grok_refuses_deep_research_flags() -> None:
     with pytest.raises(ScenarioError, match="does not apply to grok"):
         apply(Scenario(provider="grok"), {"scenario": "dr_clarify"})
+
+
+def test_widget_origin_is_another_site_than_the_page() -> None:
+    assert widget_host("127.0.0.1") == "localhost"
+    assert widget_host("localhost") == "127.0.0.1"
+    assert widget_host("::1") == "127.0.0.1"
