@@ -50,6 +50,10 @@ def capture_record(job: Job) -> dict:
 
 def submit_research(project: Path, sim, *, research_answer: str | None = None, **knobs) -> Job:
     config = write_config(sim, research_ms=knobs.pop("research_ms", 1500), **knobs)
+    return _submit(project, config, research_answer)
+
+
+def _submit(project: Path, config, research_answer: str | None) -> Job:
     archive, sha = make_archive(project.parent / "staging", {"README.md": b"# demo\n"})
     selection = resolve_selection("chatgpt", "deep_research", config).to_json_dict()
     if research_answer is not None:
@@ -177,3 +181,69 @@ def test_a_clarifying_question_is_answered_when_the_job_says_how(
     assert sim.state.user_messages()[-1].text.strip() == "Both, weigh speed."
     assert capture_record(done)["method"] == "native_report_download"
     assert Path(done.response_path).read_text().startswith(f"# {fixture.REPORT_TITLE}\n")
+
+
+def test_a_ten_minute_research_has_no_stale_heartbeat_and_shows_researching(
+    seeded, sim, project
+) -> None:
+    """The simulator says "Research completed in 10m" after 12 s of research, several times the
+    4 s staleness window the worker beats against every 300 ms; every status read reconciles
+    (which fails a job whose heartbeat went stale). The window leaves room for the worker's own
+    start on a loaded machine, which is not what this test is about."""
+    import time
+
+    from homes import SIMULATOR_WORKER, write_global_config
+    from oraculum.service.status import status
+
+    config = write_global_config(
+        {
+            "browser": {
+                "chatUrl": sim.chat_url(research_ms=12_000, research_reported_ms=600_000),
+                "authUrl": sim.sign_in_url,
+                "maxConcurrentJobs": 2,
+            },
+            "worker": {**SIMULATOR_WORKER, "heartbeatIntervalMs": 300, "staleHeartbeatMs": 4000},
+        }
+    )
+    job = _submit(project, config, None)
+    researching: set[str] = set()
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        summary = status(job.id, cwd=project)["job"]
+        assert summary["status"] != "failed", summary.get("error")
+        if summary.get("research", {}).get("state") == "researching":
+            researching.add(summary["research"]["text"])
+        if summary["status"] == "complete":
+            break
+        time.sleep(0.25)
+    done = complete(job)
+    assert researching, "no researching status line was shown"
+    assert any("Researching" in text or "sources" in text for text in researching), researching
+    record = capture_record(done)
+    assert record["report"]["completedLabel"].startswith("Research completed in 10m")
+    assert not any("stale" in (e.message or "").lower() for e in done.lifecycle_events)
+
+
+def test_recollecting_a_research_job_reads_the_same_sources(seeded, sim, project) -> None:
+    import time
+
+    from oraculum.jobs.store import JobStore
+    from oraculum.service.read import read
+
+    done = complete(submit_research(project, sim, scenario="dr_no_export"))
+    Path(done.response_path).unlink()
+    sent_before = len(sim.state.user_messages())
+    assert read(done.id, cwd=project, action="recollect")["recollection"]["started"] is True
+    deadline = time.monotonic() + 60
+    job = done
+    while time.monotonic() < deadline:
+        job = JobStore().load(done.id)
+        if any("Recollection finished" in e.message for e in job.lifecycle_events):
+            break
+        time.sleep(0.3)
+    assert any("Recollection finished" in e.message for e in job.lifecycle_events), log_of(job)
+    assert len(sim.state.user_messages()) == sent_before  # nothing was sent
+    assert capture_record(job)["method"] == "report_widget_state"
+    answer = Path(job.response_path).read_text()
+    assert answer.startswith(f"# {fixture.REPORT_TITLE}\n") and "[^1]" in answer
+    assert job.collection_binding["messageId"] == done.collection_binding["messageId"]
