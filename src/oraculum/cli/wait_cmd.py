@@ -61,7 +61,8 @@ def finish_wait(result: dict[str, Any]) -> None:
             details={"job": result.get("job")},
         )
     emit(result, lambda out: render_wakeup(result, out))
-    if result["job"]["status"] in ("failed", "cancelled"):
+    job = result.get("job")  # None when the wait ended on a background task's notice
+    if job is not None and job["status"] in ("failed", "cancelled"):
         raise typer.Exit(int(ExitCode.JOB_UNSUCCESSFUL))
 
 

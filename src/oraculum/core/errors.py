@@ -200,6 +200,12 @@ class ErrorCode(StrEnum):
         _FINAL,
         "the signed-in profile did not verify",
     )
+    BACKGROUND_LIMIT = (
+        "background_limit",
+        _BUSY,
+        _RETRY,
+        "the session already runs as many background tasks of that kind as allowed",
+    )
     BROWSER_CRASHED = (
         "browser_crashed",
         _FAILED,
@@ -256,12 +262,6 @@ class ErrorCode(StrEnum):
         _FINAL,
         "the site never showed a conversation URL for the job",
     )
-    DEMO_FAILED = "demo_failed", _FAILED, _FINAL, "the demo job did not complete"
-    DEMO_TIMEOUT = "demo_timeout", _FAILED, _FINAL, "the demo job did not finish in time"
-    DISK_FULL = (
-        "disk_full",
-        _SETUP,
-        _RETRY,
     DEEP_RESEARCH_NEEDS_ANSWER = (
         "deep_research_needs_answer",
         _FAILED,
@@ -280,6 +280,12 @@ class ErrorCode(StrEnum):
         _RETRY,
         "the Deep Research report widget could not be read",
     )
+    DEMO_FAILED = "demo_failed", _FAILED, _FINAL, "the demo job did not complete"
+    DEMO_TIMEOUT = "demo_timeout", _FAILED, _FINAL, "the demo job did not finish in time"
+    DISK_FULL = (
+        "disk_full",
+        _SETUP,
+        _RETRY,
         "the filesystem is full: free space, then retry",
     )
     DOCTOR_FAILED = (
@@ -403,6 +409,30 @@ class ErrorCode(StrEnum):
         "the jobs directory is not writable",
     )
     LOCK_TIMEOUT = "lock_timeout", _BUSY, _RETRY, "timed out waiting for a lock"
+    MANAGED_BROWSER_LOST = (
+        "managed_browser_lost",
+        _FAILED,
+        _RETRY,
+        "the managed browser (keeper) went away while the job ran",
+    )
+    MANAGED_BROWSER_NOT_RUNNING = (
+        "managed_browser_not_running",
+        _SETUP,
+        _RETRY,
+        "the managed browser is not running (`oraculum browser start`)",
+    )
+    MANAGED_BROWSER_START_FAILED = (
+        "managed_browser_start_failed",
+        _SETUP,
+        _RETRY,
+        "the managed browser did not start or never showed its DevTools port",
+    )
+    MANAGED_ENDPOINT_UNPROVEN = (
+        "managed_endpoint_unproven",
+        _SETUP,
+        _FINAL,
+        "what answers at the keeper's port does not prove it is oraculum's managed browser",
+    )
     MODEL_CONFIGURATION_FAILED = (
         "model_configuration_failed",
         _FAILED,
@@ -549,12 +579,62 @@ class ErrorCode(StrEnum):
         _FINAL,
         "the job's provider cannot recollect",
     )
+    RELAY_BROWSER_LOST = (
+        "relay_browser_lost",
+        _FAILED,
+        _RETRY,
+        "the relay browser went away (or was replaced) while the job ran",
+    )
+    RELAY_ENDPOINT_REFUSED = (
+        "relay_endpoint_refused",
+        _INPUT,
+        _FINAL,
+        "the relay endpoint is not a loopback http:// DevTools address",
+    )
+    RELAY_ENDPOINT_UNPROVEN = (
+        "relay_endpoint_unproven",
+        _SETUP,
+        _RETRY,
+        "the relay endpoint does not answer like a Chrome DevTools endpoint on that address",
+    )
+    RELAY_NOT_ENABLED = (
+        "relay_not_enabled",
+        _SETUP,
+        _FINAL,
+        "browser.transport is relay but browser.relay is not opted into",
+    )
     RESPONSE_TIMEOUT = "response_timeout", _FAILED, _RETRY, "the answer did not complete in time"
     RUNTIME_PROFILES_DIR_UNWRITABLE = (
         "runtime_profiles_dir_unwritable",
         _SETUP,
         _FINAL,
         "the runtime profiles directory is not writable",
+    )
+    SCHEDULE_CRON_INVALID = (
+        "schedule_cron_invalid",
+        _INPUT,
+        _FINAL,
+        "a schedule's cron expression does not parse",
+    )
+    SCHEDULE_NOT_FOUND = "schedule_not_found", _MISSING, _FINAL, "no schedule has that id"
+    SCHEDULE_PAYLOAD_INVALID = (
+        "schedule_payload_invalid",
+        _INPUT,
+        _FINAL,
+        "a schedule's payload (executable, args, cwd) is malformed or out of bounds",
+    )
+    SCHEDULE_TIME_PAST = "schedule_time_past", _INPUT, _FINAL, "a schedule's `at` is in the past"
+    SCHEDULE_TIMEZONE_UNKNOWN = (
+        "schedule_timezone_unknown",
+        _INPUT,
+        _FINAL,
+        "a schedule's `tz` is not a known IANA time zone",
+    )
+    SCHEDULE_TIMING_INVALID = (
+        "schedule_timing_invalid",
+        _INPUT,
+        _FINAL,
+        "a schedule's timing has unknown keys, a bad duration or a forbidden combination",
     )
     SELFCHECK_FAILED = "selfcheck_failed", _FAILED, _FINAL, "a self-check step failed"
     SEND_NOT_ACCEPTED = (
@@ -592,6 +672,12 @@ class ErrorCode(StrEnum):
         _FAILED,
         _FINAL,
         "the simulator did not start",
+    )
+    TASK_CANCELLED = (
+        "task_cancelled",
+        _FAILED,
+        _FINAL,
+        "a background task was cancelled (its session ended or it was stopped)",
     )
     TEST_PROVIDER_FAILED = (
         "test_provider_failed",

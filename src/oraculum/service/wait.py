@@ -64,7 +64,8 @@ def wait(
 
     With ``host`` (the poller of a host that carries wake-ups itself) a finished wait is just
     ``{"done": True, "job"}``: the host hands the wake-ups out with its own result. Without
-    a job, it ends when something is due for the host's session.
+    a job, it ends when something is due for the host's session: a finished job, or a
+    background task's notice (then ``job`` is None and ``wakeups`` holds the notice).
     """
     job_ref = given_job_ref(job_ref)
     store = store or JobStore()
@@ -154,13 +155,18 @@ def _watch_job(store: JobStore, job: Job) -> Check:
 def _watch_host(store: JobStore, host: Poller) -> Check:
     def check(elapsed: float) -> dict[str, Any] | None:
         due = host.pending()
-        return _watched(store.load(due[-1].id), elapsed) if due else None
+        if not due:
+            return None
+        jobs = [item for item in due if isinstance(item, Job)]
+        return _watched(store.load(jobs[-1].id) if jobs else None, elapsed)
 
     return check
 
 
-def _watched(job: Job, elapsed: float) -> dict[str, Any]:
-    return {"done": True, "job": job_summary(job), "elapsedSeconds": round(elapsed, 3)}
+def _watched(job: Job | None, elapsed: float) -> dict[str, Any]:
+    """``job`` None: only a background task's notice is due."""
+    summary = job_summary(job) if job is not None else None
+    return {"done": True, "job": summary, "elapsedSeconds": round(elapsed, 3)}
 
 
 def _deliver_job(store: JobStore, job: Job, poller: Poller | None, inbox: Inbox) -> Check:
@@ -193,18 +199,19 @@ def _deliver_next(store: JobStore, poller: Poller | None, inbox: Inbox) -> Check
         pending = inbox.drain()
         if not pending:
             return None
-        newest = store.load(pending[-1].job_id)
+        jobs = [w for w in pending if not w.is_notice]  # notices have no job record
+        newest = store.load(jobs[-1].job_id) if jobs else None
         return _result(newest, pending[-1], pending, elapsed, delivered=True)
 
     return check
 
 
 def _result(
-    job: Job, wakeup: Wakeup, wakeups: list[Wakeup], elapsed: float, *, delivered: bool
+    job: Job | None, wakeup: Wakeup, wakeups: list[Wakeup], elapsed: float, *, delivered: bool
 ) -> dict[str, Any]:
     return {
         "done": True,
-        "job": job_summary(job),
+        "job": job_summary(job) if job is not None else None,
         "wakeup": wakeup.to_dict(),
         "wakeups": [w.to_dict() for w in wakeups],
         "delivered": delivered,

@@ -14,6 +14,11 @@ wait`, a hook) delivers at once, so :meth:`scan` does all three; the MCP server 
 wake-up only in a tool result, so it prepares while building the result and commits once the
 result is made (:meth:`collect`). Until then the job record itself is the pending inbox: a
 host stopped in between leaves the wake-up due for the next one.
+
+Background tasks' notices (:mod:`oraculum.tasks`) ride the same path: a scan, a collect and
+:meth:`pending` also take the due notices of this project, with the same adoption rules and
+the same claim protocol (:mod:`oraculum.sessions.claims`); committing one settles it, so each
+notice reaches exactly one session once.
 """
 
 from __future__ import annotations
@@ -35,9 +40,13 @@ from oraculum.jobs.store import JobStore
 from oraculum.sessions import claims
 from oraculum.sessions.liveness import live_session_keys, session_key
 from oraculum.sessions.sinks import Sink
-from oraculum.sessions.wakeup import Wakeup, build_wakeup
+from oraculum.sessions.wakeup import Wakeup, build_notice_wakeup, build_wakeup
+from oraculum.tasks.notices import Notice, NoticeStore
 
 log = logging.getLogger("oraculum.sessions")
+
+# What a session may be told about: a finished job or a background task's notice.
+Due = Job | Notice
 
 
 class Poller:
@@ -52,11 +61,13 @@ class Poller:
         run_reconcile: bool = True,
         liveness_root: Path | None = None,
         surface: Surface = "cli",
+        notices: NoticeStore | None = None,
     ) -> None:
         self.project_id = project_id
         self.session_id = session_id
         self.sink = sink
         self.store = store or JobStore()
+        self.notices = notices or NoticeStore()
         self.delays = delays
         self.run_reconcile = run_reconcile
         self.liveness_root = liveness_root
@@ -70,8 +81,8 @@ class Poller:
     def key(self) -> str:
         return session_key(self.project_id, self.session_id)
 
-    def may_deliver(self, job: Job, live_keys: set[str]) -> bool:
-        """Whether this session may be told about ``job`` right now."""
+    def may_deliver(self, job: Due, live_keys: set[str]) -> bool:
+        """Whether this session may be told about ``job`` (or a notice) right now."""
         if job.session_id is None or job.project_id != self.project_id:
             return False
         if job.session_id == self.session_id:
@@ -94,7 +105,7 @@ class Poller:
 
     def _scan(self, now: datetime | None) -> list[Wakeup]:
         sent: list[Wakeup] = []
-        for job in self._due(now):
+        for job in self._all_due(now):
             wakeup = self.deliver(job, now=now)
             if wakeup is not None:
                 sent.append(wakeup)
@@ -119,20 +130,34 @@ class Poller:
             if claims.wants_wakeup(job, moment, self.delays) and self.may_deliver(job, live):
                 yield job
 
-    def pending(self, now: datetime | None = None) -> list[Job]:
-        """The jobs whose wake-up this session would get now, without claiming anything (a
-        host announces them, or knows a wait is over, and hands them out later)."""
+    def _due_notices(self, now: datetime | None) -> Iterator[Notice]:
+        """Every unsettled notice of this project this session may be told about now."""
+        live = self._live()
+        for notice in self.notices.notices(self.project_id):
+            if not self.active:
+                return
+            moment = now or utc_now()
+            if claims.wants_notice(notice, moment, self.delays) and self.may_deliver(notice, live):
+                yield notice
+
+    def _all_due(self, now: datetime | None) -> Iterator[Due]:
+        yield from self._due(now)
+        yield from self._due_notices(now)
+
+    def pending(self, now: datetime | None = None) -> list[Due]:
+        """The jobs (and notices) whose wake-up this session would get now, without claiming
+        anything (a host announces them, or knows a wait is over, and hands them out later)."""
         with self._in_flight:
-            return list(self._due(now))
+            return list(self._all_due(now))
 
     def collect(self, now: datetime | None = None) -> list[Wakeup]:
         """Prepare the wake-up of every job due for this session (claims held): the caller
         shows them, then :meth:`commit`s each (or :meth:`abandon`s them if it could not)."""
         with self._in_flight:
-            prepared = [self.prepare(job, now=now) for job in self._due(now)]
+            prepared = [self.prepare(job, now=now) for job in self._all_due(now)]
         return newest_per_job([w for w in prepared if w is not None])
 
-    def deliver(self, job: Job, *, now: datetime | None = None) -> Wakeup | None:
+    def deliver(self, job: Due, *, now: datetime | None = None) -> Wakeup | None:
         """Run the claim protocol for one candidate and send it through the sink; the wake-up
         if it was sent (and counted)."""
         wakeup = self.prepare(job, now=now)
@@ -146,11 +171,14 @@ class Poller:
         self.commit(wakeup, now=now)
         return wakeup
 
-    def prepare(self, job: Job, *, now: datetime | None = None) -> Wakeup | None:
-        """Claim ``job``'s next wake-up and build its message; None when this session may not
-        (or need not) be told now. The claim stays held until :meth:`commit` or
-        :meth:`abandon` (or until it expires, when another host takes it over)."""
+    def prepare(self, job: Due, *, now: datetime | None = None) -> Wakeup | None:
+        """Claim ``job``'s next wake-up (or a notice's delivery) and build its message; None
+        when this session may not (or need not) be told now. The claim stays held until
+        :meth:`commit` or :meth:`abandon` (or until it expires, when another host takes it
+        over)."""
         at = now or utc_now()
+        if isinstance(job, Notice):
+            return self._prepare_notice(job, at)
         claimed = claims.try_claim(self.store, job.id, self.claimant, now=at, delays=self.delays)
         if claimed is None:
             return None
@@ -185,20 +213,60 @@ class Poller:
             self._release(job.id, at)
             raise
 
+    def _prepare_notice(self, notice: Notice, at: datetime) -> Wakeup | None:
+        records = self._notice_records()
+        claimed = claims.take(
+            records,
+            notice.id,
+            self.claimant,
+            now=at,
+            wanted=lambda current: claims.wants_notice(current, at, self.delays),
+        )
+        if claimed is None:
+            return None
+        try:
+            # The owner may have come back to life since the candidate list was made.
+            if not self.active or not self.may_deliver(claimed, self._live()):
+                claims.drop(records, notice.id, self.claimant, now=at)
+                return None
+            attempt = claimed.attempt_count + 1
+            return build_notice_wakeup(claimed, session_id=self.session_id, attempt=attempt)
+        except BaseException:
+            self._release_notice(notice.id, at)
+            raise
+
+    def _notice_records(self) -> claims.NoticeRecords:
+        return claims.NoticeRecords(self.notices, self.project_id)
+
     def commit(self, wakeup: Wakeup, *, now: datetime | None = None) -> None:
-        """The wake-up reached its reader: count the attempt and release the claim."""
-        claims.note_requested(self.store, wakeup.job_id, self.claimant, now=now or utc_now())
+        """The wake-up reached its reader: count the attempt and release the claim (a
+        notice's delivery also settles it)."""
+        at = now or utc_now()
+        if wakeup.is_notice:
+            records = self._notice_records()
+            claims.count(records, wakeup.job_id, self.claimant, now=at, session_id=self.session_id)
+            return
+        claims.note_requested(self.store, wakeup.job_id, self.claimant, now=at)
 
     def abandon(self, wakeup: Wakeup, *, now: datetime | None = None) -> None:
         """The wake-up never went out: release the claim, count nothing (a later scan, here
         or in another host of the session, retries it)."""
-        self._release(wakeup.job_id, now or utc_now())
+        if wakeup.is_notice:
+            self._release_notice(wakeup.job_id, now or utc_now())
+        else:
+            self._release(wakeup.job_id, now or utc_now())
 
     def _release(self, job_id: str, at: datetime) -> None:
         try:
             claims.release(self.store, job_id, self.claimant, now=at)
         except OracleError:
             log.exception("releasing the claim on %s failed", job_id)
+
+    def _release_notice(self, notice_id: str, at: datetime) -> None:
+        try:
+            claims.drop(self._notice_records(), notice_id, self.claimant, now=at)
+        except OracleError:
+            log.exception("releasing the claim on %s failed", notice_id)
 
 
 def newest_per_job(wakeups: Iterable[Wakeup]) -> list[Wakeup]:

@@ -37,6 +37,7 @@ def _run_hook(argv: Sequence[str], wakeup: Wakeup, *, timeout_s: float = 10.0) -
         "ORACULUM_JOB_STATUS": wakeup.status,
         "ORACULUM_SESSION": wakeup.session_id,
         "ORACULUM_RESPONSE_PATH": wakeup.response_path,
+        "ORACULUM_WAKEUP_KIND": wakeup.kind,  # "oracle", or a background task's kind
     }
     command = tuple(argv)
     try:

@@ -1,14 +1,16 @@
-"""The wake-up message: what a session is told when one of its jobs ends."""
+"""The wake-up message: what a session is told when one of its jobs ends, or when one of its
+background tasks posts its notice (the same :class:`Wakeup`, ``kind`` naming the task's kind)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from oraculum.core.surface import Surface, tool_call
 from oraculum.jobs.model import EventKind, Job, iso
 from oraculum.jobs.store import JobStore
+from oraculum.tasks.notices import Notice
 
 _NOT_AN_INSTRUCTION = (
     "This completion is not an instruction to run oracle_auth, oracle_submit or oracle_cancel "
@@ -22,7 +24,8 @@ _NOT_AN_INSTRUCTION_MCP = (
 
 @dataclass(frozen=True)
 class Wakeup:
-    """One wake-up, as delivered to a sink."""
+    """One wake-up, as delivered to a sink. For a notice, ``job_id`` holds the notice's id
+    (``n-…``, never a job id), ``kind`` the task's kind and ``data`` the notice's data."""
 
     job_id: str
     status: str
@@ -34,12 +37,32 @@ class Wakeup:
     response_available: bool
     artifacts_path: str
     attempt: int
+    kind: str = "oracle"
+    title: str = ""
+    source_id: str = ""
+    data: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_notice(self) -> bool:
+        return self.kind != "oracle"
 
     def to_dict(self) -> dict[str, Any]:
         return {**self.to_data(), "text": self.text}
 
     def to_data(self) -> dict[str, Any]:
         """The facts without the message (an MCP result shows the message once, as text)."""
+        if self.is_notice:
+            return {
+                "noticeId": self.job_id,
+                "kind": self.kind,
+                "sourceId": self.source_id,
+                "title": self.title,
+                "sessionId": self.session_id,
+                "originSessionId": self.origin_session_id,
+                "adopted": self.session_id != self.origin_session_id,
+                "attempt": self.attempt,
+                "data": self.data,
+            }
         return {
             "jobId": self.job_id,
             "status": self.status,
@@ -102,4 +125,38 @@ def build_wakeup(
         response_available=Path(job.response_path).exists(),
         artifacts_path=str(store.paths(job.id).artifacts_dir),
         attempt=attempt,
+    )
+
+
+_NOTICE_NOT_AN_INSTRUCTION = (
+    "This notice reports a finished background task; it is not an instruction to start it again."
+)
+
+
+def notice_text(notice: Notice) -> str:
+    """What a session reads when a background task's notice arrives."""
+    lines = [f"Background {notice.kind} task {notice.source_id}: {notice.title}"]
+    if notice.text:
+        lines.append(notice.text)
+    lines.append(_NOTICE_NOT_AN_INSTRUCTION)
+    return "\n".join(lines)
+
+
+def build_notice_wakeup(notice: Notice, *, session_id: str, attempt: int) -> Wakeup:
+    ok = notice.data.get("ok")
+    return Wakeup(
+        job_id=notice.id,
+        status="failed" if ok is False else "complete",
+        session_id=session_id,
+        origin_session_id=notice.session_id,
+        project_id=notice.project_id,
+        text=notice_text(notice),
+        response_path="",
+        response_available=False,
+        artifacts_path="",
+        attempt=attempt,
+        kind=notice.kind,
+        title=notice.title,
+        source_id=notice.source_id,
+        data=notice.data,
     )
