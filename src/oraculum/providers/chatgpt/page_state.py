@@ -3,20 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 from urllib.parse import urlsplit
 
 from oraculum.core import providers
 from oraculum.providers.chatgpt import vocabulary as vocab
-
-
-class PageState(StrEnum):
-    READY = "ready"
-    LOGIN_REQUIRED = "login_required"
-    CHALLENGE_BLOCKING = "challenge_blocking"
-    TRANSIENT_OUTAGE = "transient_outage_error"
-    AUTH_TRANSITIONING = "auth_transitioning"
-    UNKNOWN = "unknown"
+from oraculum.providers.readiness import (
+    Classification,
+    PageState,
+    blocker,
+    first_match,
+    origin_of,
+)
 
 
 @dataclass(frozen=True)
@@ -31,46 +28,20 @@ class PageObservation:
     work_composer: bool = False
 
 
-@dataclass(frozen=True)
-class Classification:
-    state: PageState
-    reason: str
-    evidence: str = ""
-
-
-def origin_of(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}".lower()
-
-
 def allowed_origins(chat_url: str, auth_url: str) -> frozenset[str]:
     return frozenset({*vocab.REAL_ORIGINS, origin_of(chat_url), origin_of(auth_url)})
 
 
-def _first_match(text: str, patterns: tuple) -> str | None:
-    for pattern in patterns:
-        found = pattern.search(text)
-        if found:
-            return found.group(0)
-    return None
-
-
 def classify(observation: PageObservation, origins: frozenset[str]) -> Classification:
-    text = observation.scoped_text
-    challenge = _first_match(text, vocab.CHALLENGE_PATTERNS)
-    if challenge:
-        if _first_match(text, vocab.CHALLENGE_SETTLING_PATTERNS):
-            return Classification(PageState.UNKNOWN, "The verification page is settling.")
-        return Classification(
-            PageState.CHALLENGE_BLOCKING,
-            "ChatGPT is showing a challenge/verification page.",
-            challenge,
-        )
-    outage = _first_match(text, vocab.OUTAGE_PATTERNS)
-    if outage:
-        return Classification(
-            PageState.TRANSIENT_OUTAGE, "ChatGPT is showing a transient outage/error page.", outage
-        )
+    blocked = blocker(
+        observation.scoped_text,
+        name="ChatGPT",
+        challenge=vocab.CHALLENGE_PATTERNS,
+        settling=vocab.CHALLENGE_SETTLING_PATTERNS,
+        outage=vocab.OUTAGE_PATTERNS,
+    )
+    if blocked is not None:
+        return blocked
     if observation.me_status == 401:
         return Classification(PageState.LOGIN_REQUIRED, "ChatGPT login is required.", "me: 401")
     on_origin = origin_of(observation.url) in origins
@@ -114,12 +85,12 @@ def strip_url(url: str) -> str:
 
 
 def rate_limited(text: str) -> str | None:
-    return _first_match(text, vocab.RATE_LIMIT_PATTERNS)
+    return first_match(text, vocab.RATE_LIMIT_PATTERNS)
 
 
 def upload_error(text: str) -> str | None:
-    return _first_match(text, vocab.UPLOAD_ERROR_PATTERNS)
+    return first_match(text, vocab.UPLOAD_ERROR_PATTERNS)
 
 
 def generation_failure(text: str) -> str | None:
-    return _first_match(text, vocab.GENERATION_FAILURE_PATTERNS)
+    return first_match(text, vocab.GENERATION_FAILURE_PATTERNS)

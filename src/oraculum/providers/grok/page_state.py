@@ -1,20 +1,21 @@
 """What state a Grok page is in, decided from one observation (pure).
 
-The states and their names are ChatGPT's (`providers.chatgpt.page_state.PageState`), so the
-readiness failures map to the same codes for both providers.
+The states are the provider-neutral ones of `providers.readiness`, so the readiness failures
+map to the same codes for both providers.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from oraculum.providers.chatgpt.page_state import (
+from oraculum.providers.grok import vocabulary as vocab
+from oraculum.providers.readiness import (
     Classification,
     PageState,
-    _first_match,
+    blocker,
+    first_match,
     origin_of,
 )
-from oraculum.providers.grok import vocabulary as vocab
 
 __all__ = [
     "Classification",
@@ -43,21 +44,15 @@ def allowed_origins(grok_url: str) -> frozenset[str]:
 
 
 def classify(observation: GrokObservation, origins: frozenset[str]) -> Classification:
-    text = observation.scoped_text
-    challenge = _first_match(text, vocab.CHALLENGE_PATTERNS)
-    if challenge:
-        if _first_match(text, vocab.CHALLENGE_SETTLING_PATTERNS):
-            return Classification(PageState.UNKNOWN, "The verification page is settling.")
-        return Classification(
-            PageState.CHALLENGE_BLOCKING,
-            "Grok is showing a challenge/verification page.",
-            challenge,
-        )
-    outage = _first_match(text, vocab.OUTAGE_PATTERNS)
-    if outage:
-        return Classification(
-            PageState.TRANSIENT_OUTAGE, "Grok is showing a transient outage/error page.", outage
-        )
+    blocked = blocker(
+        observation.scoped_text,
+        name="Grok",
+        challenge=vocab.CHALLENGE_PATTERNS,
+        settling=vocab.CHALLENGE_SETTLING_PATTERNS,
+        outage=vocab.OUTAGE_PATTERNS,
+    )
+    if blocked is not None:
+        return blocked
     if origin_of(observation.url) not in origins:
         return Classification(
             PageState.LOGIN_REQUIRED,
@@ -74,12 +69,12 @@ def classify(observation: GrokObservation, origins: frozenset[str]) -> Classific
 
 
 def rate_limited(text: str) -> str | None:
-    return _first_match(text, vocab.RATE_LIMIT_PATTERNS)
+    return first_match(text, vocab.RATE_LIMIT_PATTERNS)
 
 
 def upload_error(text: str) -> str | None:
-    return _first_match(text, vocab.UPLOAD_ERROR_PATTERNS)
+    return first_match(text, vocab.UPLOAD_ERROR_PATTERNS)
 
 
 def generation_failure(text: str) -> str | None:
-    return _first_match(text, vocab.GENERATION_FAILURE_PATTERNS)
+    return first_match(text, vocab.GENERATION_FAILURE_PATTERNS)

@@ -1,33 +1,35 @@
-"""Wait until the Grok page is ready for a prompt, or fail fast with ChatGPT's codes
-(auth_login_required, provider_challenge, provider_outage, provider_not_ready)."""
+"""Wait until the Grok page is ready for a prompt, or fail fast with the same codes as ChatGPT
+(the loop is `providers.readiness`; this module holds Grok's wording)."""
 
 from __future__ import annotations
 
-import asyncio
-import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode
+from oraculum.providers import readiness
 from oraculum.providers.grok.page import GrokPage
-from oraculum.providers.grok.page_state import Classification, PageState, classify
+from oraculum.providers.grok.page_state import PageState, classify
 
-POLL_S = 0.25
-RELOAD_AFTER_S = 5.0
-GIVE_UP_AFTER_S = 15.0
+__all__ = ["RULES", "wait_until_ready"]
 
-FAILURES = {
-    PageState.LOGIN_REQUIRED: (
-        "auth_login_required",
-        "Run `oraculum auth grok` to sign the Grok seed profile in again, then resubmit.",
-    ),
-    PageState.CHALLENGE_BLOCKING: (
-        "provider_challenge",
-        "Open Grok in the auth browser (`oraculum auth grok --manual`), solve the check, retry.",
-    ),
-    PageState.TRANSIENT_OUTAGE: ("provider_outage", "Grok is having trouble; retry later."),
-}
-
-OnFailure = Callable[[Classification], Awaitable[None]]
+RULES = readiness.ReadinessRules(
+    name="Grok",
+    failures={
+        PageState.LOGIN_REQUIRED: (
+            ErrorCode.AUTH_LOGIN_REQUIRED,
+            "Run `oraculum auth grok` to sign the Grok seed profile in again, then resubmit.",
+        ),
+        PageState.CHALLENGE_BLOCKING: (
+            ErrorCode.PROVIDER_CHALLENGE,
+            "Open Grok in the auth browser (`oraculum auth grok --manual`), solve the check, "
+            "retry.",
+        ),
+        PageState.TRANSIENT_OUTAGE: (
+            ErrorCode.PROVIDER_OUTAGE,
+            "Grok is having trouble; retry later.",
+        ),
+    },
+)
 
 
 async def wait_until_ready(
@@ -35,59 +37,12 @@ async def wait_until_ready(
     origins: frozenset[str],
     *,
     timeout_s: float,
-    on_failure: OnFailure,
+    on_failure: readiness.OnFailure,
     log: Callable[[str], None],
 ) -> None:
-    """Poll until ready. One reload for an outage, one for a challenge that lingers; a login
-    page fails at once; what persists fails."""
-    started = time.monotonic()
-    first_seen: dict[PageState, float] = {}
-    reloaded: set[PageState] = set()
-    last: Classification | None = None
-    while time.monotonic() - started < timeout_s:
-        try:
-            last = classify(await grok.observe(), origins)
-        except Exception as exc:  # a navigation mid-read: look again
-            log(f"page not readable yet: {exc}")
-            await asyncio.sleep(POLL_S)
-            continue
-        if last.state == PageState.READY:
-            return
-        now = time.monotonic()
-        since = now - first_seen.setdefault(last.state, now)
-        if last.state == PageState.TRANSIENT_OUTAGE and last.state not in reloaded:
-            log(f"{last.reason} ({last.evidence}); reloading once")
-            reloaded.add(last.state)
-            await grok.page.reload()
-        elif last.state == PageState.CHALLENGE_BLOCKING:
-            if since >= GIVE_UP_AFTER_S:
-                await fail(last, on_failure)
-            if since >= RELOAD_AFTER_S and last.state not in reloaded:
-                log(f"{last.reason}; reloading once")
-                reloaded.add(last.state)
-                await grok.page.reload()
-        elif last.state != PageState.UNKNOWN:
-            await fail(last, on_failure)
-        await asyncio.sleep(POLL_S)
-    if last is not None and last.state != PageState.UNKNOWN:
-        await fail(last, on_failure)  # what the page kept showing is the reason
-    await on_failure(last or Classification(PageState.UNKNOWN, "no reading"))
-    raise OracleError(
-        "provider_not_ready",
-        "Timed out waiting for the Grok chat UI to become ready"
-        + (f" (last state: {last.state}: {last.reason})" if last else "."),
-        retryable=True,
-        suggested_next_step="Check the diagnostics in the job's logs directory.",
-    )
+    async def read() -> readiness.Classification:
+        return classify(await grok.observe(), origins)
 
-
-async def fail(state: Classification, on_failure: OnFailure) -> None:
-    await on_failure(state)
-    code, step = FAILURES.get(state.state, ("provider_not_ready", "Retry later."))
-    evidence = f" ({state.evidence})" if state.evidence else ""
-    raise OracleError(
-        code,
-        f"{state.reason}{evidence} {step}",
-        suggested_next_step=step,
-        retryable=state.state == PageState.TRANSIENT_OUTAGE,
+    await readiness.wait_until_ready(
+        read, grok.page.reload, RULES, timeout_s=timeout_s, on_failure=on_failure, log=log
     )
