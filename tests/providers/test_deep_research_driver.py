@@ -168,6 +168,16 @@ def test_a_clarifying_question_without_an_answer_is_saved(seeded, sim, project) 
     question = Path(done.prompt_path).with_name("research-question.md").read_text()
     assert question.startswith(fixture.CLARIFY_TEXT.split("\n")[0])
     assert done.prompt_send_state.value == "accepted" and done.chat_url
+    # `oraculum status JOB` points at the saved question.
+    from rich.console import Console
+
+    from oraculum.cli.status_cmd import render_job
+    from oraculum.service.status import status
+
+    summary = status(done.id, cwd=project)["job"]
+    shown = Console(record=True, width=300)
+    render_job({"job": summary}, shown)
+    assert f"research-question: {summary['research']['questionPath']}" in shown.export_text()
 
 
 @pytest.mark.parametrize("shell", SHELLS)
@@ -192,7 +202,10 @@ def test_a_ten_minute_research_has_no_stale_heartbeat_and_shows_researching(
     start on a loaded machine, which is not what this test is about."""
     import time
 
+    from rich.console import Console
+
     from homes import SIMULATOR_WORKER, write_global_config
+    from oraculum.cli.status_cmd import render_job
     from oraculum.service.status import status
 
     config = write_global_config(
@@ -213,6 +226,9 @@ def test_a_ten_minute_research_has_no_stale_heartbeat_and_shows_researching(
         assert summary["status"] != "failed", summary.get("error")
         if summary.get("research", {}).get("state") == "researching":
             researching.add(summary["research"]["text"])
+            shown = Console(record=True, width=300)
+            render_job({"job": summary}, shown)
+            assert f"researching: {summary['research']['text']}" in shown.export_text()
         if summary["status"] == "complete":
             break
         time.sleep(0.25)
@@ -247,3 +263,24 @@ def test_recollecting_a_research_job_reads_the_same_sources(seeded, sim, project
     answer = Path(job.response_path).read_text()
     assert answer.startswith(f"# {fixture.REPORT_TITLE}\n") and "[^1]" in answer
     assert job.collection_binding["messageId"] == done.collection_binding["messageId"]
+
+
+def test_a_follow_up_answers_the_saved_question(seeded, sim, project) -> None:
+    from oraculum.jobs.store import JobStore
+    from oraculum.service.submit import submit
+
+    asked = finished(submit_research(project, sim, scenario="dr_clarify").id)
+    assert asked.error_code == "deep_research_needs_answer", asked.error
+    (project / "notes.md").write_text("Weigh speed.\n")
+    result = submit(
+        "Both formats; weigh speed.",
+        ["notes.md"],
+        cwd=project,
+        session="s1",
+        preset="deep_research",
+        follow_up_job=asked.id,
+    )
+    done = complete(JobStore().load(result["job"]["id"]))
+    assert done.conversation_id == asked.conversation_id
+    assert sim.state.user_messages()[-1].text.strip().startswith("Both formats; weigh speed.")
+    assert Path(done.response_path).read_text().startswith(f"# {fixture.REPORT_TITLE}\n")

@@ -55,7 +55,8 @@ def check_follow_up(store: JobStore, job_ref: str, root: Path) -> Job:
             rejected_value=job.id,
             suggested_next_step="Follow up from that project's directory.",
         )
-    if job.status != Status.COMPLETE:
+    # A Deep Research job that stopped at a clarifying question is answered by a follow-up.
+    if job.status != Status.COMPLETE and job.error_code != "deep_research_needs_answer":
         raise OracleError(
             "follow_up_job_not_complete",
             f"Oracle job {job.id} is {job.status.value}; only a complete job can be followed up.",

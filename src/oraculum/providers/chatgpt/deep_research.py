@@ -83,11 +83,13 @@ async def _stationary_opener(chat: ChatGPTPage) -> dict[str, Any]:
 
 async def _entry(chat: ChatGPTPage) -> Locator | None:
     """The menu's Deep research entry: the outermost visible element whose text starts with
-    it, outside the editor (a prompt may begin with the same words)."""
+    it, outside the editor (a prompt may begin with the same words) and outside the turns (a
+    sent Deep Research message shows a pill with the same name)."""
     entries = chat.page.locator("body *:visible").filter(has_text=vocab.DEEP_RESEARCH_ENTRY)
+    elsewhere = ", ".join([vocab.COMPOSER_EDITOR_SELECTOR, *vocab.TURN_CONTAINER_SELECTORS])
     for i in range(await entries.count()):
         entry = entries.nth(i)
-        if await entry.evaluate("(e, sel) => !e.closest(sel)", vocab.COMPOSER_EDITOR_SELECTOR):
+        if await entry.evaluate("(e, sel) => !e.closest(sel)", elsewhere):
             return entry
     return None
 
@@ -166,8 +168,8 @@ def needs_answer(job_dir: Path, job_id: str, question: str) -> OracleError:
         f"Deep Research asked a question before starting: {quoted}",
         details={"question": question.strip(), "questionPath": str(job_dir / QUESTION_FILE)},
         suggested_next_step=(
-            f"Answer it in the same conversation: `oraculum submit --follow-up {job_id} "
-            '--preset deep_research "<answer>"`, or resubmit with `--research-answer "<answer>"`.'
+            f'Answer it in the same conversation: `oraculum followup {job_id} "<answer>" '
+            '--preset deep_research`, or resubmit with `--research-answer "<answer>"`.'
         ),
     )
 

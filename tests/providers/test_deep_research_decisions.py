@@ -1,0 +1,41 @@
+"""The Deep Research driver's pure decisions: the pill, research or question, the saved question."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from oraculum.providers.chatgpt.deep_research import (
+    QUESTION_FILE,
+    is_research,
+    needs_answer,
+    pill_verdict,
+)
+
+PROMPT = "Compare zstd and gzip."
+
+
+def test_the_pill_must_follow_exactly_the_prompt() -> None:
+    ok = {"found": True, "labels": ["Deep research"], "before": PROMPT + " ", "after": "\ufeff"}
+    assert pill_verdict(ok, PROMPT) is None
+    missing = {"found": False, "labels": ["Web search"]}
+    assert "no 'Deep research' pill" in (pill_verdict(missing, PROMPT) or "")
+    assert "text after the pill" in (pill_verdict({**ok, "after": " more"}, PROMPT) or "")
+    assert "prompt before the pill" in (pill_verdict({**ok, "before": "other"}, PROMPT) or "")
+
+
+def test_research_is_a_new_widget_or_the_started_text() -> None:
+    assert is_research("anything", widgets_now=2, widgets_before=1)
+    assert is_research("Deep Research has started working on your report.", 1, 1)
+    assert not is_research("Before I start the research, two quick questions:", 1, 1)
+
+
+def test_a_question_is_saved_and_the_error_says_how_to_answer(tmp_path: Path) -> None:
+    question = "Which formats?\n\n" + "x" * 400
+    error = needs_answer(tmp_path, "1m8rva6wy89c6", question)
+    assert error.code == "deep_research_needs_answer" and not error.retryable
+    assert (tmp_path / QUESTION_FILE).read_text() == question + "\n"
+    assert (tmp_path / QUESTION_FILE).stat().st_mode & 0o777 == 0o600
+    assert error.message.startswith("Deep Research asked a question before starting: Which")
+    assert error.message.endswith("…") and len(error.message) < 400
+    assert "oraculum followup 1m8rva6wy89c6" in (error.suggested_next_step or "")
+    assert error.details["question"] == question
