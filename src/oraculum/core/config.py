@@ -62,6 +62,8 @@ PROJECT_SECTIONS: Final[tuple[str, ...]] = ("defaults", "worker", "poller", "art
 GrokModeId = Literal["heavy"]
 CloneStrategy = Literal["auto", "reflink", "copy"]
 RunMode = Literal["headless", "headed"]
+Transport = Literal["isolated", "managed", "relay"]
+ManagedHeaded = Literal["auto", "headed", "headless"]
 
 CHATGPT_HOSTS: Final = providers.CHATGPT.hosts
 GROK_HOSTS: Final = providers.GROK.hosts
@@ -171,6 +173,29 @@ def url_problem(url: str, https_hosts: frozenset[str]) -> str | None:
     )
 
 
+def relay_endpoint_problem(endpoint: str) -> str | None:
+    """Why ``endpoint`` may not be the relay's DevTools endpoint, or None: only a loopback
+    ``http://host:port`` is ever driven (the config's rule and the job's, again at run time)."""
+    if any(ch.isspace() or ord(ch) < 32 or ch == "\\" for ch in endpoint):
+        return "must not contain whitespace, control characters or backslashes"
+    parts = urlsplit(endpoint)
+    try:
+        port = parts.port
+    except ValueError:
+        return "has an invalid port"
+    if parts.scheme != "http":
+        return "must be an http:// DevTools endpoint (e.g. http://127.0.0.1:9222)"
+    if parts.username is not None or parts.password is not None:
+        return "must not contain credentials"
+    if parts.hostname not in LOOPBACK_HOSTS:
+        return "must be on loopback (127.0.0.1, localhost or [::1]): another host is never driven"
+    if port is None:
+        return "must name the DevTools port"
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        return "must be just scheme, host and port"
+    return None
+
+
 def browser_arg_problem(arg: str) -> str | None:
     """Why ``arg`` may not be passed to Chromium, or None.
 
@@ -248,6 +273,28 @@ def _default_runtime_dir() -> Path:
     return paths.data_dir() / "runtime-profiles"
 
 
+class RelaySettings(_Section):
+    """``browser.relay``: drive the user's own Chrome; off unless explicitly enabled."""
+
+    enabled: StrictBool = False
+    endpoint: StrictStr | None = None
+
+    @field_validator("endpoint")
+    @classmethod
+    def _loopback_endpoint(cls, value: str | None) -> str | None:
+        problem = None if value is None else relay_endpoint_problem(value)
+        if problem:
+            raise ConfigProblem(problem, value=value)
+        return value
+
+
+class ManagedSettings(_Section):
+    """``browser.managed``: the long-lived browser oraculum keeps (``oraculum browser``)."""
+
+    start_on_demand: StrictBool = True
+    headed: ManagedHeaded = "auto"  # auto: headed when a display exists
+
+
 class BrowserSection(_Section):
     # Session names become directory and socket names, so keep them to a safe alphabet.
     session_prefix: StrictStr = Field("oracle", pattern=r"^[A-Za-z0-9_-]{1,32}$")
@@ -262,6 +309,10 @@ class BrowserSection(_Section):
     executable_path: Path | None = None
     user_agent: StrictStr | None = None
     args: tuple[StrictStr, ...] = DEFAULT_BROWSER_ARGS
+    # Global config only, like the whole section: a project can never choose or point one.
+    transport: Transport = "isolated"
+    relay: RelaySettings = Field(default_factory=RelaySettings)
+    managed: ManagedSettings = Field(default_factory=ManagedSettings)
 
     @field_validator("auth_seed_profile_dir", "runtime_profiles_dir", mode="before")
     @classmethod
@@ -480,6 +531,7 @@ _ALLOWED_VALUES: Final[dict[str, tuple[str, ...]]] = {
     "defaults.grokMode": GROK_MODE_IDS,
     "browser.cloneStrategy": get_args(CloneStrategy),
     "browser.runMode": get_args(RunMode),
+    "browser.transport": get_args(Transport),
 }
 
 

@@ -9,6 +9,8 @@ went out. The browser is always closed; the worker removes the clone.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -18,6 +20,7 @@ from oraculum.browser.diagnostics import capture_diagnostics
 from oraculum.browser.errors import classify_browser_error
 from oraculum.browser.profile import clone_profile
 from oraculum.browser.session import LaunchOptions, browser_on_profile
+from oraculum.browser.transport import attached_page
 from oraculum.capture.collect import CollectionResult
 from oraculum.core.config import seed_profile_dir
 from oraculum.core.errors import OracleError
@@ -61,7 +64,8 @@ async def diagnose(ctx: WorkerContext, flow: PageFlow, page: Page, reason: str) 
     ctx.log(f"diagnostics written: {', '.join(p.name for p in written)}")
 
 
-async def run_browser_job(ctx: WorkerContext, flow: PageFlow) -> ProviderOutcome:
+async def _isolated_page(ctx: WorkerContext) -> contextlib.AbstractAsyncContextManager[Page]:
+    """The isolated transport: clone the provider's seed, then launch Chromium on the clone."""
     spec = provider_spec(ctx.job.provider)
     await ctx.enter_phase(Phase.CLONING_RUNTIME)
     profile = Path(ctx.job.runtime_profile_dir)
@@ -75,10 +79,28 @@ async def run_browser_job(ctx: WorkerContext, flow: PageFlow) -> ProviderOutcome
         )
     generation = await asyncio.to_thread(clone_seed_under_auth_lock, seed, profile)
     await ctx.enter_phase(Phase.LAUNCHING_BROWSER, patch={"seed_generation": generation})
-    options = LaunchOptions.from_config(ctx.config)
+    return _first_page(profile, LaunchOptions.from_config(ctx.config))
+
+
+@contextlib.asynccontextmanager
+async def _first_page(profile: Path, options: LaunchOptions) -> AsyncIterator[Page]:
+    async with browser_on_profile(profile, options) as browser:
+        yield browser.pages[0] if browser.pages else await browser.new_page()
+
+
+async def _job_page(ctx: WorkerContext) -> contextlib.AbstractAsyncContextManager[Page]:
+    """The job's page on the configured transport (docs/transports.md): isolated clones and
+    launches; managed and relay open a background tab in a browser that outlives the job."""
+    if ctx.config.browser.transport == "isolated":
+        return await _isolated_page(ctx)
+    await ctx.enter_phase(Phase.LAUNCHING_BROWSER)
+    return attached_page(ctx.config, ctx.log)
+
+
+async def run_browser_job(ctx: WorkerContext, flow: PageFlow) -> ProviderOutcome:
+    opened = await _job_page(ctx)
     try:
-        async with browser_on_profile(profile, options) as browser:
-            page = browser.pages[0] if browser.pages else await browser.new_page()
+        async with opened as page:
             try:
                 return await flow.drive(ctx, page)
             except Exception:

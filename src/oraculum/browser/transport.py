@@ -1,0 +1,130 @@
+"""Where a job's page comes from: ``browser.transport`` = isolated | managed | relay.
+
+``isolated`` (the default) is the per-job clone of the signed-in seed, launched by the job
+(``providers.browser_job``). ``managed`` and ``relay`` attach to a browser that outlives the
+job — oraculum's keeper, or the user's own Chrome — and give the job one new *background* tab:
+
+- the tab is created with ``Target.createTarget(background=True)``, so no tab is activated and
+  the user's tab keeps focus and visibility;
+- the job's Playwright connects through :mod:`oraculum.browser.tabpin`, which shows it only that
+  tab and refuses activation, browser close, download-behaviour changes and other targets;
+- the tab is closed at the end (the browser never is);
+- a browser that goes away (or is replaced) mid-job fails the job with
+  ``managed_browser_lost`` / ``relay_browser_lost`` instead of a generic crash.
+
+Everything above the page (capacity, leases, capture, artifacts, recollection) is unchanged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
+
+from playwright.async_api import Browser, Page, async_playwright
+
+from oraculum.browser import cdp
+from oraculum.browser.tabpin import PinState, pinned_endpoint
+from oraculum.core.config import Config
+from oraculum.core.errors import OracleError
+
+__all__ = ["attached_page", "endpoint_for", "job_tab", "lost_error"]
+
+PAGE_APPEAR_TIMEOUT_S = 10.0
+CLOSE_TIMEOUT_S = 10.0
+_LOST_CODES = {"managed": "managed_browser_lost", "relay": "relay_browser_lost"}
+_WHO = {"managed": "The managed browser (keeper)", "relay": "The relay browser"}
+
+
+async def endpoint_for(config: Config) -> cdp.Endpoint:
+    """The proven endpoint of the configured attached transport."""
+    transport = config.browser.transport
+    if transport == "managed":
+        from oraculum.browser.keeper import ensure_keeper
+
+        return await ensure_keeper(config)
+    if transport == "relay":
+        from oraculum.browser.relay import prove_relay
+
+        relay = config.browser.relay
+        return await prove_relay(relay.endpoint, enabled=relay.enabled)
+    raise ValueError(f"transport {transport!r} launches its own browser")
+
+
+async def _owned_page(browser: Browser) -> Page:
+    """The one page the pinned connection shows (it may arrive just after connecting)."""
+    deadline = asyncio.get_running_loop().time() + PAGE_APPEAR_TIMEOUT_S
+    while asyncio.get_running_loop().time() < deadline:
+        for context in browser.contexts:
+            if context.pages:
+                return context.pages[0]
+        await asyncio.sleep(0.05)
+    raise OracleError("browser_error", "The job's new tab never appeared over DevTools.")
+
+
+async def _close_tab(endpoint: cdp.Endpoint, target_id: str) -> None:
+    """Close the job's own tab; a browser that is gone took it along."""
+    with contextlib.suppress(cdp.CdpError):
+        await cdp.call(endpoint.ws_url, "Target.closeTarget", {"targetId": target_id})
+
+
+@contextlib.asynccontextmanager
+async def job_tab(endpoint: cdp.Endpoint) -> AsyncIterator[Page]:
+    """A new background tab in ``endpoint``'s browser, driven through a tab pin."""
+    created = await cdp.call(
+        endpoint.ws_url, "Target.createTarget", {"url": "about:blank", "background": True}
+    )
+    target_id = str(created.get("targetId", ""))
+    try:
+        async with (
+            pinned_endpoint(endpoint.ws_url, PinState(target_id)) as pin_url,
+            async_playwright() as playwright,
+        ):
+            browser = await playwright.chromium.connect_over_cdp(pin_url)
+            try:
+                yield await _owned_page(browser)
+            finally:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(browser.close(), CLOSE_TIMEOUT_S)
+    finally:
+        await _close_tab(endpoint, target_id)
+
+
+async def browser_gone(endpoint: cdp.Endpoint) -> bool:
+    """Whether the endpoint's browser no longer answers, or another browser does."""
+    try:
+        version = await cdp.get_json(f"{endpoint.http_url}/json/version", timeout_s=3.0)
+    except cdp.CdpError:
+        return True
+    ws = version.get("webSocketDebuggerUrl") if isinstance(version, dict) else None
+    return not isinstance(ws, str) or cdp.browser_id_of(ws) != endpoint.browser_id
+
+
+def lost_error(endpoint: cdp.Endpoint, exc: BaseException) -> OracleError:
+    return OracleError(
+        _LOST_CODES[endpoint.transport],
+        f"{_WHO[endpoint.transport]} went away while the job ran ({type(exc).__name__}: "
+        f"{str(exc).strip().splitlines()[0] if str(exc).strip() else 'no detail'}).",
+        retryable=True,
+        suggested_next_step="Check the browser (`oraculum browser status` for managed), "
+        "then resubmit or recollect.",
+        details={"transport": endpoint.transport},
+    )
+
+
+@contextlib.asynccontextmanager
+async def attached_page(
+    config: Config, log: Callable[[str], None] | None = None
+) -> AsyncIterator[Page]:
+    """The job's page on the managed or relay transport; failures from a vanished browser are
+    reported as that browser's loss."""
+    endpoint = await endpoint_for(config)
+    if log is not None:
+        log(f"transport {endpoint.transport}: attached to browser {endpoint.browser_id[:8]}…")
+    try:
+        async with job_tab(endpoint) as page:
+            yield page
+    except Exception as exc:
+        if await browser_gone(endpoint):
+            raise lost_error(endpoint, exc) from exc
+        raise
