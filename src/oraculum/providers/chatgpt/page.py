@@ -5,19 +5,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 from typing import Any
 
 from playwright.async_api import Locator, Page
 
 from oraculum.providers.chatgpt import vocabulary as vocab
 from oraculum.providers.chatgpt.page_state import PageObservation
-
-
-@cache
-def script(name: str) -> str:
-    return resources.files("oraculum.providers.chatgpt").joinpath("js", name).read_text()
+from oraculum.providers.page import ScriptedPage
 
 
 @dataclass(frozen=True)
@@ -69,17 +63,11 @@ class ChipReading:
         )
 
 
-class ChatGPTPage:
-    ACTION_TIMEOUT_MS = 15_000
+class ChatGPTPage(ScriptedPage):
+    SCRIPTS_PACKAGE = "oraculum.providers.chatgpt"
 
     def __init__(self, page: Page) -> None:
-        self.page = page
-        self.vocabulary = vocab.page_vocabulary()
-        # A control that never appears should fail this step, not hang for Playwright's 30 s.
-        page.set_default_timeout(self.ACTION_TIMEOUT_MS)
-
-    async def evaluate(self, name: str, **extra: Any) -> Any:
-        return await self.page.evaluate(script(name), {**self.vocabulary, **extra})
+        super().__init__(page, vocab.page_vocabulary())
 
     # Locators ------------------------------------------------------------------------------
 
@@ -137,7 +125,7 @@ class ChatGPTPage:
 
     async def described_by(self, element: Locator) -> str:
         """The text ``element``'s aria-describedby points at."""
-        return str(await element.evaluate(script("described_by.js")))
+        return str(await element.evaluate(self.script("described_by.js")))
 
     async def upload_chip_reading(self, file_name: str) -> ChipReading:
         return ChipReading.from_js(await self.evaluate("upload_chip.js", fileName=file_name))

@@ -3,8 +3,6 @@ Playwright locators and runs in-page scripts."""
 
 from __future__ import annotations
 
-from functools import cache
-from importlib import resources
 from typing import Any
 
 from playwright.async_api import Locator, Page
@@ -14,24 +12,14 @@ from oraculum.core.providers import CONVERSATION_PATH
 from oraculum.providers.chatgpt.page import TurnsReading
 from oraculum.providers.grok import vocabulary as vocab
 from oraculum.providers.grok.page_state import GrokObservation
+from oraculum.providers.page import ScriptedPage
 
 
-@cache
-def script(name: str) -> str:
-    return resources.files("oraculum.providers.grok").joinpath("js", name).read_text()
-
-
-class GrokPage:
-    ACTION_TIMEOUT_MS = 15_000
+class GrokPage(ScriptedPage):
+    SCRIPTS_PACKAGE = "oraculum.providers.grok"
 
     def __init__(self, page: Page) -> None:
-        self.page = page
-        self.vocabulary = vocab.page_vocabulary()
-        # A control that never appears should fail this step, not hang for Playwright's 30 s.
-        page.set_default_timeout(self.ACTION_TIMEOUT_MS)
-
-    async def evaluate(self, name: str, **extra: Any) -> Any:
-        return await self.page.evaluate(script(name), {**self.vocabulary, **extra})
+        super().__init__(page, vocab.page_vocabulary())
 
     # Locators ------------------------------------------------------------------------------
 
