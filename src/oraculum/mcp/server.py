@@ -221,6 +221,10 @@ async def _run(
     return await state.carry(outcome)
 
 
+# Tool families (oraculum.mcp.families) run their operations the same way.
+run_operation = _run
+
+
 async def oracle_preflight(
     ctx: Context, provider: ProviderArg = None, followUpJobId: FollowUpArg = None
 ) -> Annotated[CallToolResult, PreflightOutput]:
