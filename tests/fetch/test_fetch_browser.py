@@ -9,6 +9,7 @@ import asyncio
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import psutil
 import pytest
@@ -32,10 +33,15 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 ARTICLE = "<p>" + "The quick brown fox jumps over the lazy dog. " * 6 + "</p>"
 
 
+KINDS = ("img", "iframe", "fetch", "websocket")
+
+
 @dataclass
 class Site:
     port: int  # the origin (ORIGIN_IP) and the private service (PRIVATE_IP) share it
-    v6_port: int  # the private service on [::1]
+    # per kind of request: a private service on 127.0.0.1 and one on [::1], each its own port
+    v4_ports: dict[str, int]
+    v6_ports: dict[str, int]
     origin_hits: Hits
     private_hits: Hits
     cancel_seen: threading.Event
@@ -47,8 +53,19 @@ class Site:
     def url(self, path: str, host: str = "origin.test") -> str:
         return f"http://{host}:{self.port}{path}"
 
+    def targets(self, kind: str) -> list[tuple[str, int]]:
+        """Where a request of ``kind`` tries to go: each (host, port) only this kind uses."""
+        index = KINDS.index(kind)
+        return [
+            (PRIVATE_IP, self.v4_ports[kind]),
+            ("[::1]", self.v6_ports[kind]),
+            ("169.254.169.254", 8080 + index),
+            ("internal.test", 8080 + index),
+            ("0.0.0.0", self.v4_ports[kind]),
+        ]
 
-def origin_app(hits: Hits, port_box: list[int], cancel_seen: threading.Event) -> web.Application:
+
+def origin_app(hits: Hits, site_box: list[Site], cancel_seen: threading.Event) -> web.Application:
     def page(body: str, title: str = "Test origin") -> web.Response:
         html = f"<!doctype html><html><head><title>{title}</title></head><body>{body}</body></html>"
         return web.Response(text=html, content_type="text/html")
@@ -58,21 +75,14 @@ def origin_app(hits: Hits, port_box: list[int], cancel_seen: threading.Event) ->
         return page(f"<h1>Hello fetch</h1>{ARTICLE}<a href='/next'>next page</a>")
 
     async def leaks(request: web.Request) -> web.Response:
-        port, v6 = port_box
-        targets = [
-            f"http://{PRIVATE_IP}:{port}",
-            f"http://[::1]:{v6}",
-            "http://169.254.169.254",
-            f"http://internal.test:{port}",
-            f"http://0.0.0.0:{port}",
-        ]
-        images = "".join(f"<img src='{t}/img'>" for t in targets)
-        frames = "".join(f"<iframe src='{t}/frame'></iframe>" for t in targets)
+        site = site_box[0]
+        urls = {k: [f"http://{h}:{p}/{k}" for h, p in site.targets(k)] for k in KINDS}
+        images = "".join(f"<img src='{u}'>" for u in urls["img"])
+        frames = "".join(f"<iframe src='{u}'></iframe>" for u in urls["iframe"])
         script = (
-            f"const targets = {targets!r};"
-            "for (const t of targets) {"
-            "  fetch(t + '/fetch', {mode: 'no-cors'}).catch(() => {});"
-            "  try { new WebSocket(t.replace('http', 'ws') + '/ws'); } catch (e) {}"
+            f"for (const u of {urls['fetch']!r}) fetch(u, {{mode: 'no-cors'}}).catch(() => {{}});"
+            f"for (const u of {urls['websocket']!r}) {{"
+            "  try { new WebSocket(u.replace('http', 'ws')); } catch (e) {}"
             "}"
             "document.title = 'Leaks tried';"
         )
@@ -80,10 +90,10 @@ def origin_app(hits: Hits, port_box: list[int], cancel_seen: threading.Event) ->
         return page(body + f"<script>{script}</script>")
 
     async def redirect(request: web.Request) -> web.Response:
-        raise web.HTTPFound(f"http://{PRIVATE_IP}:{port_box[0]}/secret")
+        raise web.HTTPFound(f"http://{PRIVATE_IP}:{site_box[0].port}/secret")
 
     async def redirect_img(request: web.Request) -> web.Response:
-        raise web.HTTPFound("http://169.254.169.254/latest/meta-data/")
+        raise web.HTTPFound("http://169.254.169.254:8090/latest/meta-data/")
 
     async def rebind(request: web.Request) -> web.Response:
         script = "fetch('/secret').then(r => r.text()).then(t => document.title = t)"
@@ -134,13 +144,14 @@ def origin_app(hits: Hits, port_box: list[int], cancel_seen: threading.Event) ->
 def site() -> Iterator[Site]:
     servers = BackgroundLoop()
     origin_hits, private_hits, cancel_seen = Hits(), Hits(), threading.Event()
-    port_box: list[int] = []
+    site_box: list[Site] = []
     try:
-        port = servers.serve(origin_app(origin_hits, port_box, cancel_seen), ORIGIN_IP)
+        port = servers.serve(origin_app(origin_hits, site_box, cancel_seen), ORIGIN_IP)
         servers.serve(recording_app(private_hits), PRIVATE_IP, port)
-        v6_port = servers.serve(recording_app(private_hits), "::1")
-        port_box += [port, v6_port]
-        yield Site(port, v6_port, origin_hits, private_hits, cancel_seen)
+        v4 = {k: servers.serve(recording_app(private_hits), PRIVATE_IP) for k in KINDS}
+        v6 = {k: servers.serve(recording_app(private_hits), "::1") for k in KINDS}
+        site_box.append(Site(port, v4, v6, origin_hits, private_hits, cancel_seen))
+        yield site_box[0]
     finally:
         servers.close()
 
@@ -177,22 +188,29 @@ def test_a_page_is_rendered_to_markdown(site: Site) -> None:
     assert chromium_children() == []
 
 
+@pytest.fixture(scope="module")
+def leaks(site: Site) -> dict[str, Any]:
+    """One fetch of the page that tries every kind of request to every private target."""
+    return fetch(site.url("/leaks"), policy=TEST_POLICY, resolver=site.resolver())
+
+
+@pytest.mark.parametrize("kind", KINDS)
 def test_subresources_iframes_fetch_and_websockets_to_private_addresses_are_blocked(
-    site: Site,
+    site: Site, leaks: dict[str, Any], kind: str
 ) -> None:
-    result = fetch(site.url("/leaks"), policy=TEST_POLICY, resolver=site.resolver())
+    result = leaks
     assert result["title"] == "Leaks tried"  # the page ran its script
-    blocked = {(d["host"], d["port"]) for d in result["blocked"]}
-    assert {
-        (PRIVATE_IP, site.port),
-        ("::1", site.v6_port),
-        ("169.254.169.254", 80),
-        ("internal.test", site.port),
-        ("0.0.0.0", site.port),
-    } <= blocked, blocked
-    reasons = {d["host"]: d["reason"] for d in result["blocked"]}
-    assert reasons["internal.test"] == "10.0.0.5 is private (RFC 1918)"
-    assert reasons["169.254.169.254"] == "169.254.169.254 is link-local (cloud metadata)"
+    blocked = {(d["host"], d["port"]): d for d in result["blocked"]}
+    for host, port in site.targets(kind):
+        assert (host.strip("[]"), port) in blocked, (kind, host, port, sorted(blocked))
+    index = KINDS.index(kind)
+    assert blocked[("internal.test", 8080 + index)]["reason"] == "10.0.0.5 is private (RFC 1918)"
+    metadata = blocked[("169.254.169.254", 8080 + index)]["reason"]
+    assert metadata == "169.254.169.254 is link-local (cloud metadata)"
+
+
+def test_a_subresource_redirect_to_the_metadata_address_is_blocked(leaks: dict[str, Any]) -> None:
+    assert ("169.254.169.254", 8090) in {(d["host"], d["port"]) for d in leaks["blocked"]}
 
 
 def test_a_redirect_to_a_private_address_is_blocked_and_reported(site: Site) -> None:
