@@ -244,6 +244,24 @@ class ErrorCode(StrEnum):
         _RETRY,
         "the job cannot be removed yet (running, or still needed)",
     )
+    CODEX_SEARCH_FAILED = (
+        "codex_search_failed",
+        _FAILED,
+        _RETRY,
+        "codex_search exited unsuccessfully",
+    )
+    CODEX_SEARCH_TIMEOUT = (
+        "codex_search_timeout",
+        _FAILED,
+        _RETRY,
+        "codex_search did not finish within its fixed ten minutes",
+    )
+    CODEX_SEARCH_UNAVAILABLE = (
+        "codex_search_unavailable",
+        _SETUP,
+        _FINAL,
+        "no `codex_search` executable on PATH",
+    )
     COMPOSER_NOT_FOUND = (
         "composer_not_found",
         _FAILED,
@@ -672,6 +690,42 @@ class ErrorCode(StrEnum):
         _FAILED,
         _FINAL,
         "the simulator did not start",
+    )
+    SUBAGENT_BUSY = (
+        "subagent_busy",
+        _BUSY,
+        _RETRY,
+        "the subagent's conversation has an active turn (steer or interrupt it, or wait)",
+    )
+    SUBAGENT_FAILED = (
+        "subagent_failed",
+        _FAILED,
+        _RETRY,
+        "the subagent's turn failed (model error, child exit or protocol failure)",
+    )
+    SUBAGENT_IDLE = (
+        "subagent_idle",
+        _INPUT,
+        _FINAL,
+        "the subagent has no active turn to steer or interrupt",
+    )
+    SUBAGENT_INTERRUPTED = (
+        "subagent_interrupted",
+        _FAILED,
+        _FINAL,
+        "the subagent's turn was interrupted",
+    )
+    SUBAGENT_NOT_FOUND = (
+        "subagent_not_found",
+        _MISSING,
+        _FINAL,
+        "this session has no subagent with that id",
+    )
+    SUBAGENT_UNAVAILABLE = (
+        "subagent_unavailable",
+        _SETUP,
+        _FINAL,
+        "the subagent's agent CLI is not on PATH or its child did not start",
     )
     TASK_CANCELLED = (
         "task_cancelled",
