@@ -45,7 +45,13 @@ def test_at_most_four_fetches_per_session() -> None:
 async def test_refusals_are_tool_errors_in_the_documented_shape(project: Path) -> None:
     async with Client(_params(project, "fetcher")) as client:
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
-        assert tools["browser_fetch"].input_schema["required"] == ["url"]
+        tool = tools["browser_fetch"]
+        assert tool.title == "Fetch a public web page" and "public web page" in tool.description
+        assert tool.input_schema["required"] == ["url"]
+        for name, prop in tool.input_schema["properties"].items():
+            assert prop["title"] and prop["description"], name
+        assert {"error", "wakeups", "markdown", "taskId"} <= set(tool.output_schema["properties"])
+        assert tool.annotations.read_only_hint is True
         blocked = await client.call_tool("browser_fetch", {"url": "http://169.254.169.254/"})
         invalid = await client.call_tool("browser_fetch", {"url": "file:///etc/passwd"})
     assert blocked.is_error
