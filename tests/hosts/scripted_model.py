@@ -87,6 +87,7 @@ class ToolCall:
     tool: str
     arguments: dict[str, Any] | Callable[[Transcript], dict[str, Any]]
     before: Gate | None = None
+    prefix: str = MCP_PREFIX  # how the host names the tool ("" for a pi extension's tools)
 
 
 @dataclass(frozen=True)
@@ -136,7 +137,7 @@ def completion_chunks(step: Step, transcript: Transcript, call_id: str) -> list[
         "index": 0,
         "id": call_id,
         "type": "function",
-        "function": {"name": MCP_PREFIX + step.tool, "arguments": ""},
+        "function": {"name": step.prefix + step.tool, "arguments": ""},
     }
     # Arguments arrive as a separate delta, as real endpoints stream them.
     return [

@@ -1,0 +1,205 @@
+"""Driving a real pi with the oraculum pi package (`integrations/pi`) installed.
+
+`pi install <path>` records the package in the agent dir's `settings.json` (a local path is
+loaded in place, nothing is fetched). pi's environment carries the test home's `ORACULUM_*`
+variables and `ORACULUM_BIN` (the venv's `oraculum`), which the package's CLI calls inherit.
+`--session-id` gives the run a persisted pi session, whose id is the oraculum session.
+
+Print mode is one `pi -p` run; RPC mode (`pi --mode rpc`) is a long-lived process driven by
+JSON lines on stdin, its records (responses, events, extension UI requests) kept in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .host_tools import REPO, HostTools
+from .pi_host import ORACULUM_VARIABLES, PROVIDER, models_config, oraculum_executable
+from .scripted_model import MODEL_ID, ScriptedModel, message_text, pair_tool_calls
+
+PACKAGE = REPO / "integrations" / "pi"
+RECORD_LIMIT = 16 * 2**20  # one RPC record may carry a whole transcript
+
+
+def bridge_results(model: ScriptedModel, tool: str) -> list[str]:
+    """The results pi sent back for every call of one bridge tool, in order."""
+    messages = model.requests[-1]["messages"] if model.requests else []
+    return [e.result or "" for e in pair_tool_calls(messages) if e.name == tool]
+
+
+def text_count(model: ScriptedModel, needle: str) -> int:
+    """How often ``needle`` occurs in the conversation pi last sent its model."""
+    messages = model.requests[-1]["messages"] if model.requests else []
+    return sum(message_text(m.get("content")).count(needle) for m in messages)
+
+
+@dataclass(frozen=True)
+class PiBridgeHost:
+    tools: HostTools
+    root: Path  # pi's home, agent dir and session store live here
+    project: Path
+    session: str
+
+    @property
+    def agent_dir(self) -> Path:
+        return self.root / "agent"
+
+    def environment(self) -> dict[str, str]:
+        home = self.root / "home"
+        home.mkdir(parents=True, exist_ok=True, mode=0o700)
+        return {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": str(home),
+            "LANG": "C.UTF-8",
+            "PI_CODING_AGENT_DIR": str(self.agent_dir),
+            "PI_OFFLINE": "1",
+            "PI_SKIP_VERSION_CHECK": "1",
+            "PI_TELEMETRY": "0",
+            "ORACULUM_BIN": str(oraculum_executable()),
+            **{name: os.environ[name] for name in ORACULUM_VARIABLES},
+        }
+
+    async def install(self, base_url: str) -> None:
+        """Point pi at the scripted model and `pi install` the package from its path."""
+        self.agent_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        models = self.agent_dir / "models.json"
+        models.write_text(json.dumps(models_config(base_url), indent=2))
+        models.chmod(0o600)
+        proc = await asyncio.create_subprocess_exec(
+            *self.tools.pi,
+            "install",
+            str(PACKAGE),
+            cwd=self.project,
+            env=self.environment(),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        out, err = await asyncio.wait_for(proc.communicate(), 120)
+        assert proc.returncode == 0, (out + err).decode(errors="replace")[-3000:]
+
+    def argv(self, *mode: str) -> list[str]:
+        return [
+            *self.tools.pi,
+            *mode,
+            "--model",
+            f"{PROVIDER}/{MODEL_ID}",
+            "--session-dir",
+            str(self.root / "sessions"),
+            "--session-id",
+            self.session,
+            "--no-context-files",
+            "--no-skills",
+        ]
+
+    async def print_run(self, prompt: str, timeout_s: float = 120.0) -> tuple[int, str, str]:
+        """One `pi -p` run: (exit code, stdout, stderr)."""
+        proc = await asyncio.create_subprocess_exec(
+            *self.argv("-p"),
+            prompt,
+            cwd=self.project,
+            env=self.environment(),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        try:
+            out, err = await asyncio.wait_for(proc.communicate(), timeout_s)
+        except TimeoutError:
+            proc.kill()
+            await proc.communicate()
+            raise AssertionError(f"pi -p did not finish within {timeout_s:g}s") from None
+        assert proc.returncode is not None
+        return proc.returncode, out.decode(errors="replace"), err.decode(errors="replace")
+
+    @contextlib.asynccontextmanager
+    async def rpc(self) -> AsyncIterator[RpcPi]:
+        """A `pi --mode rpc` process for the duration of the block; closed by closing stdin."""
+        proc = await asyncio.create_subprocess_exec(
+            *self.argv("--mode", "rpc"),
+            cwd=self.project,
+            env=self.environment(),
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            limit=RECORD_LIMIT,
+        )
+        client = RpcPi(proc)
+        client.reader = asyncio.create_task(client.read())
+        try:
+            yield client
+        finally:
+            await client.close()
+
+
+@dataclass
+class RpcPi:
+    proc: asyncio.subprocess.Process
+    records: list[dict[str, Any]] = field(default_factory=list)
+    reader: asyncio.Task[None] | None = None
+
+    async def read(self) -> None:
+        assert self.proc.stdout is not None
+        while line := await self.proc.stdout.readline():  # splits on LF only
+            if line.strip():
+                self.records.append(json.loads(line))
+
+    async def send(self, command: dict[str, Any]) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(command).encode() + b"\n")
+        await self.proc.stdin.drain()
+
+    async def until(self, check: Callable[[], bool], what: str, timeout_s: float = 180.0) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout_s
+        while not check():
+            if self.proc.returncode is not None:
+                raise AssertionError(f"pi exited ({self.proc.returncode}) waiting for {what}")
+            if loop.time() > deadline:
+                raise AssertionError(f"timed out waiting for {what}; pi said: {self.summary()}")
+            await asyncio.sleep(0.05)
+
+    def summary(self) -> str:
+        """The kinds of record pi wrote, in order (for a failure message)."""
+        kinds = [
+            str(r.get("method") or r.get("command") or r.get("type"))
+            + (
+                f"={r.get('statusText') or r.get('message') or r.get('error')}"
+                if r.get("type") in ("response", "extension_ui_request")
+                else ""
+            )
+            for r in self.records
+            if r.get("type") not in ("message_update", "tool_execution_update")
+        ]
+        return ", ".join(kinds)[-4000:]
+
+    def statuses(self, key: str) -> list[str]:
+        """What the extension put in the footer under ``key``, in order."""
+        return [
+            r.get("statusText", "")
+            for r in self.records
+            if r.get("type") == "extension_ui_request"
+            and r.get("method") == "setStatus"
+            and r.get("statusKey") == key
+        ]
+
+    def settled(self) -> int:
+        return sum(1 for r in self.records if r.get("type") == "agent_settled")
+
+    async def close(self) -> None:
+        if self.proc.stdin is not None and not self.proc.stdin.is_closing():
+            self.proc.stdin.close()
+        try:
+            await asyncio.wait_for(self.proc.wait(), 30)
+        except TimeoutError:
+            self.proc.kill()
+            await self.proc.wait()
+        if self.reader is not None:
+            await self.reader
