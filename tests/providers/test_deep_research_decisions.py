@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 
+import pytest
+
+from oraculum.core.errors import OracleError
+from oraculum.mcp.server import oracle_submit
 from oraculum.providers.chatgpt.deep_research import (
     QUESTION_FILE,
     is_research,
     needs_answer,
     pill_verdict,
 )
+from oraculum.service.submit import submit
 
 PROMPT = "Compare zstd and gzip."
 
@@ -39,3 +45,18 @@ def test_a_question_is_saved_and_the_error_says_how_to_answer(tmp_path: Path) ->
     assert error.message.endswith("…") and len(error.message) < 400
     assert "oraculum followup 1m8rva6wy89c6" in (error.suggested_next_step or "")
     assert error.details["question"] == question
+
+
+def test_research_answer_is_refused_off_deep_research_and_when_blank(project: Path) -> None:
+    with pytest.raises(OracleError) as off:
+        submit("q", ["."], cwd=project, session="s", provider="test", research_answer="Both.")
+    assert off.value.code == "invalid_argument" and "deep_research" in off.value.message
+    with pytest.raises(OracleError) as blank:
+        submit("q", ["."], cwd=project, session="s", provider="test", research_answer="  ")
+    assert blank.value.code == "invalid_argument" and "non-blank" in blank.value.message
+
+
+def test_mcp_submit_declares_the_research_answer() -> None:
+    parameter = inspect.signature(oracle_submit).parameters["researchAnswer"]
+    assert parameter.default is None
+    assert "deep_research" in str(parameter.annotation)

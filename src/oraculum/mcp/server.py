@@ -277,6 +277,16 @@ async def oracle_submit(
         arg("Include .git", "Allow naming .git (it uploads every committed secret)."),
     ] = False,
 ) -> Annotated[CallToolResult, JobOutput]:
+    researchAnswer: Annotated[
+        str | None,
+        arg(
+            "Research answer",
+            "deep_research only: the reply to send if Deep Research asks a clarifying question "
+            "first (without it the job ends deep_research_needs_answer, the question saved).",
+            min_length=1,
+            max_length=20_000,
+        ),
+    ] = None,
     """Archive project files and submit a prompt as a background oracle job; returns at once
     with the job id (it never waits for the answer). After a successful or queued submit, stop:
     the completion wake-up arrives in a later oracle tool result (or call oracle_wait).
@@ -295,6 +305,7 @@ async def oracle_submit(
             request_source="mcp",
             include_git_dir=includeGitDir,
         )
+            research_answer=researchAnswer,
         return render.submit_outcome(result)
 
     return await _run(ctx, "oracle_submit", call)
