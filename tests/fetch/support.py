@@ -9,6 +9,7 @@ import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from aiohttp import web
 
@@ -95,11 +96,11 @@ class BackgroundLoop:
         self.thread.start()
         self.runners: list[web.AppRunner] = []
 
-    def serve(self, app: web.Application, host: str, port: int = 0) -> int:
+    def serve(self, app: web.Application, host: str, port: int = 0, ssl: Any = None) -> int:
         async def start() -> int:
             runner = web.AppRunner(app, shutdown_timeout=1.0)  # a hanging handler is dropped
             await runner.setup()
-            site = web.TCPSite(runner, host, port)
+            site = web.TCPSite(runner, host, port, ssl_context=ssl)
             await site.start()
             self.runners.append(runner)
             return int(runner.addresses[-1][1])

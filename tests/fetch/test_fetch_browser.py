@@ -6,6 +6,8 @@ a name resolving to 10.x, a rebinding name — ever reaches a private server."""
 from __future__ import annotations
 
 import asyncio
+import ssl
+import subprocess
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -282,3 +284,41 @@ def test_the_product_policy_refuses_the_test_origin(site: Site) -> None:
     assert caught.value.code == ErrorCode.FETCH_ADDRESS_BLOCKED
     assert caught.value.details["blocked"][0]["reason"] == f"{ORIGIN_IP} is loopback"
     assert len(site.origin_hits.seen) == before
+
+
+@pytest.fixture(scope="module")
+def tls_origin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, list[str]]]:
+    """An https origin on ORIGIN_IP with a self-signed certificate for origin.test; records the
+    server name (SNI) each handshake asked for."""
+    directory = tmp_path_factory.mktemp("tls")
+    cert, key = directory / "cert.pem", directory / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
+         "/CN=origin.test", "-addext", "subjectAltName=DNS:origin.test",
+         "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True, timeout=60,
+    )  # fmt: skip
+    names: list[str] = []
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+
+    def record_name(_sock: object, name: str | None, _ctx: object) -> None:
+        names.append(str(name))
+
+    context.sni_callback = record_name  # type: ignore[assignment]
+    servers = BackgroundLoop()
+    try:
+        yield servers.serve(recording_app(Hits(), "tls page"), ORIGIN_IP, ssl=context), names
+    finally:
+        servers.close()
+
+
+def test_https_is_tunnelled_keeping_the_name_and_chromiums_certificate_checks(
+    site: Site, tls_origin: tuple[int, list[str]]
+) -> None:
+    port, names = tls_origin
+    with pytest.raises(OracleError) as caught:
+        fetch(f"https://origin.test:{port}/", policy=TEST_POLICY, resolver=site.resolver())
+    assert caught.value.code == ErrorCode.FETCH_FAILED
+    assert "ERR_CERT" in caught.value.message  # the self-signed certificate is not trusted
+    assert names and set(names) == {"origin.test"}  # SNI carried the hostname end to end
