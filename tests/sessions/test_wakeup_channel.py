@@ -16,6 +16,7 @@ from oraculum.core.project import project_id
 from oraculum.jobs.store import JobStore
 from oraculum.sessions.liveness import is_live
 from oraculum.sessions.poller import Poller
+from oraculum.tasks import Owner, post_notice
 
 from .jobs_support import finished_job
 
@@ -51,7 +52,7 @@ def test_claim_commit_counts_once(project: Path, store: JobStore) -> None:
     assert store.load(first.id).notify_claimed_by is not None
     assert host.handle('{"op": "commit"}') == {
         "type": "committed",
-        "jobIds": [first.id, second.id],
+        "ids": [first.id, second.id],
     }
     for job_id in (first.id, second.id):
         job = store.load(job_id)
@@ -63,7 +64,7 @@ def test_abandon_leaves_it_due(project: Path, store: JobStore) -> None:
     job = finished_job(store, project, "a")
     host = channel(project, "a")
     assert ids(host.claim()) == [job.id]
-    assert host.handle('{"op": "abandon"}') == {"type": "abandoned", "jobIds": [job.id]}
+    assert host.handle('{"op": "abandon"}') == {"type": "abandoned", "ids": [job.id]}
     after = store.load(job.id)
     assert after.wakeup_attempt_count == 0 and after.notify_claimed_by is None
     assert ids(host.claim()) == [job.id]
@@ -93,6 +94,26 @@ def test_bad_lines_are_errors_and_end_of_input_abandons(project: Path, store: Jo
     assert after.notify_claimed_by is None and after.wakeup_attempt_count == 0
 
 
+def test_a_notice_goes_out_once_like_a_job(project: Path, store: JobStore) -> None:
+    """A background task's notice is handed out by the same claim, commit and abandon."""
+    notice = post_notice(
+        Owner(project_id(project), "a"),
+        kind="fetch",
+        source_id="t-1",
+        title="fetched example.org",
+        text="12 bytes",
+        data={"ok": True},
+    )
+    host = channel(project, "a")
+    (claimed,) = host.claim()["wakeups"]
+    assert claimed["noticeId"] == notice.id and "fetched example.org" in claimed["text"]
+    host.abandon()
+    (again,) = host.claim()["wakeups"]
+    assert again["noticeId"] == notice.id
+    assert host.commit() == {"type": "committed", "ids": [notice.id]}
+    assert host.claim()["wakeups"] == []
+
+
 @pytest.mark.slow
 def test_serve_process_is_a_live_host_of_its_session(project: Path, store: JobStore) -> None:
     job = finished_job(store, project, "origin")
@@ -114,7 +135,7 @@ def test_serve_process_is_a_live_host_of_its_session(project: Path, store: JobSt
         assert ids(json.loads(proc.stdout.readline())) == [job.id]
         proc.stdin.write('{"op": "commit"}\n')
         proc.stdin.flush()
-        assert json.loads(proc.stdout.readline())["jobIds"] == [job.id]
+        assert json.loads(proc.stdout.readline())["ids"] == [job.id]
     finally:
         proc.stdin.close()
         assert proc.wait(timeout=60) == 0

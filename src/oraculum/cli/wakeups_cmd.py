@@ -6,10 +6,12 @@ the session's jobs are not adopted elsewhere while it runs) and speaks a three-s
 over :class:`oraculum.sessions.poller.Poller`, so the host claims only when it can deliver:
 
 - ``{"op": "claim"}`` → ``{"type": "claimed", "wakeups": [...]}``: everything due for the
-  session now, claimed (each with its message in ``text``); an empty list when nothing is;
-- ``{"op": "commit"}`` → ``{"type": "committed", "jobIds": [...]}``: the host showed them;
+  session now — finished jobs and background tasks' notices — claimed, each with its message
+  in ``text`` (the same facts as an MCP result's ``wakeups``); an empty list when nothing is;
+- ``{"op": "commit"}`` → ``{"type": "committed", "ids": [...]}``: the host showed them;
   each attempt is counted and its claim released (then the notify hook runs, best-effort);
-- ``{"op": "abandon"}`` → ``{"type": "abandoned", "jobIds": [...]}``: it could not; the
+  ``ids`` are the job ids and notice ids (``n-…``) of the batch;
+- ``{"op": "abandon"}`` → ``{"type": "abandoned", "ids": [...]}``: it could not; the
   claims are released uncounted and the wake-ups stay due.
 
 One batch is held at a time (a second claim is refused until it is committed or abandoned).
@@ -70,7 +72,7 @@ class WakeupChannel:
             raise OracleError(
                 "invalid_argument",
                 "A claimed batch is still held: commit or abandon it first.",
-                details={"jobIds": [w.job_id for w in self.held]},
+                details={"ids": [w.job_id for w in self.held]},
             )
         self.held = self.poller.collect()
         return {"type": "claimed", "wakeups": [w.to_dict() for w in self.held]}
@@ -82,13 +84,13 @@ class WakeupChannel:
         for wakeup in batch:
             if self.hook is not None:
                 self.hook(wakeup)  # best-effort: a hook sink logs its own failures
-        return {"type": "committed", "jobIds": [w.job_id for w in batch]}
+        return {"type": "committed", "ids": [w.job_id for w in batch]}
 
     def abandon(self) -> dict[str, Any]:
         batch, self.held = self.held, []
         for wakeup in batch:
             self.poller.abandon(wakeup)
-        return {"type": "abandoned", "jobIds": [w.job_id for w in batch]}
+        return {"type": "abandoned", "ids": [w.job_id for w in batch]}
 
 
 def parse_op(line: str) -> str:
