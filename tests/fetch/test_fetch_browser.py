@@ -6,6 +6,7 @@ a name resolving to 10.x, a rebinding name — ever reaches a private server."""
 from __future__ import annotations
 
 import asyncio
+import socket
 import ssl
 import subprocess
 import threading
@@ -36,6 +37,7 @@ ARTICLE = "<p>" + "The quick brown fox jumps over the lazy dog. " * 6 + "</p>"
 
 
 KINDS = ("img", "iframe", "fetch", "websocket")
+STUN_HOSTS = (PRIVATE_IP, ORIGIN_IP)
 
 
 @dataclass
@@ -47,6 +49,11 @@ class Site:
     origin_hits: Hits
     private_hits: Hits
     cancel_seen: threading.Event
+    udp: socket.socket  # a STUN server's port on 127.0.0.1: WebRTC must send it nothing
+
+    @property
+    def udp_port(self) -> int:
+        return int(self.udp.getsockname()[1])
 
     def resolver(self, **extra: list[list[str]]) -> ScriptedResolver:
         answers = {"origin.test": [[ORIGIN_IP]], "internal.test": [["10.0.0.5"]], **extra}
@@ -108,6 +115,16 @@ def origin_app(hits: Hits, site_box: list[Site], cancel_seen: threading.Event) -
     async def captcha(request: web.Request) -> web.Response:
         return page("<h1>Please verify you are human</h1><div class=captcha></div>")
 
+    async def webrtc(request: web.Request) -> web.Response:
+        servers = ", ".join(f"{{urls: 'stun:{h}:{site_box[0].udp_port}'}}" for h in STUN_HOSTS)
+        script = (
+            f"const pc = new RTCPeerConnection({{iceServers: [{servers}]}});"
+            "pc.createDataChannel('probe');"
+            "pc.onicecandidate = (e) => { if (e.candidate) document.title += '+'; };"
+            "pc.createOffer().then((offer) => pc.setLocalDescription(offer));"
+        )
+        return page(f"{ARTICLE}<script>{script}</script>", title="webrtc")
+
     async def empty(request: web.Request) -> web.Response:
         return page("<p>hi</p>")
 
@@ -134,6 +151,7 @@ def origin_app(hits: Hits, site_box: list[Site], cancel_seen: threading.Event) -
         "/login": login,
         "/captcha": captcha,
         "/empty": empty,
+        "/webrtc": webrtc,
         "/missing": missing,
         "/huge": huge,
         "/slow": slow,
@@ -152,8 +170,12 @@ def site() -> Iterator[Site]:
         servers.serve(recording_app(private_hits), PRIVATE_IP, port)
         v4 = {k: servers.serve(recording_app(private_hits), PRIVATE_IP) for k in KINDS}
         v6 = {k: servers.serve(recording_app(private_hits), "::1") for k in KINDS}
-        site_box.append(Site(port, v4, v6, origin_hits, private_hits, cancel_seen))
+        udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        udp.bind((PRIVATE_IP, 0))
+        udp.setblocking(False)
+        site_box.append(Site(port, v4, v6, origin_hits, private_hits, cancel_seen, udp))
         yield site_box[0]
+        udp.close()
     finally:
         servers.close()
 
@@ -322,3 +344,10 @@ def test_https_is_tunnelled_keeping_the_name_and_chromiums_certificate_checks(
     assert caught.value.code == ErrorCode.FETCH_FAILED
     assert "ERR_CERT" in caught.value.message  # the self-signed certificate is not trusted
     assert names and set(names) == {"origin.test"}  # SNI carried the hostname end to end
+
+
+def test_webrtc_sends_no_udp_outside_the_proxy(site: Site) -> None:
+    result = fetch(site.url("/webrtc"), policy=TEST_POLICY, resolver=site.resolver())
+    assert result["title"].startswith("webrtc")  # the page ran its script
+    with pytest.raises(BlockingIOError):
+        site.udp.recvfrom(2048)  # no STUN binding request arrived
