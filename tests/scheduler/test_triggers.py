@@ -99,3 +99,15 @@ def test_interval_with_count_ends_after_count() -> None:
     assert [(t - NOW).total_seconds() for t in times] == [2.0, 3.0, 4.0]
     once = validate_timing({"in": "2s"}, now=NOW)
     assert fire_times(once, after=NOW, limit=10) == [utc("2026-01-01T00:00:02")]
+
+
+def test_late_fire_times_are_missed_and_only_the_last_may_run() -> None:
+    from datetime import timedelta
+
+    from oraculum.scheduler.runner import decide
+
+    now = utc("2026-12-01T12:00:10")
+    times = [now - timedelta(seconds=s) for s in (9, 5, 2)]
+    assert decide(times, now, 60) == [(times[0], 9.0), (times[1], 5.0), (times[2], None)]
+    assert decide(times, now, 1) == [(times[0], 9.0), (times[1], 5.0), (times[2], 2.0)]
+    assert decide([now], now, 1) == [(now, None)]

@@ -86,3 +86,8 @@ def root(
     """oraculum — background jobs against the ChatGPT and Grok web apps."""
     if json_output:
         MODE.json = True
+    # Any command restarts the scheduler's runner when schedules are pending and none lives
+    # (one stat when nothing is scheduled).
+    from oraculum.scheduler.hook import restart_runner_if_pending
+
+    restart_runner_if_pending()

@@ -9,7 +9,10 @@ __all__ = [
     "control",
     "execute",
     "hook",
+    "runner",
+    "service",
     "store",
     "triggers",
     "validation",
+    "wake",
 ]
