@@ -351,3 +351,11 @@ def test_webrtc_sends_no_udp_outside_the_proxy(site: Site) -> None:
     assert result["title"].startswith("webrtc")  # the page ran its script
     with pytest.raises(BlockingIOError):
         site.udp.recvfrom(2048)  # no STUN binding request arrived
+
+
+def test_a_fetch_past_its_time_budget_times_out_and_closes_chromium(site: Site) -> None:
+    with pytest.raises(OracleError) as caught:
+        fetch(site.url("/slow"), policy=TEST_POLICY, resolver=site.resolver(), timeout_s=5)
+    assert caught.value.code == ErrorCode.FETCH_TIMEOUT
+    assert caught.value.retryable
+    assert chromium_children() == []

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 import pytest_asyncio
+from aiohttp import web
 
 from oraculum.fetch.addresses import PUBLIC_ONLY
 from oraculum.fetch.proxy import FetchProxy, Target, check_target, system_resolver
@@ -225,3 +226,22 @@ async def test_closing_the_proxy_ends_its_connections(origin: tuple[int, Hits, H
     assert await asyncio.wait_for(client.reader.read(), 5) == b""
     with pytest.raises(OSError):
         await asyncio.open_connection("127.0.0.1", proxy.port)
+
+
+async def test_a_fetch_cannot_transfer_more_than_its_budget() -> None:
+    big = "x" * 300_000
+
+    async def large(request: web.Request) -> web.Response:
+        return web.Response(text=big)
+
+    app = web.Application()
+    app.router.add_get("/large", large)
+    resolver = ScriptedResolver({"origin.test": [[ORIGIN_IP]]})
+    async with serve(app, ORIGIN_IP) as port:
+        async with FetchProxy(TEST_POLICY, resolver, max_bytes=100_000) as proxy:
+            client = await connect(proxy)
+            with pytest.raises(asyncio.IncompleteReadError):
+                await get(client, proxy, f"origin.test:{port}", "/large")
+        async with FetchProxy(TEST_POLICY, resolver) as proxy:
+            client = await connect(proxy)
+            assert await get(client, proxy, f"origin.test:{port}", "/large") == (200, big.encode())

@@ -141,16 +141,6 @@ class _Refused(Exception):
 
 
 @dataclass
-class _Budget:
-    left: int = MAX_BYTES
-
-    def spend(self, count: int) -> None:
-        self.left -= count
-        if self.left < 0:
-            raise _Refused(502, "the fetch's transfer budget is spent")
-
-
-@dataclass
 class FetchProxy:
     """One fetch's proxy. ``async with`` starts it; leaving stops it and every connection."""
 
@@ -162,7 +152,8 @@ class FetchProxy:
     port: int = 0
     _server: asyncio.Server | None = None
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
-    _budget: _Budget = field(default_factory=_Budget)
+    max_bytes: int = MAX_BYTES  # both directions, every connection of this fetch together
+    _spent: int = 0
 
     @property
     def server_url(self) -> str:
@@ -215,7 +206,9 @@ class FetchProxy:
         return result
 
     def spend(self, count: int) -> None:
-        self._budget.spend(count)
+        self._spent += count
+        if self._spent > self.max_bytes:
+            raise _Refused(502, "the fetch's transfer budget is spent")
 
 
 async def _open(target: Target) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
