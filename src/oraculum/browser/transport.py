@@ -28,7 +28,7 @@ from oraculum.browser.tabpin import PinState, pinned_endpoint
 from oraculum.core.config import Config
 from oraculum.core.errors import OracleError
 
-__all__ = ["attached_page", "endpoint_for", "job_tab", "lost_error"]
+__all__ = ["attached_page", "endpoint_for", "job_tab", "lost_error", "with_sign_in_advice"]
 
 PAGE_APPEAR_TIMEOUT_S = 10.0
 CLOSE_TIMEOUT_S = 10.0
@@ -124,7 +124,33 @@ async def attached_page(
     try:
         async with job_tab(endpoint) as page:
             yield page
+    except OracleError as exc:
+        if await browser_gone(endpoint):
+            raise lost_error(endpoint, exc) from exc
+        with_sign_in_advice(exc, endpoint.transport)
+        raise
     except Exception as exc:
         if await browser_gone(endpoint):
             raise lost_error(endpoint, exc) from exc
         raise
+
+
+_SIGN_IN_ADVICE = {
+    "managed": "sign in once in the managed browser with `oraculum browser login`",
+    "relay": "sign in in your own Chrome (the relay browser)",
+}
+
+
+def with_sign_in_advice(error: OracleError, transport: str) -> OracleError:
+    """A provider's "run `oraculum auth`" is the isolated transport's advice; on an attached
+    browser the user signs in in that browser instead (pure: returns ``error``, adjusted)."""
+    if not error.code.startswith("auth_") or "oraculum auth" not in error.message:
+        return error
+    advice = _SIGN_IN_ADVICE[transport]
+    error.message = error.message.replace(
+        "Run `oraculum auth` to sign the seed profile in again", advice[:1].upper() + advice[1:]
+    )
+    if "oraculum auth" in error.message:
+        error.message += f" (transport {transport}: {advice})"
+    error.suggested_next_step = f"{advice[:1].upper() + advice[1:]}, then resubmit."
+    return error

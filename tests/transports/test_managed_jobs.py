@@ -1,0 +1,162 @@
+"""Jobs on the managed transport: real workers, one real keeper Chromium, the simulator.
+
+The keeper is started once for the module and signed in by hand (its own sign-in form, in a
+tab the "user" keeps open): that tab is the sentinel whose visibility and focus the jobs must
+never take.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psutil
+import pytest
+
+from homes import SIMULATOR_WORKER, finished, write_global_config
+from oraculum.browser import cdp, keeper
+from oraculum.core.config import Config
+from oraculum.core.paths import private_home_environment
+from oraculum.jobs.model import Job, Status
+from oraculum.simulator import SimulatorThread
+from providers.conftest import FAST_SIM, submit_chatgpt
+
+from .conftest import page_targets, sign_in_and_open_sentinel, tab_state
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+def managed_config(sim: SimulatorThread, *, on_demand: bool = True, **chat_knobs: Any) -> Config:
+    return write_global_config(
+        {
+            "browser": {
+                "transport": "managed",
+                "managed": {"headed": "headless", "startOnDemand": on_demand},
+                "chatUrl": sim.chat_url(**chat_knobs) if chat_knobs else sim.url + "/",
+                "authUrl": sim.sign_in_url,
+                "maxConcurrentJobs": 2,
+            },
+            "worker": SIMULATOR_WORKER,
+            "queue": {"maxQueuedPerSlot": 5},
+        }
+    )
+
+
+@pytest.fixture(scope="module")
+def sim() -> Iterator[SimulatorThread]:
+    with SimulatorThread(**FAST_SIM) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def keeper_home(
+    tmp_path_factory: pytest.TempPathFactory, sim: SimulatorThread
+) -> Iterator[tuple[cdp.Endpoint, str]]:
+    """A private home whose keeper runs and is signed in; yields (endpoint, sentinel tab)."""
+    home = tmp_path_factory.mktemp("managed-home")
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in private_home_environment(home).items():
+            patch.setenv(name, value)
+        config = managed_config(sim)
+        keeper.start_keeper(config)
+        try:
+            endpoint = asyncio.run(keeper.prove_keeper(_record()))
+            sentinel = asyncio.run(sign_in_and_open_sentinel(endpoint, sim))
+            yield endpoint, sentinel
+        finally:
+            keeper.stop_keeper()
+
+
+def _record() -> keeper.KeeperRecord:
+    record = keeper.read_record()
+    assert record is not None
+    return record
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "project"
+    root.mkdir()
+    return root
+
+
+def log_of(job: Job) -> str:
+    return Path(job.logs_dir, "worker.log").read_text()
+
+
+def complete(job: Job) -> Job:
+    done = finished(job.id)
+    assert done.status == Status.COMPLETE, f"{done.error}\n{log_of(done)}"
+    return done
+
+
+def test_the_keeper_records_its_endpoint_privately(keeper_home) -> None:
+    endpoint, _ = keeper_home
+    path = keeper.record_path()
+    assert path.stat().st_mode & 0o777 == 0o600
+    record = _record()
+    assert endpoint.http_url == f"http://127.0.0.1:{record.port}"
+    assert len(record.token) == 32
+    status = asyncio.run(keeper.keeper_status())
+    assert status["running"] and status["proven"]
+
+
+def test_two_concurrent_jobs_are_two_background_tabs_of_one_keeper(
+    keeper_home, sim, project
+) -> None:
+    endpoint, sentinel = keeper_home
+    before = asyncio.run(tab_state(endpoint.ws_url, sentinel))
+    assert before == ["visible", True]
+    tabs_before = {t["id"] for t in asyncio.run(page_targets(endpoint.http_url))}
+    config = managed_config(sim)
+    jobs = [submit_chatgpt(project, config, prompt=f"Question {n}") for n in (1, 2)]
+    assert all(j.status == Status.SUBMITTED for j in jobs)  # capacity 2: both run at once
+    done = [complete(j) for j in jobs]
+    for n, job in enumerate(done, 1):
+        answer = Path(job.response_path).read_text()
+        assert f"context-{job.id}.tar.zst" in answer and f"Question {n}" in answer
+        assert job.observed_selection  # read from the composer, as on the isolated transport
+        assert "transport managed" in log_of(job)
+    assert done[0].conversation_id != done[1].conversation_id
+    # The user's tab kept its visibility and focus; the jobs' tabs are gone again.
+    assert asyncio.run(tab_state(endpoint.ws_url, sentinel)) == before
+    assert {t["id"] for t in asyncio.run(page_targets(endpoint.http_url))} == tabs_before
+    assert _record().pid == keeper.read_record().pid  # the same keeper throughout
+
+
+def test_hidden_tab_scenario_passes_in_a_background_tab(keeper_home, sim, project) -> None:
+    endpoint, sentinel = keeper_home
+    config = managed_config(sim, scenario="hidden_tab", hidden_after_chars=30)
+    job = submit_chatgpt(project, config)
+    done = complete(job)
+    assert "reload recovered" in log_of(done)
+    answer = Path(done.response_path).read_text()
+    assert job.archive_sha256 in answer and "src/app.py" in answer
+    assert asyncio.run(tab_state(endpoint.ws_url, sentinel)) == ["visible", True]
+
+
+def test_a_job_refuses_an_endpoint_that_does_not_prove_the_token(keeper_home, sim, project) -> None:
+    record = _record()
+    path = keeper.record_path()
+    original = path.read_bytes()
+    forged = original.replace(record.token.encode(), b"f" * 32)
+    path.write_bytes(forged)
+    try:
+        job = submit_chatgpt(project, managed_config(sim))
+        done = finished(job.id)
+    finally:
+        path.write_bytes(original)
+    assert done.status == Status.FAILED
+    assert done.error_code == "managed_endpoint_unproven", done.error
+    assert done.prompt_send_state.value == "not_sent"
+
+
+def keeper_processes(profile: str) -> list[psutil.Process]:
+    flag = f"--user-data-dir={profile}"
+    found = []
+    for proc in psutil.process_iter(["cmdline"]):
+        if flag in (proc.info.get("cmdline") or []):
+            found.append(proc)
+    return found
