@@ -15,17 +15,20 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 from oraculum.core.errors import ErrorCode, OracleError
 
 __all__ = [
+    "BlockerVocabulary",
     "Classification",
     "PageState",
     "ReadinessRules",
     "blocker",
     "first_match",
     "origin_of",
+    "page_waiter",
     "wait_until_ready",
 ]
 
@@ -63,24 +66,29 @@ def first_match(text: str, patterns: tuple[re.Pattern[str], ...]) -> str | None:
     return None
 
 
-def blocker(
-    text: str,
-    *,
-    name: str,
-    challenge: tuple[re.Pattern[str], ...],
-    settling: tuple[re.Pattern[str], ...],
-    outage: tuple[re.Pattern[str], ...],
-) -> Classification | None:
+class BlockerVocabulary(Protocol):
+    """The patterns a provider's vocabulary module defines for its blocking pages."""
+
+    # Read-only members, so a module's fixed-length tuples satisfy them.
+    @property
+    def CHALLENGE_PATTERNS(self) -> tuple[re.Pattern[str], ...]: ...
+    @property
+    def CHALLENGE_SETTLING_PATTERNS(self) -> tuple[re.Pattern[str], ...]: ...
+    @property
+    def OUTAGE_PATTERNS(self) -> tuple[re.Pattern[str], ...]: ...
+
+
+def blocker(text: str, name: str, vocab: BlockerVocabulary) -> Classification | None:
     """A challenge (unless it is visibly settling) or an outage page, named after the
     provider (``name``); None when the text shows neither."""
-    seen = first_match(text, challenge)
+    seen = first_match(text, vocab.CHALLENGE_PATTERNS)
     if seen:
-        if first_match(text, settling):
+        if first_match(text, vocab.CHALLENGE_SETTLING_PATTERNS):
             return Classification(PageState.UNKNOWN, "The verification page is settling.")
         return Classification(
             PageState.CHALLENGE_BLOCKING, f"{name} is showing a challenge/verification page.", seen
         )
-    seen = first_match(text, outage)
+    seen = first_match(text, vocab.OUTAGE_PATTERNS)
     if seen:
         return Classification(
             PageState.TRANSIENT_OUTAGE, f"{name} is showing a transient outage/error page.", seen
@@ -156,6 +164,36 @@ async def wait_until_ready(
         retryable=True,
         suggested_next_step="Check the diagnostics in the job's logs directory.",
     )
+
+
+class ObservablePage(Protocol):
+    page: Any  # the Playwright page (reloaded once when a state lingers)
+
+    async def observe(self) -> Any: ...
+
+
+def page_waiter(
+    classify: Callable[[Any, frozenset[str]], Classification], rules: ReadinessRules
+) -> Callable[..., Awaitable[None]]:
+    """A provider's ``wait_until_ready(view, origins, *, timeout_s, on_failure, log)``: its
+    observation read through its classifier, under its rules."""
+
+    async def wait(
+        view: ObservablePage,
+        origins: frozenset[str],
+        *,
+        timeout_s: float,
+        on_failure: OnFailure,
+        log: Callable[[str], None],
+    ) -> None:
+        async def read() -> Classification:
+            return classify(await view.observe(), origins)
+
+        await wait_until_ready(
+            read, view.page.reload, rules, timeout_s=timeout_s, on_failure=on_failure, log=log
+        )
+
+    return wait
 
 
 async def _step(

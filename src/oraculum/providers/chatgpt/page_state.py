@@ -33,13 +33,7 @@ def allowed_origins(chat_url: str, auth_url: str) -> frozenset[str]:
 
 
 def classify(observation: PageObservation, origins: frozenset[str]) -> Classification:
-    blocked = blocker(
-        observation.scoped_text,
-        name="ChatGPT",
-        challenge=vocab.CHALLENGE_PATTERNS,
-        settling=vocab.CHALLENGE_SETTLING_PATTERNS,
-        outage=vocab.OUTAGE_PATTERNS,
-    )
+    blocked = blocker(observation.scoped_text, "ChatGPT", vocab)
     if blocked is not None:
         return blocked
     if observation.me_status == 401:

@@ -3,11 +3,8 @@ is `providers.readiness`; this module holds ChatGPT's wording)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from oraculum.core.errors import ErrorCode
 from oraculum.providers import readiness
-from oraculum.providers.chatgpt.page import ChatGPTPage
 from oraculum.providers.chatgpt.page_state import PageState, classify
 
 __all__ = ["RULES", "wait_until_ready"]
@@ -37,17 +34,4 @@ RULES = readiness.ReadinessRules(
 )
 
 
-async def wait_until_ready(
-    chat: ChatGPTPage,
-    origins: frozenset[str],
-    *,
-    timeout_s: float,
-    on_failure: readiness.OnFailure,
-    log: Callable[[str], None],
-) -> None:
-    async def read() -> readiness.Classification:
-        return classify(await chat.observe(), origins)
-
-    await readiness.wait_until_ready(
-        read, chat.page.reload, RULES, timeout_s=timeout_s, on_failure=on_failure, log=log
-    )
+wait_until_ready = readiness.page_waiter(classify, RULES)

@@ -44,13 +44,7 @@ def allowed_origins(grok_url: str) -> frozenset[str]:
 
 
 def classify(observation: GrokObservation, origins: frozenset[str]) -> Classification:
-    blocked = blocker(
-        observation.scoped_text,
-        name="Grok",
-        challenge=vocab.CHALLENGE_PATTERNS,
-        settling=vocab.CHALLENGE_SETTLING_PATTERNS,
-        outage=vocab.OUTAGE_PATTERNS,
-    )
+    blocked = blocker(observation.scoped_text, "Grok", vocab)
     if blocked is not None:
         return blocked
     if origin_of(observation.url) not in origins:

@@ -3,11 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from oraculum.core.errors import ErrorCode
 from oraculum.providers import readiness
-from oraculum.providers.grok.page import GrokPage
 from oraculum.providers.grok.page_state import PageState, classify
 
 __all__ = ["RULES", "wait_until_ready"]
@@ -32,17 +29,4 @@ RULES = readiness.ReadinessRules(
 )
 
 
-async def wait_until_ready(
-    grok: GrokPage,
-    origins: frozenset[str],
-    *,
-    timeout_s: float,
-    on_failure: readiness.OnFailure,
-    log: Callable[[str], None],
-) -> None:
-    async def read() -> readiness.Classification:
-        return classify(await grok.observe(), origins)
-
-    await readiness.wait_until_ready(
-        read, grok.page.reload, RULES, timeout_s=timeout_s, on_failure=on_failure, log=log
-    )
+wait_until_ready = readiness.page_waiter(classify, RULES)
