@@ -15,7 +15,7 @@ from oraculum.providers.chatgpt.deep_research import (
     needs_answer,
     pill_verdict,
 )
-from oraculum.service.submit import submit
+from oraculum.service.submit import research_answer_extras, submit
 
 PROMPT = "Compare zstd and gzip."
 
@@ -49,10 +49,11 @@ def test_a_question_is_saved_and_the_error_says_how_to_answer(tmp_path: Path) ->
 
 def test_research_answer_is_refused_off_deep_research_and_when_blank(project: Path) -> None:
     with pytest.raises(OracleError) as off:
-        submit("q", ["."], cwd=project, session="s", provider="test", research_answer="Both.")
+        extras = research_answer_extras("Both.")
+        submit("q", ["."], cwd=project, session="s", provider="test", selection_extras=extras)
     assert off.value.code == "invalid_argument" and "deep_research" in off.value.message
     with pytest.raises(OracleError) as blank:
-        submit("q", ["."], cwd=project, session="s", provider="test", research_answer="  ")
+        research_answer_extras("  ")
     assert blank.value.code == "invalid_argument" and "non-blank" in blank.value.message
 
 

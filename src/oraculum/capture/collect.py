@@ -205,6 +205,41 @@ def _report_record(report: ReportSources | None) -> dict[str, Any]:
     }
 
 
+def _turn_evidence(
+    job_dir: Path, capture: TurnCapture
+) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+    """The turn's raw evidence and code block files, and its sources."""
+    evidence = write_raw_evidence(job_dir, capture.raw_text, capture.raw_html)
+    blocks = write_code_blocks(job_dir, capture.code_blocks)
+    sources = outcome.inventory_sources(
+        capture.sources, [capture.raw_text, *(b.text for b in capture.code_blocks)], capture.url
+    )
+    return evidence, blocks, sources
+
+
+def _phase(artifacts: ArtifactOutcome) -> Phase:
+    return Phase.COMPLETE_WITH_ARTIFACT_ERRORS if artifacts.failure_count else Phase.COMPLETE
+
+
+def _gaps(
+    choice: outcome.ResponseChoice | None,
+    sources: list[dict[str, Any]],
+    artifacts: ArtifactOutcome,
+    report: ReportSources | None,
+) -> Gaps:
+    """The turn's gaps, and a Deep Research report's own (capture.deep_research)."""
+    gaps = outcome.collection_gaps(
+        choice=choice,
+        sources=sources,
+        inspection_state=artifacts.inspection_state,
+        artifacts=artifacts.records,
+        capture_errors=[report.error] if report and report.error else [],
+    )
+    for gap in report.choice.gaps if report and report.choice else []:
+        gaps.add(gap)
+    return gaps
+
+
 async def finalise(
     page: Page,
     capture: TurnCapture,
@@ -217,53 +252,35 @@ async def finalise(
 ) -> CollectionResult:
     """Write the bound turn's response files and artifacts. ``research``: the response is the
     Deep Research report its widget holds (capture.research), never the turn's own text."""
-    job_dir = paths.dir
     choice, report = await _response_choice(page, capture, binding, research)
     if choice is not None:
         choice = outcome.redact_choice(choice)
         write_response(paths.response, choice.text)
-    evidence = write_raw_evidence(job_dir, capture.raw_text, capture.raw_html)
-    blocks = write_code_blocks(job_dir, capture.code_blocks)
-    sources = outcome.inventory_sources(
-        capture.sources, [capture.raw_text, *(b.text for b in capture.code_blocks)], capture.url
-    )
+    evidence, blocks, sources = _turn_evidence(paths.dir, capture)
     artifacts = await collect_artifacts(
         page,
         capture.candidates,
-        job_dir,
+        paths.dir,
         paths.artifacts_manifest,
         enabled=config.artifacts.capture,
         max_bytes=config.artifacts.max_bytes,
         timings=timings,
     )
-    gaps = outcome.collection_gaps(
-        choice=choice,
-        sources=sources,
-        inspection_state=artifacts.inspection_state,
-        artifacts=artifacts.records,
-        capture_errors=[report.error] if report and report.error else [],
-    )
-    for gap in report.choice.gaps if report and report.choice else []:
-        gaps.add(gap)
+    gaps = _gaps(choice, sources, artifacts, report)
     saved = choice is not None or paths.response.exists()
     status = outcome.collection_status(choice is not None, gaps)
-    write_capture_record(
-        job_dir,
-        {
-            **_capture_record(
-                binding=binding,
-                capture=capture,
-                choice=choice,
-                evidence=evidence,
-                blocks=blocks,
-                sources=sources,
-                artifacts=artifacts,
-                gaps=gaps,
-                status=status,
-            ),
-            **_report_record(report),
-        },
+    record = _capture_record(
+        binding=binding,
+        capture=capture,
+        choice=choice,
+        evidence=evidence,
+        blocks=blocks,
+        sources=sources,
+        artifacts=artifacts,
+        gaps=gaps,
+        status=status,
     )
+    write_capture_record(paths.dir, {**record, **_report_record(report)})
     patch: dict[str, Any] = {
         "collection_status": str(status),
         "collection_gaps": gaps.all(),
@@ -274,10 +291,9 @@ async def finalise(
         "recollection_needed": not saved,
         "recollection_error": None,
     }
-    phase = Phase.COMPLETE_WITH_ARTIFACT_ERRORS if artifacts.failure_count else Phase.COMPLETE
     return CollectionResult(
         patch=patch,
-        phase_hint=phase,
+        phase_hint=_phase(artifacts),
         response_text=choice.text if choice else None,
         status=status,
         gaps=gaps,

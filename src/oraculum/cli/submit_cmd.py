@@ -72,7 +72,7 @@ def submit_command(
 ) -> None:
     """Archive FILES, submit PROMPT as a background job, and return at once (or --wait)."""
     from oraculum.service.prompt import choose_prompt
-    from oraculum.service.submit import submit
+    from oraculum.service.submit import research_answer_extras, submit
 
     result = submit(
         choose_prompt(prompt, prompt_file),
@@ -83,7 +83,7 @@ def submit_command(
         follow_up_job=follow_up,
         conversation=conversation,
         include_git_dir=include_git_dir,
-        research_answer=research_answer,
+        selection_extras=research_answer_extras(research_answer),
     )
     _submitted(result, session=session, wait_for_it=wait_for_it)
 

@@ -68,7 +68,7 @@ from oraculum.service.preflight import preflight
 from oraculum.service.presets import presets
 from oraculum.service.read import read
 from oraculum.service.status import job_in_project, status
-from oraculum.service.submit import submit
+from oraculum.service.submit import research_answer_extras, submit
 from oraculum.service.summary import job_summary
 from oraculum.service.wait import wait
 from oraculum.sessions.liveness import SessionLiveness
@@ -276,7 +276,6 @@ async def oracle_submit(
         bool,
         arg("Include .git", "Allow naming .git (it uploads every committed secret)."),
     ] = False,
-) -> Annotated[CallToolResult, JobOutput]:
     researchAnswer: Annotated[
         str | None,
         arg(
@@ -287,6 +286,7 @@ async def oracle_submit(
             max_length=20_000,
         ),
     ] = None,
+) -> Annotated[CallToolResult, JobOutput]:
     """Archive project files and submit a prompt as a background oracle job; returns at once
     with the job id (it never waits for the answer). After a successful or queued submit, stop:
     the completion wake-up arrives in a later oracle tool result (or call oracle_wait).
@@ -304,8 +304,8 @@ async def oracle_submit(
             conversation=conversationId,
             request_source="mcp",
             include_git_dir=includeGitDir,
+            selection_extras=research_answer_extras(researchAnswer),
         )
-            research_answer=researchAnswer,
         return render.submit_outcome(result)
 
     return await _run(ctx, "oracle_submit", call)

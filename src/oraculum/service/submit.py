@@ -131,15 +131,11 @@ def submit(
     config_overrides: dict[str, Any] | None = None,
     store: JobStore | None = None,
     include_git_dir: bool = False,
-    research_answer: str | None = None,
 ) -> dict[str, Any]:
     """Create one job and hand it to a worker (or the queue); returns ``{"job", "message"}``.
 
-    ``config_overrides`` is the explicit-arguments config layer (it wins over every file).
-    ``research_answer`` answers a Deep Research clarifying question, should one come."""
+    ``config_overrides`` is the explicit-arguments config layer (it wins over every file)."""
     prompt = prompt_text(prompt)
-    if research_answer is not None:
-        selection_extras = {**(selection_extras or {}), **_research_answer(research_answer)}
     follow_up_job = given_job_ref(follow_up_job)
     session_id = resolve_session_id(session, action="submit oracle jobs")
     root = project_root(cwd)
@@ -149,8 +145,7 @@ def submit(
     choice = choose_provider(
         provider or (prior.provider if prior else None), preset, config, selection_extras
     )
-    _check_same_provider(prior, choice.provider)
-    _check_research_answer(choice.selection)
+    _check_choice(prior, choice.provider, choice.selection)
     check_prompt_size(prompt, choice.provider)
     chat_url, conversation_id = _thread_target(prior, conversation, choice.provider, config)
     check_prerequisites(config, choice.provider)
@@ -186,8 +181,11 @@ def submit(
 RESEARCH_ANSWER_MAX_CHARS = 20_000
 
 
-def _research_answer(text: str) -> dict[str, Any]:
-    """The selection field the Deep Research driver sends if research starts with a question."""
+def research_answer_extras(text: str | None) -> dict[str, Any] | None:
+    """The selection extras (``submit(selection_extras=…)``) that carry a Deep Research job's
+    reply to a clarifying question, should one come (`--research-answer`)."""
+    if text is None:
+        return None
     if not text.strip() or len(text) > RESEARCH_ANSWER_MAX_CHARS:
         raise OracleError(
             "invalid_argument",
@@ -198,7 +196,9 @@ def _research_answer(text: str) -> dict[str, Any]:
     return {"research_answer": text.strip()}
 
 
-def _check_research_answer(selection: dict[str, Any]) -> None:
+def _check_choice(prior: Job | None, provider: str, selection: dict[str, Any]) -> None:
+    """A follow-up stays on its job's provider; a research answer needs deep_research."""
+    _check_same_provider(prior, provider)
     if "research_answer" in selection and selection.get("tool") != "deep_research":
         raise OracleError(
             "invalid_argument",
