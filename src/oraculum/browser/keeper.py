@@ -209,14 +209,15 @@ def _start_failed(why: str) -> OracleError:
     )
 
 
-def _spawn(config: Config) -> KeeperRecord:
+def _spawn(config: Config, headed: bool | None) -> KeeperRecord:
     import psutil
 
     profile = ensure_private_dir(profile_dir())
     with contextlib.suppress(FileNotFoundError):
         (profile / "DevToolsActivePort").unlink()  # left behind by every earlier exit
     token = secrets.token_hex(16)
-    headed = headed_wanted(config.browser.managed.headed, os.environ)
+    if headed is None:
+        headed = headed_wanted(config.browser.managed.headed, os.environ)
     log_path = ensure_private_dir(paths.state_dir()) / "keeper.log"
     with (
         os_errors(log_path),
@@ -249,8 +250,9 @@ def _kill_group(pid: int, sig: int = signal.SIGKILL) -> None:
         os.killpg(pid, sig)
 
 
-def start_keeper(config: Config) -> tuple[KeeperRecord, bool]:
-    """The running keeper, started if need be; returns (record, started now)."""
+def start_keeper(config: Config, *, headed: bool | None = None) -> tuple[KeeperRecord, bool]:
+    """The running keeper, started if need be (``headed`` overrides browser.managed.headed);
+    returns (record, started now)."""
     from oraculum.jobs.locks import named_lock
 
     with named_lock("keeper", "managed", timeout=LOCK_TIMEOUT_S):
@@ -259,7 +261,7 @@ def start_keeper(config: Config) -> tuple[KeeperRecord, bool]:
             return record, False
         if record is not None:
             _remove_record()
-        return _spawn(config), True
+        return _spawn(config, headed), True
 
 
 def _remove_record() -> None:

@@ -1,0 +1,108 @@
+"""`oraculum browser start|stop|status|login`: the managed browser (keeper) of the managed
+transport (docs/transports.md)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from oraculum.cli.app import app, emit
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from oraculum.core.config import Config
+
+browser_app = typer.Typer(
+    help="The managed browser jobs use when browser.transport is managed.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+app.add_typer(browser_app, name="browser")
+
+
+def _config() -> Config:
+    from oraculum.core.config import load_config
+
+    # Transport settings are global-only, so the global file is the whole story here.
+    return load_config().config
+
+
+def _status() -> dict[str, Any]:
+    import asyncio
+
+    from oraculum.browser.keeper import keeper_status
+
+    status = asyncio.run(keeper_status())
+    status["transport"] = _config().browser.transport
+    return status
+
+
+def _render_status(status: dict[str, Any], console: Console) -> None:
+    if not status["running"]:
+        console.print(f"managed browser: not running (profile {status['profileDir']})")
+    else:
+        proven = "proven" if status["proven"] else "NOT proven"
+        mode = "headed" if status.get("headed") else "headless"
+        console.print(
+            f"managed browser: running, pid {status['pid']}, {mode}, DevTools on "
+            f"127.0.0.1:{status['port']} ({proven}), {status.get('tabs', '?')} tab(s)",
+            markup=False,
+        )
+    if status.get("problem"):
+        console.print(f"  problem: {status['problem']}", markup=False)
+    console.print(f"browser.transport: {status['transport']}", markup=False)
+
+
+@browser_app.command("start")
+def start_command(
+    headed: bool | None = typer.Option(
+        None,
+        "--headed/--headless",
+        help="Override browser.managed.headed (default: headed when a display exists).",
+        show_default=False,
+    ),
+) -> None:
+    """Start the managed browser (a no-op when it already runs)."""
+    from oraculum.browser.keeper import start_keeper
+
+    _, started = start_keeper(_config(), headed=headed)
+    status = {"started": started, **_status()}
+    emit(status, lambda console: _render_status(status, console))
+
+
+@browser_app.command("stop")
+def stop_command() -> None:
+    """Quit the managed browser (only the one oraculum started and recorded)."""
+    from oraculum.browser.keeper import stop_keeper
+
+    stopped = stop_keeper()
+    text = "managed browser stopped" if stopped else "managed browser was not running"
+    emit({"stopped": stopped}, text=text)
+
+
+@browser_app.command("status")
+def status_command() -> None:
+    """Whether the managed browser runs and proves its endpoint."""
+    status = _status()
+    emit(status, lambda console: _render_status(status, console))
+
+
+@browser_app.command("login")
+def login_command(
+    provider: str = typer.Argument("chatgpt", help="Provider to sign in to (chatgpt, grok)."),
+) -> None:
+    """Open the provider's sign-in page in a new tab of the managed browser, for you to sign in
+    by hand once; jobs then use that session."""
+    import asyncio
+
+    from oraculum.browser.keeper import open_login_tab
+    from oraculum.core.config import provider_urls
+    from oraculum.core.presets import normalize_provider
+
+    config = _config()
+    url = provider_urls(config, normalize_provider(provider))[1]
+    endpoint = asyncio.run(open_login_tab(config, url))
+    result = {"opened": url, "port": int(endpoint.http_url.rsplit(":", 1)[1])}
+    emit(result, text=f"Sign in at {url} in the managed browser window; it stays open for jobs.")
