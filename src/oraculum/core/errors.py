@@ -517,6 +517,36 @@ class ErrorCode(StrEnum):
         _RETRY,
         "cloning the seed profile timed out",
     )
+    PROCESS_ARGV_TOO_LARGE = (
+        "process_argv_too_large",
+        _INPUT,
+        _FINAL,
+        "managed process: argv over 128 items, 8,000 bytes per item or 64 KiB in all",
+    )
+    PROCESS_LIMIT = (
+        "process_limit",
+        _BUSY,
+        _RETRY,
+        "managed process: eight already run in this session",
+    )
+    PROCESS_NOT_FOUND = (
+        "process_not_found",
+        _MISSING,
+        _FINAL,
+        "managed process: no process with that id in this session",
+    )
+    PROCESS_START_FAILED = (
+        "process_start_failed",
+        _FAILED,
+        _FINAL,
+        "managed process: the OS refused the spawn (missing executable, permission, cwd)",
+    )
+    PROCESS_UNSUPPORTED = (
+        "process_unsupported",
+        _SETUP,
+        _FINAL,
+        "managed process: refused here (Windows, or the session's processes were stopped)",
+    )
     PROMPT_FILE_MISSING = (
         "prompt_file_missing",
         _INPUT,

@@ -4,5 +4,8 @@
 # The modules other layers may import; the rest of the package is internal to it.
 __all__ = [
     "bridge",
+    "families",
+    "profiles",
+    "server",
     "stdio",
 ]

@@ -42,6 +42,7 @@ from oraculum.mcp import render
 from oraculum.mcp.arguments import prompt_problem, tool_problem, validators
 from oraculum.mcp.families import family_modules
 from oraculum.mcp.identity import INSTRUCTIONS, NAME, VERSION
+from oraculum.mcp.profiles import DEFAULT_PROFILE, ORACLE, profile_families
 from oraculum.mcp.prompts import FOLLOWUP_PROMPT, ORACLE_PROMPT
 from oraculum.mcp.render import Outcome
 from oraculum.mcp.schemas import (
@@ -577,7 +578,15 @@ def all_tools() -> tuple[ToolSpec, ...]:
     return TOOLS + tuple(spec for module in family_modules() for spec in module.TOOLS)
 
 
-def build_server(state: OracleMcp) -> MCPServer:
+def profile_tools(profile: str = DEFAULT_PROFILE) -> tuple[ToolSpec, ...]:
+    """The tools of a capability profile (:mod:`oraculum.mcp.profiles`), oracle's first."""
+    modules = family_modules()
+    chosen = profile_families(profile, [module.FAMILY for module in modules])
+    oracle = TOOLS if ORACLE in chosen else ()
+    return oracle + tuple(spec for m in modules if m.FAMILY in chosen for spec in m.TOOLS)
+
+
+def build_server(state: OracleMcp, profile: str = DEFAULT_PROFILE) -> MCPServer:
     @asynccontextmanager
     async def lifespan(_server: MCPServer) -> AsyncIterator[OracleMcp]:
         async with anyio.create_task_group() as tasks:
@@ -595,7 +604,7 @@ def build_server(state: OracleMcp) -> MCPServer:
         subscriptions=state.bus,
     )
     server.middleware.append(ArgumentGuard(server))
-    for spec in all_tools():
+    for spec in profile_tools(profile):  # a tool outside the profile is not even registered
         server.add_tool(
             spec.function,
             name=spec.name,
@@ -648,11 +657,13 @@ async def _watch(state: OracleMcp) -> None:
         await anyio.sleep(state.poll_interval_s)
 
 
-def run_stdio(*, session: str | None = None, cwd: Path | None = None) -> None:
+def run_stdio(
+    *, session: str | None = None, cwd: Path | None = None, profile: str = DEFAULT_PROFILE
+) -> None:
     """Serve on this process's stdin and stdout until the client closes them."""
     state = OracleMcp(session, cwd)
     state.start()
     try:
-        build_server(state).run("stdio")
+        build_server(state, profile).run("stdio")
     finally:
         state.stop()

@@ -29,7 +29,9 @@ _CHUNK = 65536
 _JOIN_S = 5.0  # how long the output relay may take to pass the server's last bytes on
 
 
-def serve(*, session: str | None = None, cwd: Path | None = None) -> None:
+def serve(
+    *, session: str | None = None, cwd: Path | None = None, profile: str = "oracle"
+) -> None:
     """Run the stdio server until the client closes it."""
     logging.basicConfig(level=logging.WARNING)  # stderr only: stdout is the protocol
     head = _read_first_line(0)
@@ -45,7 +47,7 @@ def serve(*, session: str | None = None, cwd: Path | None = None) -> None:
     from oraculum.mcp.server import run_stdio  # the SDK loads here, after the answer
 
     try:
-        run_stdio(session=session, cwd=cwd)
+        run_stdio(session=session, cwd=cwd, profile=profile)
     finally:
         if relay is not None:
             relay.finish()

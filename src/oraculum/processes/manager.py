@@ -1,0 +1,297 @@
+"""Managed processes of one owner (a session): start, list, output, stop, stop all.
+
+Each child runs its literal argv (no shell), stdin closed, no TTY, stdout and stderr read
+continuously into bounded tails, and leads its own process group. A monitor thread per child
+reaps the leader, keeps a snapshot of its descendants (to name the ones that escape the group
+with ``setsid``), and when the leader exits on its own, ends the rest of its group too. State
+is in this process's memory: the owner is the process hosting the manager (the MCP server, or
+the per-session supervisor of the CLI), and its end stops everything (:meth:`stop_all`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import signal
+import subprocess
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import IO, Any
+
+from oraculum.core.errors import OracleError
+from oraculum.jobs.model import iso, utc_now
+from oraculum.processes import group, limits
+from oraculum.processes.tail import Tail
+
+__all__ = ["TERMINAL", "ProcessManager", "ProcessRecord"]
+
+TERMINAL = frozenset({"exited", "signaled", "start_failed", "cleanup_failed"})
+_MONITOR_POLL_S = 0.2
+_ID_PATTERN_PREFIX = "proc-"
+
+
+@dataclass
+class ProcessRecord:
+    """One managed process and what is known about it (guarded by its manager's lock)."""
+
+    id: str
+    argv: list[str]
+    cwd: str | None
+    started_at: datetime
+    state: str = "starting"
+    pid: int | None = None
+    exit_code: int | None = None
+    signal: str | None = None
+    ended_at: datetime | None = None
+    stop_reason: str | None = None
+    cleanup_error: str | None = None
+    escaped_pids: list[int] = field(default_factory=list)
+    stdout: Tail = field(default_factory=lambda: Tail(limits.TAIL_BYTES))
+    stderr: Tail = field(default_factory=lambda: Tail(limits.TAIL_BYTES))
+    popen: subprocess.Popen[bytes] | None = None
+    known: dict[int, float] = field(default_factory=dict)  # descendants seen (pid → start)
+    leader_done: threading.Event = field(default_factory=threading.Event)
+    cleaning: bool = False  # someone (stop or the monitor) owns the group's end
+
+    @property
+    def terminal(self) -> bool:
+        return self.state in TERMINAL
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "executable": self.argv[0],
+            "args": self.argv[1:],
+            "cwd": self.cwd,
+            "state": self.state,
+            "pid": self.pid,
+            "exitCode": self.exit_code,
+            "signal": self.signal,
+            "startedAt": iso(self.started_at),
+            "endedAt": iso(self.ended_at) if self.ended_at else None,
+            "stopReason": self.stop_reason,
+            "cleanupError": self.cleanup_error,
+            "escapedPids": list(self.escaped_pids),
+            "stdoutBytes": self.stdout.total_bytes,
+            "stderrBytes": self.stderr.total_bytes,
+        }
+
+
+def _refuse_windows() -> None:
+    if os.name == "nt":
+        raise OracleError(
+            "process_unsupported",
+            "Managed processes need Unix process groups; they are refused on Windows.",
+        )
+
+
+def _pump(stream: IO[bytes], tail: Tail) -> None:
+    """Read a pipe until EOF so the child never blocks on a full pipe."""
+    try:
+        while chunk := os.read(stream.fileno(), 65536):
+            tail.append(chunk)
+    except OSError:
+        pass
+    finally:
+        tail.close()
+        stream.close()
+
+
+class ProcessManager:
+    """The managed processes of one owner, in this process."""
+
+    def __init__(
+        self, *, grace_s: float = limits.STOP_GRACE_S, verify_s: float = limits.VERIFY_DEADLINE_S
+    ) -> None:
+        self.grace_s = grace_s
+        self.verify_s = verify_s
+        self._lock = threading.Lock()
+        self._records: dict[str, ProcessRecord] = {}
+        self._ids = itertools.count(1)
+        self._closed = False
+
+    # Start -------------------------------------------------------------------------------
+
+    def start(self, executable: str, args: Sequence[str] = (), cwd: str | None = None) -> dict:
+        """Spawn the process; returns its record once the OS accepted the spawn."""
+        _refuse_windows()
+        argv = limits.check_start(executable, list(args), cwd)
+        record = self._admit(argv, cwd)
+        try:
+            popen = subprocess.Popen(  # a literal argv, never a shell
+                argv,
+                cwd=cwd,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                shell=False,
+                start_new_session=True,  # its own session and group: one killpg reaches it all
+                close_fds=True,
+            )
+        except OSError as exc:
+            self._start_failed(record, exc)
+            raise OracleError(
+                "process_start_failed",
+                f"Could not start {executable}: {exc.strerror or exc}.",
+                details={"process": record.to_json()},
+            ) from None
+        self._started(record, popen)
+        return record.to_json()
+
+    def _admit(self, argv: list[str], cwd: str | None) -> ProcessRecord:
+        with self._lock:
+            if self._closed:
+                raise OracleError("process_unsupported", "This session's processes were stopped.")
+            active = [r for r in self._records.values() if not r.terminal]
+            if len(active) >= limits.MAX_ACTIVE:
+                raise OracleError(
+                    "process_limit",
+                    f"{len(active)} managed processes already run (at most {limits.MAX_ACTIVE}).",
+                    details={"active": len(active), "limit": limits.MAX_ACTIVE},
+                    suggested_next_step="Stop one with managed_process_stop, then start again.",
+                )
+            self._evict()
+            record = ProcessRecord(f"{_ID_PATTERN_PREFIX}{next(self._ids)}", argv, cwd, utc_now())
+            self._records[record.id] = record
+            return record
+
+    def _evict(self) -> None:
+        """Keep at most MAX_RECORDS - 1 before adding one: the oldest finished go first."""
+        finished = [r for r in self._records.values() if r.terminal]
+        while len(self._records) >= limits.MAX_RECORDS and finished:
+            del self._records[finished.pop(0).id]
+
+    def _start_failed(self, record: ProcessRecord, exc: OSError) -> None:
+        with self._lock:
+            record.state = "start_failed"
+            record.ended_at = utc_now()
+            record.cleanup_error = None
+            record.stop_reason = "process_error"
+        record.stdout.close()
+        record.stderr.close()
+        record.leader_done.set()
+
+    def _started(self, record: ProcessRecord, popen: subprocess.Popen[bytes]) -> None:
+        with self._lock:
+            record.popen, record.pid, record.state = popen, popen.pid, "running"
+        assert popen.stdout is not None and popen.stderr is not None
+        for stream, tail in ((popen.stdout, record.stdout), (popen.stderr, record.stderr)):
+            threading.Thread(target=_pump, args=(stream, tail), daemon=True).start()
+        threading.Thread(
+            target=self._monitor, args=(record,), name=f"oraculum-{record.id}", daemon=True
+        ).start()
+
+    # Leader exit ---------------------------------------------------------------------------
+
+    def _monitor(self, record: ProcessRecord) -> None:
+        popen = record.popen
+        assert popen is not None and record.pid is not None
+        while True:
+            seen = group.descendants(record.pid)
+            with self._lock:
+                record.known.update(seen)
+            try:
+                code = popen.wait(_MONITOR_POLL_S)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+        with self._lock:
+            record.exit_code = code if code >= 0 else None
+            record.signal = signal.Signals(-code).name if code < 0 else None
+            record.leader_done.set()
+            mine = not record.cleaning
+            record.cleaning = True
+        if mine:  # the leader ended on its own: its group goes with it
+            self._finish(record, "leader_exit_cleanup")
+
+    def _finish(self, record: ProcessRecord, reason: str) -> None:
+        """End the group, verify it, and record the outcome."""
+        assert record.pid is not None
+        with self._lock:
+            if record.state == "running":
+                record.state = "stopping"
+            record.stop_reason = record.stop_reason or reason
+        end = group.end_group(
+            record.pid, record.leader_done.is_set, grace_s=self.grace_s, verify_s=self.verify_s
+        )
+        left = group.escaped(record.known, record.pid)
+        with self._lock:
+            record.ended_at = utc_now()
+            record.escaped_pids = left
+            if not end.ok:
+                record.state, record.cleanup_error = "cleanup_failed", end.error
+            else:
+                record.state = "signaled" if record.signal else "exited"
+
+    # Stop ------------------------------------------------------------------------------------
+
+    def stop(self, process_id: str, *, reason: str = "explicit") -> dict:
+        """Stop one process (and its group); returns its final record."""
+        record = self._get(process_id)
+        with self._lock:
+            mine = not record.terminal and not record.cleaning and record.pid is not None
+            if mine:
+                record.cleaning = True
+                record.stop_reason = reason
+                record.known.update(group.descendants(record.pid or 0))
+        if mine:
+            self._finish(record, reason)
+        else:
+            self._await_end(record)
+        with self._lock:
+            return record.to_json()
+
+    def _await_end(self, record: ProcessRecord) -> None:
+        """Someone else is ending it (the monitor): wait for their verdict, bounded."""
+        group.wait_until(lambda: record.terminal, self.grace_s + self.verify_s + 1.0)
+
+    def stop_all(self, *, reason: str = "session_shutdown") -> list[dict]:
+        """Stop everything and refuse new starts (the owner's session ended)."""
+        with self._lock:
+            self._closed = True
+            ids = [r.id for r in self._records.values() if not r.terminal]
+        results: list[dict] = []
+        threads = [
+            threading.Thread(target=lambda i=i: results.append(self.stop(i, reason=reason)))
+            for i in ids
+        ]
+        for thread in threads:  # in parallel: each may wait its grace
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return results
+
+    # Reading ---------------------------------------------------------------------------------
+
+    def _get(self, process_id: str) -> ProcessRecord:
+        with self._lock:
+            record = self._records.get(process_id) if isinstance(process_id, str) else None
+        if record is None:
+            raise OracleError(
+                "process_not_found",
+                f"No managed process {process_id!s:.40} in this session.",
+                suggested_next_step="List them with managed_process_list.",
+            )
+        return record
+
+    def list_records(self) -> list[dict]:
+        with self._lock:
+            return [r.to_json() for r in self._records.values()]
+
+    def output(self, process_id: str, max_bytes: int = limits.OUTPUT_CALL_BYTES) -> dict:
+        """The newest output of each stream: at most ``max_bytes`` (≤ 20 KiB) each, with the
+        count of earlier bytes not shown."""
+        record = self._get(process_id)
+        size = max(0, min(int(max_bytes), limits.OUTPUT_CALL_BYTES))
+        out, err = record.stdout.snapshot(size), record.stderr.snapshot(size)
+        with self._lock:
+            summary = record.to_json()
+        return {
+            "process": summary,
+            "stdout": out.text,
+            "stderr": err.text,
+            "stdoutOmittedBytes": out.omitted_bytes,
+            "stderrOmittedBytes": err.omitted_bytes,
+        }
