@@ -85,24 +85,29 @@ class PiBridgeHost:
         out, err = await asyncio.wait_for(proc.communicate(), 120)
         assert proc.returncode == 0, (out + err).decode(errors="replace")[-3000:]
 
-    def argv(self, *mode: str) -> list[str]:
+    def argv(self, *mode: str, persisted: bool = True) -> list[str]:
+        """pi's command line; without ``persisted`` the session lives in memory only."""
+        session = (
+            ["--session-dir", str(self.root / "sessions"), "--session-id", self.session]
+            if persisted
+            else ["--no-session"]
+        )
         return [
             *self.tools.pi,
             *mode,
             "--model",
             f"{PROVIDER}/{MODEL_ID}",
-            "--session-dir",
-            str(self.root / "sessions"),
-            "--session-id",
-            self.session,
+            *session,
             "--no-context-files",
             "--no-skills",
         ]
 
-    async def print_run(self, prompt: str, timeout_s: float = 120.0) -> tuple[int, str, str]:
+    async def print_run(
+        self, prompt: str, timeout_s: float = 120.0, *, persisted: bool = True
+    ) -> tuple[int, str, str]:
         """One `pi -p` run: (exit code, stdout, stderr)."""
         proc = await asyncio.create_subprocess_exec(
-            *self.argv("-p"),
+            *self.argv("-p", persisted=persisted),
             prompt,
             cwd=self.project,
             env=self.environment(),
@@ -179,6 +184,14 @@ class RpcPi:
             if r.get("type") not in ("message_update", "tool_execution_update")
         ]
         return ", ".join(kinds)[-4000:]
+
+    def notices(self) -> list[str]:
+        """The messages the extension showed with `ctx.ui.notify`, in order."""
+        return [
+            str(r.get("message", ""))
+            for r in self.records
+            if r.get("type") == "extension_ui_request" and r.get("method") == "notify"
+        ]
 
     def statuses(self, key: str) -> list[str]:
         """What the extension put in the footer under ``key``, in order."""
