@@ -67,7 +67,7 @@ def pending_path() -> Path:
 def mark_pending() -> None:
     path = pending_path()
     ensure_private_dir(path.parent)
-    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE))
+    atomic_write_bytes(path, b"")
 
 
 def clear_pending() -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from oraculum.core.errors import OracleError
-from oraculum.core.fsio import FILE_MODE, ensure_private_dir
+from oraculum.core.fsio import ensure_private_dir, write_private_file
 from oraculum.core.paths import state_dir
 from oraculum.jobs.ids import JOB_ID_PATTERN
 
@@ -120,8 +120,8 @@ def _private_sqlite_file(url: str) -> None:
         return
     path = Path(url[len(prefix) :])
     ensure_private_dir(path.parent)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
-    os.close(fd)
+    with suppress(FileExistsError):
+        write_private_file(path, b"")
 
 
 class Store:
