@@ -6,6 +6,7 @@ demand) do its work, and reads the store and the notices it left.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import time
@@ -59,6 +60,17 @@ def test_in_2s_runs_once_and_wakes_once(sched) -> None:  # type: ignore[no-untyp
     assert "Report the greeting." in notices[0].text and "hello" in notices[0].text
     assert notices[0].data["outcome"] == "exit"
     assert not pending_path().exists()  # the idle runner cleared the marker as it left
+
+    # The session's `oraculum wait` gets the wake once; `schedule show` keeps it readable.
+    code, waited = sched.cli("wait", "--timeout", "60")
+    assert code == 0, waited
+    assert "Report the greeting." in json.dumps(waited) and "hello" in json.dumps(waited)
+    code, again = sched.cli("wait", "--timeout", "1")
+    assert code == 5 and again["error"]["code"] == "wait_timeout"  # told once, not twice
+    code, shown = sched.cli("schedule", "show", sid)
+    assert code == 0
+    assert "Report the greeting." in shown["occurrenceList"][0]["wake"]
+    assert shown["occurrenceList"][0]["noticeId"] == notices[0].id
 
 
 def test_every_1s_count_3_runs_three_times(sched) -> None:  # type: ignore[no-untyped-def]
