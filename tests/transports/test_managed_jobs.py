@@ -8,11 +8,11 @@ never take.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import psutil
 import pytest
 
 from homes import SIMULATOR_WORKER, finished, write_global_config
@@ -153,10 +153,26 @@ def test_a_job_refuses_an_endpoint_that_does_not_prove_the_token(keeper_home, si
     assert done.prompt_send_state.value == "not_sent"
 
 
-def keeper_processes(profile: str) -> list[psutil.Process]:
-    flag = f"--user-data-dir={profile}"
-    found = []
-    for proc in psutil.process_iter(["cmdline"]):
-        if flag in (proc.info.get("cmdline") or []):
-            found.append(proc)
-    return found
+def test_recollection_runs_in_a_background_tab_of_the_keeper(keeper_home, sim, project) -> None:
+    from oraculum.jobs.store import JobStore
+    from oraculum.service.read import read
+
+    endpoint, sentinel = keeper_home
+    done = complete(submit_chatgpt(project, managed_config(sim), prompt="Recollect me"))
+    tabs_before = asyncio.run(page_targets(endpoint.http_url))
+    sent_before = len(sim.state.user_messages())
+    assert read(done.id, cwd=project, action="recollect")["recollection"]["started"] is True
+    deadline = time.monotonic() + 60
+    job = done
+    while not any("Recollection finished" in e.message for e in job.lifecycle_events):
+        assert time.monotonic() < deadline, log_of(job)
+        time.sleep(0.3)
+        job = JobStore().load(done.id)
+    assert job.collection_binding["messageId"] == done.collection_binding["messageId"]
+    assert "transport managed" in log_of(job).split("recollect", 1)[-1]
+    assert len(sim.state.user_messages()) == sent_before  # nothing was sent
+    assert asyncio.run(tab_state(endpoint.ws_url, sentinel)) == ["visible", True]
+    deadline = time.monotonic() + 30  # the recollection worker closes its tab as it ends
+    while asyncio.run(page_targets(endpoint.http_url)) != tabs_before:
+        assert time.monotonic() < deadline, asyncio.run(page_targets(endpoint.http_url))
+        time.sleep(0.2)

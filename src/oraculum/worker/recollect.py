@@ -9,15 +9,20 @@ Earlier usable bytes survive a failure; the outcome is recorded on the job eithe
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import secrets
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
+
+from playwright.async_api import Page
 
 from oraculum.browser.errors import classify_browser_error
 from oraculum.browser.profile import clone_profile, remove_profile
 from oraculum.browser.session import LaunchOptions, browser_on_profile
+from oraculum.browser.transport import attached_page
 from oraculum.capture.collect import CollectionResult
 from oraculum.core.config import Config, seed_profile_dir
 from oraculum.core.errors import OracleError
@@ -47,6 +52,21 @@ def _check_recollectable(job: Job) -> str:
     return job.chat_url
 
 
+@contextlib.asynccontextmanager
+async def _page(config: Config, job: Job, profile: Path, log: WorkerLog) -> AsyncIterator[Page]:
+    """A page on the configured transport (docs/transports.md): a fresh clone of the seed, or
+    a new background tab of the managed or relay browser."""
+    if config.browser.transport != "isolated":
+        async with attached_page(config, log) as page:
+            yield page
+        return
+    with named_lock("auth", timeout=600):
+        clone_profile(seed_profile_dir(config, job.provider), profile)
+    log(f"recollect: cloned runtime profile {profile.name}")
+    async with browser_on_profile(profile, LaunchOptions.from_config(config)) as context:
+        yield context.pages[0] if context.pages else await context.new_page()
+
+
 async def _run(store: JobStore, job: Job, config: Config, log: WorkerLog) -> CollectionResult:
     paths = store.paths(job.id)
     chat_url = _check_recollectable(job)
@@ -57,11 +77,7 @@ async def _run(store: JobStore, job: Job, config: Config, log: WorkerLog) -> Col
         return await asyncio.to_thread(_record, store, job.id, patch, None)
 
     try:
-        with named_lock("auth", timeout=600):
-            clone_profile(seed_profile_dir(config, job.provider), profile)
-        log(f"recollect: cloned runtime profile {profile.name}")
-        async with browser_on_profile(profile, LaunchOptions.from_config(config)) as context:
-            page = context.pages[0] if context.pages else await context.new_page()
+        async with _page(config, job, profile, log) as page:
 
             async def reopen() -> None:
                 await page.goto(chat_url, wait_until="domcontentloaded")
