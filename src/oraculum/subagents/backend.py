@@ -1,0 +1,78 @@
+"""The backend seam: what the subagent registry needs from one agent CLI.
+
+A backend launches a child for one turn of a conversation (a new one, or a continuation of a
+saved session), and the child accepts a prompt, takes steering, aborts, and reports how the
+turn ended. The registry never sees a protocol. The first backend is pi's RPC mode
+(:mod:`oraculum.subagents.pi_rpc`); a second agent CLI is one more module implementing
+:class:`AgentBackend` and an entry in :data:`BACKENDS`-style selection in the registry.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Protocol
+
+from oraculum.subagents.spec import LaunchSpec, Routing
+
+__all__ = ["AgentBackend", "AgentChild", "TurnOutcome", "TurnStatus"]
+
+
+class TurnStatus(StrEnum):
+    COMPLETED = "completed"
+    FAILED = "failed"
+    INTERRUPTED = "interrupted"
+
+
+@dataclass(frozen=True)
+class TurnOutcome:
+    """How one turn ended: its final assistant text (may be empty), or why it failed."""
+
+    status: TurnStatus
+    text: str
+    error: str | None = None
+
+
+class AgentChild(Protocol):
+    """One running child process serving one turn of a conversation."""
+
+    @property
+    def session_ref(self) -> str:
+        """Where the conversation is saved (it stays after the child exits)."""
+        ...
+
+    def prompt(self, text: str) -> None:
+        """Send the turn's prompt; return once the child accepted it (else raise)."""
+        ...
+
+    def steer(self, text: str) -> None:
+        """Add a message to the active turn (delivered before the next model call)."""
+        ...
+
+    def abort(self) -> None:
+        """Stop the active turn; :meth:`wait_turn` then reports it interrupted."""
+        ...
+
+    def wait_turn(self, cancel: threading.Event, timeout_s: float) -> TurnOutcome:
+        """Block until the turn settles, ``cancel`` is set (abort) or the timeout passes."""
+        ...
+
+    def close(self) -> None:
+        """End the child process and everything it started (idempotent)."""
+        ...
+
+
+class AgentBackend(Protocol):
+    """One agent CLI."""
+
+    name: str
+
+    def resolve(self) -> str:
+        """The executable, or ``subagent_unavailable``: checked before any launch."""
+        ...
+
+    def launch(self, spec: LaunchSpec, routing: Routing, session_ref: str | None) -> AgentChild:
+        """Start a child for one turn (``session_ref``: continue that saved conversation)
+        and finish its handshake; ``subagent_unavailable`` when it does not come up."""
+        ...

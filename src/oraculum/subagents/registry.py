@@ -1,0 +1,304 @@
+"""Subagent conversations of the sessions this process serves, and their turns.
+
+A conversation is a clean, persistent child agent conversation: ``start`` makes one and runs
+its first turn, ``continue_`` runs another turn on its saved session, ``steer`` reaches the
+active turn, ``interrupt`` stops it. A child process exists only during a turn, so "at most
+twelve children" is at most twelve active turns per owning session.
+
+Waited-for turns (``wait=True``) return their bounded result directly. Otherwise a call returns
+once the child accepted the prompt, and the turn's end — completed, failed or interrupted — is
+exactly one notice (a "pong") through the shared background-task path. The registry is in
+memory and per owning session; when the session ends (:meth:`shutdown_owner`) its active turns
+are interrupted and their children stopped. Saved sessions stay on disk.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from oraculum.core.errors import OracleError, error_code
+from oraculum.subagents.backend import AgentBackend, AgentChild, TurnOutcome, TurnStatus
+from oraculum.subagents.spec import MAX_CHILDREN, LaunchSpec, Routing, check_id, check_prompt
+from oraculum.tasks import BackgroundTasks, Owner, TaskResult
+
+__all__ = [
+    "MAX_RESULT_CHARS",
+    "TURN_TIMEOUT_S",
+    "Conversation",
+    "SubagentRegistry",
+    "bounded_text",
+    "turn_result",
+]
+
+MAX_RESULT_CHARS = 20_000
+PREVIEW_CHARS = 240
+TURN_TIMEOUT_S = 3600.0  # a turn that has not settled in an hour is stopped and failed
+CLOSE_JOIN_S = 20.0
+
+
+def bounded_text(text: str, limit: int = MAX_RESULT_CHARS) -> str:
+    """``text`` cut to ``limit`` characters, saying so (pure)."""
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f"\n[cut at {limit} of {len(text)} characters]"
+
+
+@dataclass
+class Conversation:
+    """One subagent conversation and its current turn."""
+
+    id: str
+    owner: Owner
+    spec: LaunchSpec
+    backend: str
+    session_ref: str | None = None
+    state: str = "starting"  # starting | running | idle | failed
+    turns: int = 0
+    routing: Routing = field(default_factory=Routing)
+    last_status: str | None = None
+    preview: str = ""
+    child: AgentChild | None = None
+    cancel: threading.Event = field(default_factory=threading.Event)
+
+    @property
+    def active(self) -> bool:
+        return self.state in ("starting", "running")
+
+    def label(self) -> str:
+        return f"subagent {self.id}" + (f" ({self.spec.name})" if self.spec.name else "")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.spec.name,
+            "state": self.state,
+            "cwd": str(self.spec.cwd),
+            "tools": list(self.spec.tools) if self.spec.tools is not None else None,
+            "backend": self.backend,
+            "routing": self.routing.to_json(),
+            "turns": self.turns,
+            "lastStatus": self.last_status,
+            "preview": self.preview,
+            "session": self.session_ref,
+        }
+
+
+_ERROR_OF = {
+    TurnStatus.FAILED: error_code("subagent_failed"),
+    TurnStatus.INTERRUPTED: error_code("subagent_interrupted"),
+}
+
+
+def turn_result(conversation: Conversation, outcome: TurnOutcome) -> TaskResult:
+    """A turn's end as the one result (pure): the pong's title, text and data."""
+    title = f"{conversation.label()} {outcome.status.value}"
+    body = bounded_text(outcome.text) if outcome.text else "(no final text)"
+    if outcome.error:
+        body = f"{outcome.error}\n\n{body}" if outcome.text else outcome.error
+    text = f"{title}.\n\n{body}\n\nsession: {conversation.session_ref}"
+    data = {
+        "subagentId": conversation.id,
+        "name": conversation.spec.name,
+        "status": outcome.status.value,
+        "session": conversation.session_ref,
+        "turn": conversation.turns,
+    }
+    ok = outcome.status is TurnStatus.COMPLETED
+    return TaskResult(ok, title, text, data, None if ok else _ERROR_OF[outcome.status])
+
+
+def _not_found(subagent_id: str) -> OracleError:
+    return OracleError(
+        "subagent_not_found",
+        f"This session has no subagent {subagent_id}.",
+        rejected_value=subagent_id,
+        suggested_next_step="See subagent_list for this session's subagents.",
+    )
+
+
+class SubagentRegistry:
+    """Conversations per owning session, turns through one backend."""
+
+    def __init__(self, backend: AgentBackend, *, limit: int = MAX_CHILDREN) -> None:
+        self.backend = backend
+        self.limit = limit
+        # Slack over the limit: a finished turn's task posts its pong after it left the count.
+        self.tasks = BackgroundTasks("subagent", limit * 2)
+        self._lock = threading.Lock()
+        self._conversations: dict[Owner, dict[str, Conversation]] = {}
+        self._numbers: dict[Owner, itertools.count[int]] = {}
+
+    # --- the calls -----------------------------------------------------------------------
+
+    def start(
+        self, owner: Owner, prompt: str, spec: LaunchSpec, routing: Routing, *, wait: bool
+    ) -> dict[str, Any]:
+        check_prompt(prompt)
+        self.backend.resolve()  # a missing CLI is refused before anything is counted
+        with self._lock:
+            self._admit(owner)
+            number = next(self._numbers.setdefault(owner, itertools.count(1)))
+            conversation = Conversation(str(number), owner, spec, self.backend.name)
+            self._conversations.setdefault(owner, {})[conversation.id] = conversation
+        return self._turn(conversation, prompt, routing, wait=wait)
+
+    def continue_(
+        self, owner: Owner, subagent_id: str, prompt: str, routing: Routing, *, wait: bool
+    ) -> dict[str, Any]:
+        check_prompt(prompt)
+        with self._lock:
+            conversation = self._get(owner, subagent_id)
+            if conversation.active:
+                raise OracleError(
+                    "subagent_busy",
+                    f"{conversation.label()} has an active turn.",
+                    suggested_next_step="Steer or interrupt it, or wait for its result.",
+                )
+            if conversation.session_ref is None:
+                raise OracleError(
+                    "subagent_failed", f"{conversation.label()} never saved a session."
+                )
+            self._admit(owner)
+            conversation.state, conversation.cancel = "starting", threading.Event()
+        return self._turn(conversation, prompt, routing, wait=wait)
+
+    def steer(self, owner: Owner, subagent_id: str, message: str) -> dict[str, Any]:
+        check_prompt(message, "steering message")
+        child = self._active_child(owner, subagent_id)
+        child.steer(message)
+        return {"id": subagent_id, "steered": True}
+
+    def interrupt(self, owner: Owner, subagent_id: str) -> dict[str, Any]:
+        child = self._active_child(owner, subagent_id)
+        child.abort()  # the turn's waiter sees it settle aborted: one interruption result
+        return {"id": subagent_id, "interrupted": True}
+
+    def list(self, owner: Owner) -> list[dict[str, Any]]:
+        with self._lock:
+            return [c.to_json() for c in self._conversations.get(owner, {}).values()]
+
+    def shutdown_owner(self, owner: Owner) -> None:
+        """The session ended: interrupt its active turns, stop their children."""
+        with self._lock:
+            conversations = list(self._conversations.get(owner, {}).values())
+        for conversation in conversations:
+            conversation.cancel.set()  # waited-for turns stop too
+        self.tasks.cancel_owner(owner, join_s=CLOSE_JOIN_S)
+
+    # --- a turn --------------------------------------------------------------------------
+
+    def _admit(self, owner: Owner) -> None:
+        active = sum(1 for c in self._conversations.get(owner, {}).values() if c.active)
+        if active >= self.limit:
+            raise OracleError(
+                "background_limit",
+                f"This session already runs {active} subagent turns (at most {self.limit}).",
+                details={"kind": "subagent", "limit": self.limit, "running": active},
+                suggested_next_step="Wait for a pong, or interrupt a subagent, then retry.",
+            )
+
+    def _turn(
+        self, conversation: Conversation, prompt: str, routing: Routing, *, wait: bool
+    ) -> dict[str, Any]:
+        conversation.routing = routing
+        try:
+            child = self._launch(conversation, prompt, routing)
+        except BaseException:
+            with self._lock:
+                conversation.state = "failed" if conversation.session_ref is None else "idle"
+            raise
+        if wait:
+            outcome = self._finish(conversation, child, conversation.cancel)
+            return {
+                **conversation.to_json(),
+                "result": _result_json(turn_result(conversation, outcome)),
+            }
+        title = f"{conversation.label()}: {prompt.strip().splitlines()[0]}"[:300]
+        try:
+            task_id = self.tasks.start(
+                conversation.owner,
+                title,
+                lambda cancel: turn_result(conversation, self._finish(conversation, child, cancel)),
+            )
+        except BaseException:
+            self._finish(conversation, child, _SET)
+            raise
+        return {**conversation.to_json(), "taskId": task_id}
+
+    def _launch(self, conversation: Conversation, prompt: str, routing: Routing) -> AgentChild:
+        child = self.backend.launch(conversation.spec, routing, conversation.session_ref)
+        try:
+            conversation.session_ref = child.session_ref
+            child.prompt(prompt)
+        except BaseException:
+            child.close()
+            raise
+        with self._lock:
+            conversation.child, conversation.state = child, "running"
+            conversation.turns += 1
+        return child
+
+    def _finish(
+        self, conversation: Conversation, child: AgentChild, cancel: threading.Event
+    ) -> TurnOutcome:
+        try:
+            outcome = child.wait_turn(_either(cancel, conversation.cancel), TURN_TIMEOUT_S)
+        except OracleError as exc:
+            outcome = TurnOutcome(TurnStatus.FAILED, "", exc.message)
+        finally:
+            child.close()
+        with self._lock:
+            conversation.child = None
+            conversation.state = "idle"
+            conversation.last_status = outcome.status.value
+            conversation.preview = outcome.text[-PREVIEW_CHARS:]
+        return outcome
+
+    def _get(self, owner: Owner, subagent_id: str) -> Conversation:
+        conversation = self._conversations.get(owner, {}).get(check_id(subagent_id))
+        if conversation is None:
+            raise _not_found(subagent_id)
+        return conversation
+
+    def _active_child(self, owner: Owner, subagent_id: str) -> AgentChild:
+        with self._lock:
+            conversation = self._get(owner, subagent_id)
+            child = conversation.child
+        if child is None or conversation.state != "running":
+            raise OracleError(
+                "subagent_idle",
+                f"{conversation.label()} has no active turn.",
+                suggested_next_step="Use subagent_continue to give it a new turn.",
+            )
+        return child
+
+
+def _result_json(result: TaskResult) -> dict[str, Any]:
+    return {
+        "ok": result.ok,
+        "title": result.title,
+        "text": result.text,
+        "errorCode": result.error_code.value if result.error_code else None,
+    }
+
+
+_SET = threading.Event()
+_SET.set()
+
+
+class _Either(threading.Event):
+    """Set when either of two events is (read-only view for the backend's waiter)."""
+
+    def __init__(self, first: threading.Event, second: threading.Event) -> None:
+        super().__init__()
+        self._pair = (first, second)
+
+    def is_set(self) -> bool:
+        return any(event.is_set() for event in self._pair)
+
+
+def _either(first: threading.Event, second: threading.Event) -> threading.Event:
+    return _Either(first, second)
