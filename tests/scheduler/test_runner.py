@@ -192,3 +192,21 @@ def test_bad_input_is_refused_before_anything_is_stored(sched) -> None:  # type:
     assert not pending_path().exists() and not runner_alive()
     code, out = sched.cli("schedule", "show", "0000000000000")
     assert (code, out["error"]["code"]) == (3, "schedule_not_found")
+
+
+def test_an_occurrence_due_while_the_previous_runs_is_skipped(sched) -> None:  # type: ignore[no-untyped-def]
+    sid = sched.submit(
+        "--prompt", "Overlap.", "--in", "8s", "--every", "1s", "--count", "4",
+        "--cwd", ".", "--", SH, "-c", "echo run >> runs.log; sleep 2.5",
+    )  # fmt: skip
+    sched.wait_for(
+        lambda: len(r := sched.occurrences(sid)) == 4 and ended(r), what="four occurrences"
+    )
+    outcomes = [r["outcome"] for r in sched.occurrences(sid)]
+    assert outcomes[0] == "exit" and "skipped" in outcomes, outcomes
+    assert set(outcomes) <= {"exit", "skipped", "missed"}
+    # Never two at once: each run started after the previous one ended.
+    ran = [r for r in sched.occurrences(sid) if r["outcome"] == "exit"]
+    for before, after in pairwise(ran):
+        assert after["started_at"] >= before["ended_at"]
+    assert (sched.root / "runs.log").read_text() == "run\n" * len(ran)
