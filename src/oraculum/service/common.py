@@ -111,8 +111,11 @@ def check_prerequisites(config: Config, provider: str) -> dict[str, Any]:
     """Everything a submission needs before archiving, in the upstream order; raises the first
     blocker. Returns what was found (seed dir, browser executable) for preflight to show."""
     found: dict[str, Any] = {}
-    if provider != TEST_PROVIDER:
-        found["seedProfileDir"] = str(check_seed_profile(config, provider))
+    if provider != TEST_PROVIDER and config.browser.transport == "relay":
+        found["transport"] = "relay"  # the user's own Chrome: no seed, no executable of ours
+    elif provider != TEST_PROVIDER:
+        if config.browser.transport == "isolated":  # managed: signed in by hand in the keeper
+            found["seedProfileDir"] = str(check_seed_profile(config, provider))
         configured = config.browser.executable_path
         found["browserExecutable"] = str(
             resolve_executable(str(configured) if configured else None)

@@ -195,12 +195,15 @@ def _check(
         report = replace(report, provider=chosen)
         found = check_prerequisites(config, chosen)
         if chosen != TEST_PROVIDER:
+            # Managed and relay browsers are signed in by hand: there is no seed to check.
+            seed = found.get("seedProfileDir")
             report = replace(
                 report,
-                auth=SeedState(True, found["seedProfileDir"]),
-                browser_executable=found["browserExecutable"],
+                auth=SeedState(True, seed),
+                browser_executable=found.get("browserExecutable"),
             )
-            _check_seed_session(config, chosen, Path(found["seedProfileDir"]))
+            if seed is not None:
+                _check_seed_session(config, chosen, Path(seed))
         return replace(report, jobs_dir=found["jobsDir"])
     except OracleError as error:
         raise blocked(error) from None
