@@ -66,6 +66,8 @@ export default async function oraculum(pi: ExtensionAPI): Promise<void> {
   // The tools and prompts as oraculum describes them (the MCP server's own schemas).
   const described = await runOraculum(executable(), ["bridge", "describe"], { cwd: process.cwd() });
   const description = jsonDocument(described) as unknown as Description;
+  // Without oraculum there are no tools: the session says why once, at its start.
+  const unavailable = Array.isArray(description.tools) ? undefined : toolResult(description as never).text;
   for (const tool of description.tools ?? []) {
     pi.registerTool({
       name: tool.name,
@@ -123,6 +125,7 @@ export default async function oraculum(pi: ExtensionAPI): Promise<void> {
 
   pi.on("session_start", async (_event, ctx) => {
     await stopSession();
+    if (unavailable && ctx.hasUI) ctx.ui.notify(`oraculum tools unavailable: ${unavailable}`, "warning");
     const sessionId = sessionIdOf(ctx);
     void refreshFooter(ctx).catch(() => undefined);
     timers.push(setInterval(() => void refreshFooter(ctx).catch(() => undefined), FOOTER_REFRESH_MS));
