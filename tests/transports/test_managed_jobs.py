@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 
 from homes import SIMULATOR_WORKER, finished, write_global_config
@@ -176,3 +177,26 @@ def test_recollection_runs_in_a_background_tab_of_the_keeper(keeper_home, sim, p
     while asyncio.run(page_targets(endpoint.http_url)) != tabs_before:
         assert time.monotonic() < deadline, asyncio.run(page_targets(endpoint.http_url))
         time.sleep(0.2)
+
+
+def test_a_killed_workers_tab_is_closed_by_the_next_job(keeper_home, sim, project) -> None:
+    from oraculum.jobs.store import JobStore
+
+    endpoint, sentinel = keeper_home
+    tabs_before = asyncio.run(page_targets(endpoint.http_url))
+    job = submit_chatgpt(project, managed_config(sim, think_ms=20000))
+    store = JobStore()
+    deadline = time.monotonic() + 60
+    while store.load(job.id).phase.value != "awaiting_response":
+        assert time.monotonic() < deadline and not store.load(job.id).is_terminal
+        time.sleep(0.2)
+    worker = store.load(job.id).worker
+    assert worker is not None
+    psutil.Process(worker.pid).kill()  # no finally runs: its tab stays open
+    lost = finished(job.id)
+    assert lost.error_code == "worker_lost", lost.error
+    assert len(asyncio.run(page_targets(endpoint.http_url))) == len(tabs_before) + 1
+    after = complete(submit_chatgpt(project, managed_config(sim)))
+    assert "closed 1 tab(s) left by a job whose worker died" in log_of(after)
+    assert asyncio.run(page_targets(endpoint.http_url)) == tabs_before
+    assert asyncio.run(tab_state(endpoint.ws_url, sentinel)) == ["visible", True]

@@ -243,3 +243,20 @@ def test_target_lists_show_only_the_owned_tab() -> None:
     assert filter_result(_pin(), "Target.getTargets", infos) == {
         "targetInfos": [{"targetId": MINE}]
     }
+
+
+def test_a_recorded_tab_is_an_orphan_only_in_its_browser_once_its_process_is_gone() -> None:
+    import os
+
+    import psutil
+
+    from oraculum.browser.transport import is_orphan
+
+    me = psutil.Process()
+    alive = {"browserId": BROWSER_ID, "pid": os.getpid(), "createTime": me.create_time()}
+    assert not is_orphan(alive, BROWSER_ID)
+    dead = {**alive, "createTime": me.create_time() - 1000.0}  # the pid was reused since
+    assert is_orphan(dead, BROWSER_ID)
+    assert not is_orphan(dead, "another-browser")
+    assert not is_orphan({"browserId": BROWSER_ID, "pid": "1"}, BROWSER_ID)
+    assert not is_orphan("garbage", BROWSER_ID)

@@ -44,6 +44,7 @@ __all__ = [
     "prove_keeper",
     "read_record",
     "record_path",
+    "same_process",
     "start_keeper",
     "stop_keeper",
 ]
@@ -131,16 +132,21 @@ def read_record() -> KeeperRecord | None:
         return None
 
 
-def keeper_alive(record: KeeperRecord) -> bool:
-    """Whether the recorded process is still that same, running Chromium."""
+def same_process(pid: int, create_time: float) -> bool:
+    """Whether ``pid`` is still the process that started at ``create_time`` and runs."""
     import psutil
 
     try:
-        proc = psutil.Process(record.pid)
-        same = abs(proc.create_time() - record.create_time) < 0.01
+        proc = psutil.Process(pid)
+        same = abs(proc.create_time() - create_time) < 0.01
         return same and proc.status() != psutil.STATUS_ZOMBIE
     except psutil.Error:
         return False
+
+
+def keeper_alive(record: KeeperRecord) -> bool:
+    """Whether the recorded process is still that same, running Chromium."""
+    return same_process(record.pid, record.create_time)
 
 
 def not_running(why: str) -> OracleError:

@@ -19,16 +19,31 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import re
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
 
 from playwright.async_api import Browser, Page, async_playwright
 
 from oraculum.browser import cdp
+from oraculum.browser.keeper import same_process
 from oraculum.browser.tabpin import PinState, pinned_endpoint
+from oraculum.core import paths
 from oraculum.core.config import Config
 from oraculum.core.errors import OracleError
+from oraculum.core.fsio import atomic_write_json, ensure_private_dir
 
-__all__ = ["attached_page", "endpoint_for", "job_tab", "lost_error", "with_sign_in_advice"]
+__all__ = [
+    "attached_page",
+    "endpoint_for",
+    "job_tab",
+    "lost_error",
+    "is_orphan",
+    "sweep_orphan_tabs",
+    "with_sign_in_advice",
+]
 
 PAGE_APPEAR_TIMEOUT_S = 10.0
 CLOSE_TIMEOUT_S = 10.0
@@ -68,6 +83,52 @@ async def _close_tab(endpoint: cdp.Endpoint, target_id: str) -> None:
         await cdp.call(endpoint.ws_url, "Target.closeTarget", {"targetId": target_id})
 
 
+# Every open job tab is recorded (browser id, owning process) until the job closes it, so the
+# tab of a worker that was killed outright is closed by the next job on the same browser.
+_TARGET_ID = re.compile(r"^[0-9A-F]{32}$")
+
+
+def _tabs_dir() -> Path:
+    return paths.state_dir() / "attached-tabs"
+
+
+def _record_tab(endpoint: cdp.Endpoint, target_id: str) -> Path | None:
+    import psutil
+
+    if not _TARGET_ID.match(target_id):
+        return None  # not a name to build a path from; the tab is still closed at the end
+    me = psutil.Process()
+    path = ensure_private_dir(_tabs_dir()) / f"{target_id}.json"
+    entry = {"browserId": endpoint.browser_id, "pid": me.pid, "createTime": me.create_time()}
+    atomic_write_json(path, entry)
+    return path
+
+
+def is_orphan(entry: Any, browser_id: str) -> bool:
+    """Whether a recorded tab belongs to this browser and its job's process is gone."""
+    if not isinstance(entry, dict) or entry.get("browserId") != browser_id:
+        return False
+    pid, created = entry.get("pid"), entry.get("createTime")
+    if not isinstance(pid, int) or not isinstance(created, int | float):
+        return False
+    return not same_process(pid, float(created))
+
+
+async def sweep_orphan_tabs(endpoint: cdp.Endpoint) -> list[str]:
+    """Close the tabs of this browser whose job process died without closing them."""
+    closed: list[str] = []
+    for path in sorted(_tabs_dir().glob("*.json")) if _tabs_dir().is_dir() else []:
+        try:
+            entry = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if _TARGET_ID.match(path.stem) and is_orphan(entry, endpoint.browser_id):
+            await _close_tab(endpoint, path.stem)
+            path.unlink(missing_ok=True)
+            closed.append(path.stem)
+    return closed
+
+
 @contextlib.asynccontextmanager
 async def job_tab(endpoint: cdp.Endpoint) -> AsyncIterator[Page]:
     """A new background tab in ``endpoint``'s browser, driven through a tab pin."""
@@ -75,6 +136,7 @@ async def job_tab(endpoint: cdp.Endpoint) -> AsyncIterator[Page]:
         endpoint.ws_url, "Target.createTarget", {"url": "about:blank", "background": True}
     )
     target_id = str(created.get("targetId", ""))
+    record = _record_tab(endpoint, target_id)
     try:
         async with (
             pinned_endpoint(endpoint.ws_url, PinState(target_id)) as pin_url,
@@ -88,6 +150,8 @@ async def job_tab(endpoint: cdp.Endpoint) -> AsyncIterator[Page]:
                     await asyncio.wait_for(browser.close(), CLOSE_TIMEOUT_S)
     finally:
         await _close_tab(endpoint, target_id)
+        if record is not None:
+            record.unlink(missing_ok=True)
 
 
 async def browser_gone(endpoint: cdp.Endpoint) -> bool:
@@ -121,6 +185,9 @@ async def attached_page(
     endpoint = await endpoint_for(config)
     if log is not None:
         log(f"transport {endpoint.transport}: attached to browser {endpoint.browser_id[:8]}…")
+    swept = await sweep_orphan_tabs(endpoint)
+    if swept and log is not None:
+        log(f"closed {len(swept)} tab(s) left by a job whose worker died")
     try:
         async with job_tab(endpoint) as page:
             yield page
