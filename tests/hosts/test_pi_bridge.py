@@ -15,12 +15,13 @@ from pathlib import Path
 import pytest
 
 from oraculum.jobs.model import Status
+from oraculum.jobs.store import JobStore
 
 from .conftest import POLL_MS, StartModel
 from .host_tools import HostTools
-from .job_gates import WAKEUP_FIRST_LINE, job_finished, live_servers, only_job
+from .job_gates import WAKEUP_FIRST_LINE, job_finished, live_servers, only_job, until
 from .pi_bridge_host import PiBridgeHost, bridge_results, text_count
-from .scripted_model import Reply, ScriptedModel, ToolCall, Transcript
+from .scripted_model import Reply, ScriptedModel, ToolCall, Transcript, message_text
 
 pytestmark = [pytest.mark.hosts, pytest.mark.slow]
 
@@ -165,3 +166,33 @@ async def test_rpc_two_sessions_never_both_get_one_job(
     assert wakeups_seen(asks, job.id) == 1
     assert idle.requests == [] and idle.overruns == 0
     assert job.wakeup_attempt_count == 1
+
+
+async def test_rpc_jobs_ending_together_are_one_wakeup_message(
+    pi_bridge: PiBridgeHost, oraculum_env: dict[str, str], scripted_model: StartModel
+) -> None:
+    async def both_finished() -> None:
+        for job_id in JobStore().list_ids():
+            await until(lambda job_id=job_id: JobStore().load(job_id).is_terminal, job_id)
+
+    second = ToolCall(
+        "oracle_submit", {"prompt": "And 7 x 8?", "files": ["."], "provider": "test"}, prefix=""
+    )
+    model = await scripted_model(
+        [PREFLIGHT, SUBMIT, second, Reply("Submitted both.", before=both_finished), Reply("Ok.")]
+    )
+    await pi_bridge.install(model.base_url)
+    async with pi_bridge.rpc() as pi:
+        await pi.send({"type": "prompt", "message": f"/oracle {PROMPT}"})
+        await pi.until(lambda: len(model.requests) == 5 and pi.settled() >= 2, "the wake-up turn")
+
+    first_id, second_id = JobStore().list_ids()
+    lines = [WAKEUP_FIRST_LINE.format(job_id=job_id) for job_id in (first_id, second_id)]
+    carrying = [
+        message_text(m.get("content"))
+        for m in model.requests[-1]["messages"]
+        if any(line in message_text(m.get("content")) for line in lines)
+    ]
+    assert len(carrying) == 1, carrying  # one message for both
+    assert all(carrying[0].count(line) == 1 for line in lines)
+    assert model.overruns == 0
