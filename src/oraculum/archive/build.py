@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, BinaryIO, Literal, cast
 
 from oraculum.archive import prune
 from oraculum.archive.exclusions import prune_candidate
@@ -30,6 +30,7 @@ from oraculum.archive.selection import (
     empty_selection_error,
     stream_entries,
 )
+from oraculum.archive.writeback import WritebackFile
 from oraculum.archive.writer import WriteStats, WriteTimeout, write_archive
 from oraculum.core.errors import OracleError, failed
 from oraculum.core.fsio import DISK_FULL_ERRNOS, fsync_dir, os_error
@@ -135,14 +136,8 @@ def build_archive(
     An archive that would hold no member at all is refused with ``archive_empty``.
     """
     spec = provider_spec(provider)  # the provider's archive format and ceiling
-    if not _JOB_ID.fullmatch(job_id):
-        raise OracleError("invalid_job_id", f"Invalid job id: {job_id!r}", rejected_value=job_id)
-    name = filename or archive_filename(job_id, provider)
-    if "/" in name or name.startswith("."):
-        raise OracleError("invalid_argument", f"Invalid archive file name: {name!r}")
-    dest_dir = Path(dest_dir)
-    final = dest_dir / name
-    tmp = dest_dir / f".{name}.{secrets.token_hex(6)}.tmp"
+    final = Path(dest_dir) / _checked_name(job_id, provider, filename)
+    tmp = final.with_name(f".{final.name}.{secrets.token_hex(6)}.tmp")
     job = _Build(
         project_root=Path(project_root),
         inputs=list(inputs),
@@ -158,6 +153,21 @@ def build_archive(
         fsync=fsync,
         include_git_dir=include_git_dir,
     )
+    return _run_bounded(job, job_id, timeout_s)
+
+
+def _checked_name(job_id: str, provider: str, filename: str | None) -> str:
+    """The archive's file name, after checking the job id and any given name."""
+    if not _JOB_ID.fullmatch(job_id):
+        raise OracleError("invalid_job_id", f"Invalid job id: {job_id!r}", rejected_value=job_id)
+    name = filename or archive_filename(job_id, provider)
+    if "/" in name or name.startswith("."):
+        raise OracleError("invalid_argument", f"Invalid archive file name: {name!r}")
+    return name
+
+
+def _run_bounded(job: _Build, job_id: str, timeout_s: float) -> ArchiveResult:
+    """Run the build on its own thread and give up on it at the timeout."""
     worker = threading.Thread(target=job.run, name=f"archive-{job_id}", daemon=True)
     worker.start()
     # A little grace over the deadline: the worker checks it itself between entries and chunks
@@ -249,19 +259,30 @@ class _Build:
     ) -> WriteStats:
         fd = os.open(self.tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
         with os.fdopen(fd, "wb", buffering=1 << 20) as raw:
-            stats = write_archive(
-                str(self.project_root),
-                entries,
-                raw,
-                compression=self.compression,
-                level=self.level,
-                threads=self.threads,
-                measure_at=measure,
-                deadline=self.deadline,
-                cancel=self.cancel,
-                opened=opened,
-            )
-            raw.flush()
+            # A durable archive is written back as it grows, so the fsync below waits only
+            # for the tail (see writeback.py).
+            out = WritebackFile(raw) if self.fsync else None
+            try:
+                stats = write_archive(
+                    str(self.project_root),
+                    entries,
+                    cast(BinaryIO, out) if out is not None else raw,
+                    compression=self.compression,
+                    level=self.level,
+                    threads=self.threads,
+                    measure_at=measure,
+                    deadline=self.deadline,
+                    cancel=self.cancel,
+                    opened=opened,
+                )
+                raw.flush()
+            except BaseException:
+                if out is not None:  # joins the helper before the descriptor goes
+                    with contextlib.suppress(OSError):  # the first error is the one to report
+                        out.close()
+                raise
+            if out is not None:
+                out.close()
             if self.fsync:
                 os.fsync(raw.fileno())
         return stats
