@@ -97,12 +97,7 @@
   }
 
   // ---------------------------------------------------------------- banners
-  function showBanner(text) {
-    bannerSlot.replaceChildren(h("div", { role: "alert", class: "banner" }, text));
-  }
-  function clearBanner() {
-    bannerSlot.replaceChildren();
-  }
+  const { show: showBanner, clear: clearBanner } = SimCommon.banner(bannerSlot);
 
   // ---------------------------------------------------------------- composer editor
   let editor = h("textarea", {
@@ -374,9 +369,6 @@
     attachmentsEl.append(chip);
     updateSendState();
 
-    const started = performance.now();
-    let serverDone = false;
-    let failed = false;
     const markDone = () => {
       entry.state = "done";
       chip.dataset.state = "done";
@@ -398,42 +390,25 @@
         if (entry.state === "processing") markDone();
       }, SC.upload_linger_ms);
     };
-    const tick = () => {
-      if (failed || entry.state !== "uploading") return;
-      const fraction = Math.min(1, (performance.now() - started) / Math.max(1, SC.upload_ms));
-      const pct = Math.round((serverDone ? fraction : Math.min(fraction, 0.9)) * 100);
-      progress.setAttribute("aria-valuenow", String(pct));
-      progress.style.setProperty("--pct", `${pct}%`);
-      if (serverDone && fraction >= 1) {
+    SimCommon.trackUpload({
+      url: "/backend-api/files",
+      file,
+      conversationId,
+      scenario: SC,
+      entry,
+      chip,
+      progress,
+      status,
+      failedLabel: "Failed upload",
+      arrived: () => {
         if (DRIFT.uploadLingers && SC.upload_linger_ms > 0) startProcessing();
         else markDone();
-        return;
-      }
-      setTimeout(tick, 50);
-    };
-    tick();
-
-    const body = new FormData();
-    body.append("file", file, file.name);
-    if (conversationId) body.append("conversation_id", conversationId);
-    else body.append("scenario", JSON.stringify(SC));
-    fetch("/backend-api/files", { method: "POST", body, credentials: "include" })
-      .then(async (response) => {
-        if (!response.ok) throw new Error(`status ${response.status}`);
-        const data = await response.json();
-        entry.id = data.id;
-        serverDone = true;
-      })
-      .catch(() => {
-        failed = true;
-        entry.state = "error";
-        chip.dataset.state = "error";
-        progress.remove();
-        status.textContent = "Failed upload";
-        status.classList.add("chip-error");
+      },
+      failed: () => {
         showBanner(`Could not upload ${file.name}. Please ensure your network settings allow access to this site.`);
         updateSendState();
-      });
+      },
+    });
   }
 
   // ---------------------------------------------------------------- turns
@@ -579,14 +554,8 @@
       retry.onclick = () => this.retry();
       this.errorSlot.replaceChildren(h("div", { class: "generation-error" }, h("div", { class: "error-text" }, text), retry));
     }
-    async retry() {
-      const result = await api("POST", `/backend-api/conversation/${conversationId}/retry/${this.messageId}`);
-      if (!result.ok) return;
-      this.errorSlot.replaceChildren();
-      this.message.replaceChildren();
-      this.textNodes = null;
-      this.setMessageId(result.data.message_id);
-      runStream(this, result.data.message_id, null);
+    retry() {
+      return SimCommon.retryTurn(this, `/backend-api/conversation/${conversationId}/retry/${this.messageId}`, runStream);
     }
   }
 
@@ -609,16 +578,7 @@
       }
       const view = new AssistantView(turn, REDESIGN ? exchange || newExchange() : null);
       exchange = null;
-      if (turn.status === "streaming") {
-        runStream(view, turn.message_id, null);
-      } else if (turn.status === "error") {
-        view.showError(turn.error_text);
-      } else {
-        view.setReasoning(turn.reasoning_label, false);
-        view.renderFinal(turn.html);
-        if (turn.research) view.setResearch(turn.research);
-        view.showActions(fromPersistence);
-      }
+      SimCommon.showTurn(view, turn, runStream, fromPersistence);
     }
   }
   function renderStoredTurns(conversation) {
@@ -627,31 +587,25 @@
 
   // prefilled_thread: the new chat shows an earlier exchange (a restored thread) a moment after
   // the composer is ready, so a page that looked empty when ready is not empty at send time.
-  let prefillShown = false;
-  let prefillTimer = null;
-  function showPrefill() {
-    if (prefillShown || !CONFIG.prefill) return;
-    prefillShown = true;
-    clearTimeout(prefillTimer);
-    renderTurns(CONFIG.prefill.turns, true);
-    pageEvent("prefill_shown", { prefill_id: CONFIG.prefill.id });
-  }
+  const { show: showPrefill, schedule: schedulePrefill } = SimCommon.prefill({
+    config: CONFIG,
+    render: (turns) => renderTurns(turns, true),
+    pageEvent,
+    delayMs: SC.prefill_delay_ms,
+  });
 
   // ---------------------------------------------------------------- streaming
-  function runStream(view, messageId, decoyId) {
-    SimCommon.runStream(view, {
-      streamUrl: `/backend-api/conversation/${conversationId}/stream/${messageId}`,
-      stopUrl: () => `/backend-api/conversation/${conversationId}/stop/${view.messageId}`,
-      scenario: SC,
-      flags: FLAGS,
-      decoyId,
-      decoyUrl: decoyId ? `/c/${decoyId}` : null,
-      api,
-      pageEvent,
-      setGenerating,
-      setActiveStream: (value) => { activeStream = value; },
-    });
-  }
+  const runStream = SimCommon.streamer({
+    streamUrl: (mid) => `/backend-api/conversation/${conversationId}/stream/${mid}`,
+    stopUrl: (mid) => `/backend-api/conversation/${conversationId}/stop/${mid}`,
+    decoyUrl: (id) => `/c/${id}`,
+    scenario: SC,
+    flags: FLAGS,
+    api,
+    pageEvent,
+    setGenerating,
+    setActiveStream: (value) => { activeStream = value; },
+  });
 
   // ---------------------------------------------------------------- send
   let sending = false;
@@ -1097,7 +1051,7 @@
   setTimeout(() => {
     hydrateEditor();
     if (CONFIG.signedIn) showScenarioModals();
-    if (CONFIG.prefill) prefillTimer = setTimeout(showPrefill, SC.prefill_delay_ms);
+    schedulePrefill();
   }, SC.hydrate_ms);
   window.__oraculumSimulator = { shell: SHELL, scenario: SC, get conversationId() { return conversationId; } };
 })();

@@ -234,5 +234,121 @@ window.SimCommon = (() => {
     readEvents(o.streamUrl, controller.signal, onEvent);
   }
 
-  return { readConfig, h, svgIcon, api, pageEvents, apiPath, hydrateLinks, RevealMixin, runStream };
+
+  // An upload chip's progress and its POST. The bar never passes 90% before the server
+  // answered; `o.arrived()` runs once the bytes are in and the bar is full, `o.failed()` when the
+  // POST fails (the chip then shows `o.failedLabel`). o: {url, file, conversationId, scenario,
+  // entry, chip, progress, status, failedLabel, arrived, failed}.
+  function trackUpload(o) {
+    const SC = o.scenario;
+    const started = performance.now();
+    let serverDone = false;
+    let failed = false;
+    const tick = () => {
+      if (failed || o.entry.state !== "uploading") return;
+      const fraction = Math.min(1, (performance.now() - started) / Math.max(1, SC.upload_ms));
+      const pct = Math.round((serverDone ? fraction : Math.min(fraction, 0.9)) * 100);
+      o.progress.setAttribute("aria-valuenow", String(pct));
+      o.progress.style.setProperty("--pct", `${pct}%`);
+      if (serverDone && fraction >= 1) {
+        o.arrived();
+        return;
+      }
+      setTimeout(tick, 50);
+    };
+    tick();
+
+    const body = new FormData();
+    body.append("file", o.file, o.file.name);
+    if (o.conversationId) body.append("conversation_id", o.conversationId);
+    else body.append("scenario", JSON.stringify(SC));
+    fetch(o.url, { method: "POST", body, credentials: "include" })
+      .then(async (response) => {
+        if (!response.ok) throw new Error(`status ${response.status}`);
+        o.entry.id = (await response.json()).id;
+        serverDone = true;
+      })
+      .catch(() => {
+        failed = true;
+        o.entry.state = "error";
+        o.chip.dataset.state = "error";
+        o.progress.remove();
+        o.status.textContent = o.failedLabel;
+        o.status.classList.add("chip-error");
+        o.failed();
+      });
+  }
+
+  // The alert banner above the composer: show(text) / clear().
+  function banner(slot) {
+    return {
+      show: (text) => slot.replaceChildren(h("div", { role: "alert", class: "banner" }, text)),
+      clear: () => slot.replaceChildren(),
+    };
+  }
+
+  // prefilled_thread: a new chat shows an earlier exchange a moment after it is ready (or at
+  // once when a send beats it). o: {config, render(turns), pageEvent, delayMs}.
+  function prefill(o) {
+    let shown = false;
+    let timer = null;
+    const show = () => {
+      if (shown || !o.config.prefill) return;
+      shown = true;
+      clearTimeout(timer);
+      o.render(o.config.prefill.turns);
+      o.pageEvent("prefill_shown", { prefill_id: o.config.prefill.id });
+    };
+    const schedule = () => {
+      if (o.config.prefill) timer = setTimeout(show, o.delayMs);
+    };
+    return { show, schedule };
+  }
+
+  // A page's runStream(view, messageId, decoyId) over SimCommon.runStream. o: {streamUrl(mid),
+  // stopUrl(mid), decoyUrl(id), scenario, flags, api, pageEvent, setGenerating, setActiveStream}.
+  function streamer(o) {
+    return (view, messageId, decoyId) => runStream(view, {
+      streamUrl: o.streamUrl(messageId),
+      stopUrl: () => o.stopUrl(view.messageId),
+      scenario: o.scenario,
+      flags: o.flags,
+      decoyId,
+      decoyUrl: decoyId ? o.decoyUrl(decoyId) : null,
+      api: o.api,
+      pageEvent: o.pageEvent,
+      setGenerating: o.setGenerating,
+      setActiveStream: o.setActiveStream,
+    });
+  }
+
+  // One stored assistant turn into its view: still streaming, failed, or final.
+  function showTurn(view, turn, stream, fromPersistence) {
+    if (turn.status === "streaming") {
+      stream(view, turn.message_id, null);
+    } else if (turn.status === "error") {
+      view.showError(turn.error_text);
+    } else {
+      view.setReasoning(turn.reasoning_label, false);
+      view.renderFinal(turn.html);
+      if (turn.research && view.setResearch) view.setResearch(turn.research);
+      view.showActions(fromPersistence);
+    }
+  }
+
+  // The Retry button of a failed turn: the server restarts it and the view streams it again.
+  async function retryTurn(view, url, stream) {
+    const result = await api("POST", url);
+    if (!result.ok) return;
+    view.errorSlot.replaceChildren();
+    view.message.replaceChildren();
+    view.textNodes = null;
+    view.setMessageId(result.data.message_id);
+    stream(view, result.data.message_id, null);
+  }
+
+  return {
+    readConfig, h, svgIcon, api, pageEvents, apiPath, hydrateLinks, RevealMixin, runStream,
+    trackUpload, banner, prefill, streamer, showTurn, retryTurn,
+  };
 })();

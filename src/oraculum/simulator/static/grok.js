@@ -83,12 +83,7 @@
     );
   }
 
-  function showBanner(text) {
-    bannerSlot.replaceChildren(h("div", { role: "alert", class: "banner" }, text));
-  }
-  function clearBanner() {
-    bannerSlot.replaceChildren();
-  }
+  const { show: showBanner, clear: clearBanner } = SimCommon.banner(bannerSlot);
 
   // ---------------------------------------------------------------- composer
   function editorText() {
@@ -251,47 +246,28 @@
     attachmentsEl.append(chip);
     updateSubmit();
 
-    const started = performance.now();
-    let serverDone = false;
-    let failed = false;
-    const tick = () => {
-      if (failed || entry.state !== "uploading") return;
-      const fraction = Math.min(1, (performance.now() - started) / Math.max(1, SC.upload_ms));
-      const pct = Math.round((serverDone ? fraction : Math.min(fraction, 0.9)) * 100);
-      progress.setAttribute("aria-valuenow", String(pct));
-      progress.style.setProperty("--pct", `${pct}%`);
-      if (serverDone && fraction >= 1) {
+    SimCommon.trackUpload({
+      url: API.upload,
+      file,
+      conversationId,
+      scenario: SC,
+      entry,
+      chip,
+      progress,
+      status,
+      failedLabel: UPLOAD_FAILED,
+      arrived: () => {
         entry.state = "done";
         chip.dataset.state = "done";
         status.remove();
         progress.remove();
         updateSubmit();
-        return;
-      }
-      setTimeout(tick, 50);
-    };
-    tick();
-
-    const body = new FormData();
-    body.append("file", file, file.name);
-    if (conversationId) body.append("conversation_id", conversationId);
-    else body.append("scenario", JSON.stringify(SC));
-    fetch(API.upload, { method: "POST", body, credentials: "include" })
-      .then(async (response) => {
-        if (!response.ok) throw new Error(`status ${response.status}`);
-        entry.id = (await response.json()).id;
-        serverDone = true;
-      })
-      .catch(() => {
-        failed = true;
-        entry.state = "error";
-        chip.dataset.state = "error";
-        progress.remove();
-        status.textContent = UPLOAD_FAILED;
-        status.classList.add("chip-error");
+      },
+      failed: () => {
         showBanner(`Could not upload ${file.name}. Please try again.`);
         updateSubmit();
-      });
+      },
+    });
   }
 
   // ---------------------------------------------------------------- messages
@@ -358,14 +334,8 @@
       retry.onclick = () => this.retry();
       this.errorSlot.replaceChildren(h("div", { class: "generation-error" }, h("p", { class: "error-text" }, text), retry));
     }
-    async retry() {
-      const result = await api("POST", apiPath(API.retry, { cid: conversationId, mid: this.messageId }));
-      if (!result.ok) return;
-      this.errorSlot.replaceChildren();
-      this.message.replaceChildren();
-      this.textNodes = null;
-      this.setMessageId(result.data.message_id);
-      runStream(this, result.data.message_id, null);
+    retry() {
+      return SimCommon.retryTurn(this, apiPath(API.retry, { cid: conversationId, mid: this.messageId }), runStream);
     }
   }
   Object.assign(AssistantView.prototype, SimCommon.RevealMixin);
@@ -377,43 +347,29 @@
         continue;
       }
       const view = new AssistantView(turn);
-      if (turn.status === "streaming") {
-        runStream(view, turn.message_id, null);
-      } else if (turn.status === "error") {
-        view.showError(turn.error_text);
-      } else {
-        view.setReasoning(turn.reasoning_label, false);
-        view.renderFinal(turn.html);
-        view.showActions();
-      }
+      SimCommon.showTurn(view, turn, runStream, undefined);
     }
   }
 
   // prefilled_thread: the new chat shows an earlier exchange a moment after it is ready.
-  let prefillShown = false;
-  let prefillTimer = null;
-  function showPrefill() {
-    if (prefillShown || !CONFIG.prefill) return;
-    prefillShown = true;
-    clearTimeout(prefillTimer);
-    renderTurns(CONFIG.prefill.turns);
-    pageEvent("prefill_shown", { prefill_id: CONFIG.prefill.id });
-  }
+  const { show: showPrefill, schedule: schedulePrefill } = SimCommon.prefill({
+    config: CONFIG,
+    render: (turns) => renderTurns(turns),
+    pageEvent,
+    delayMs: SC.prefill_delay_ms,
+  });
 
-  function runStream(view, messageId, decoyId) {
-    SimCommon.runStream(view, {
-      streamUrl: apiPath(API.stream, { cid: conversationId, mid: messageId }),
-      stopUrl: () => apiPath(API.stop, { cid: conversationId, mid: view.messageId }),
-      scenario: SC,
-      flags: FLAGS,
-      decoyId,
-      decoyUrl: decoyId ? `/c/${decoyId}` : null,
-      api,
-      pageEvent,
-      setGenerating,
-      setActiveStream: (value) => { activeStream = value; },
-    });
-  }
+  const runStream = SimCommon.streamer({
+    streamUrl: (mid) => apiPath(API.stream, { cid: conversationId, mid }),
+    stopUrl: (mid) => apiPath(API.stop, { cid: conversationId, mid }),
+    decoyUrl: (id) => `/c/${id}`,
+    scenario: SC,
+    flags: FLAGS,
+    api,
+    pageEvent,
+    setGenerating,
+    setActiveStream: (value) => { activeStream = value; },
+  });
 
   // ---------------------------------------------------------------- send
   let sending = false;
@@ -461,7 +417,7 @@
   if (CONFIG.conversation) renderTurns(CONFIG.conversation.turns);
   setTimeout(() => {
     hydrateEditor();
-    if (CONFIG.prefill) prefillTimer = setTimeout(showPrefill, SC.prefill_delay_ms);
+    schedulePrefill();
   }, SC.hydrate_ms);
   window.__oraculumSimulator = { provider: "grok", scenario: SC, get conversationId() { return conversationId; } };
 })();
