@@ -31,7 +31,7 @@ ORACULUM = str(Path(sys.executable).with_name("oraculum"))
 def _params(project: Path, env: dict[str, str]) -> StdioServerParameters:
     return StdioServerParameters(
         command=ORACULUM,
-        args=["mcp", "--session", "orchestrator", "--profile", "all"],
+        args=["mcp", "--session", "orchestrator", "--profile", "subagents"],
         env={**os.environ, **env},
         cwd=str(project),
     )

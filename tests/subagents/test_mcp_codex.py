@@ -23,7 +23,7 @@ ORACULUM = str(Path(sys.executable).with_name("oraculum"))
 def _params(project: Path, session: str, env: dict[str, str]) -> StdioServerParameters:
     return StdioServerParameters(
         command=ORACULUM,
-        args=["mcp", "--session", session, "--profile", "all"],
+        args=["mcp", "--session", session, "--profile", "research"],
         env=env,
         cwd=str(project),
     )

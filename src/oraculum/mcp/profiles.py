@@ -21,7 +21,7 @@ DEFAULT_PROFILE = ORACLE
 
 PROFILES: dict[str, tuple[str, ...]] = {
     ORACLE: (ORACLE,),
-    "research": (ORACLE, "fetch"),
+    "research": (ORACLE, "fetch", "codex"),
     "processes": (ORACLE, "processes"),
     "scheduler": (ORACLE, "scheduler"),
     "subagents": (ORACLE, "subagents"),
