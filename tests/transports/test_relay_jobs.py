@@ -121,7 +121,7 @@ def test_a_relay_job_owns_one_background_tab_and_leaves_the_users_alone(
 def test_the_tab_pin_shows_one_tab_and_refuses_to_bring_it_to_front(relay_home) -> None:
     _, endpoint, sentinel = relay_home
 
-    async def drive() -> tuple[list[str], str, list[str]]:
+    async def drive() -> tuple[list[str], str, list[str], list[str]]:
         created = await cdp.call(
             endpoint.ws_url, "Target.createTarget", {"url": "about:blank", "background": True}
         )
@@ -136,14 +136,16 @@ def test_the_tab_pin_shows_one_tab_and_refuses_to_bring_it_to_front(relay_home) 
                     await pages[0].bring_to_front()
                 except Exception as exc:
                     refusal = str(exc)
-                return [await p.title() for p in pages], refusal, state.refused
+                titles = [await p.title() for p in pages]
+                return titles, refusal, state.refused, state.answered_locally
         finally:
             await cdp.call(endpoint.ws_url, "Target.closeTarget", {"targetId": state.target_id})
 
-    titles, refusal, refused = asyncio.run(drive())
+    titles, refusal, refused, answered = asyncio.run(drive())
     assert titles == ["job"]  # the user's tabs are not even listed
     assert "refused by oraculum's tab pin" in refusal
     assert "Page.bringToFront" in refused
+    assert "Browser.setDownloadBehavior" in answered  # Playwright's, swallowed: settings kept
     assert asyncio.run(tab_state(endpoint.ws_url, sentinel)) == ["visible", True]
 
 

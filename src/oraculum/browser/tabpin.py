@@ -75,6 +75,7 @@ class PinState:
     target_id: str
     sessions: set[str] = field(default_factory=set)
     refused: list[str] = field(default_factory=list)
+    answered_locally: list[str] = field(default_factory=list)  # never reached the browser
 
     def owns_session(self, session_id: str | None) -> bool:
         return session_id is not None and session_id in self.sessions
@@ -166,6 +167,7 @@ class _Pump:
             self.pending[message["id"]] = method
             await self.upstream.send_str(json.dumps(message))
         elif verdict == "local":
+            self.state.answered_locally.append(method)
             await self.reply(message, {})
         elif verdict == "auto_attach":
             await self.reply(message, {})

@@ -38,9 +38,9 @@ from oraculum.core.fsio import atomic_write_json, ensure_private_dir
 __all__ = [
     "attached_page",
     "endpoint_for",
+    "is_orphan",
     "job_tab",
     "lost_error",
-    "is_orphan",
     "sweep_orphan_tabs",
     "with_sign_in_advice",
 ]
