@@ -102,6 +102,15 @@ def test_the_keeper_records_its_endpoint_privately(keeper_home) -> None:
     assert len(record.token) == 32
     status = asyncio.run(keeper.keeper_status())
     assert status["running"] and status["proven"]
+    # DevTools listens on loopback only (Chromium's own processes: the browser and its children).
+    browser = psutil.Process(record.pid)
+    listening = [
+        c.laddr
+        for proc in (browser, *browser.children(recursive=True))
+        for c in proc.net_connections(kind="inet")
+        if c.status == psutil.CONN_LISTEN and c.laddr.port == record.port
+    ]
+    assert listening and all(address.ip == "127.0.0.1" for address in listening)
 
 
 def test_two_concurrent_jobs_are_two_background_tabs_of_one_keeper(
