@@ -101,8 +101,9 @@ def test_read_defaults_to_newest_and_clean_all(project: Path) -> None:
     assert read(session="s")["job"]["id"] == new["id"]
     hanging = submit("h", ["src"], session="s", provider="test", selection_extras=HANG)["job"]
     cleaned = clean("all")
-    assert set(cleaned["removed"]) == {old["id"], new["id"]}
-    assert cleaned["skippedOpen"] == [hanging["id"]]
+    assert set(cleaned.removed) == {old["id"], new["id"]}
+    assert cleaned.skipped_open == [hanging["id"]]
+    assert cleaned.to_json()["skippedOpen"] == [hanging["id"]]
     cancel(hanging["id"])
     with pytest.raises(OracleError) as usage:
         clean(None)

@@ -29,4 +29,4 @@ def clean_command(
     from oraculum.service.clean import clean
 
     result = clean(target, expired=expired)
-    emit(result, lambda out: out.print(result["message"], markup=False))
+    emit(result.to_json(), text=result.text("cli"))

@@ -3,11 +3,13 @@ or every job past its retention (any project)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from oraculum.core.errors import OracleError
 from oraculum.core.project import project_id
+from oraculum.core.surface import Surface, for_surface
 from oraculum.jobs.ids import given_job_ref
 from oraculum.jobs.model import Job
 from oraculum.jobs.reconcile import reconcile
@@ -16,7 +18,30 @@ from oraculum.jobs.store import JobStore
 from oraculum.service.common import project_root
 from oraculum.service.status import job_in_project
 
+__all__ = ["ALL", "CleanResult", "clean"]
+
 ALL = "all"
+
+
+@dataclass(frozen=True)
+class CleanResult:
+    """Which finished jobs' directories went, which stayed (id → why) and which were still open."""
+
+    removed: list[str]
+    kept: dict[str, str]
+    message: str
+    skipped_open: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "removed": self.removed,
+            "kept": self.kept,
+            "skippedOpen": self.skipped_open,
+            "message": self.message,
+        }
+
+    def text(self, surface: Surface) -> str:
+        return for_surface(self.message, surface) or self.message
 
 
 def _message(removed: int, total: int, kept: dict[str, str]) -> str:
@@ -38,19 +63,15 @@ def clean(
     expired: bool = False,
     cwd: Path | None = None,
     store: JobStore | None = None,
-) -> dict[str, Any]:
+) -> CleanResult:
     """``target`` is a job id (or prefix) or ``all``; ``expired`` prunes by retention instead."""
     store = store or JobStore()
     store.sweep_staging()  # what killed submits left behind is finished business too
     if expired:
         report = prune_terminal(store)
         total = len(report.removed) + len(report.kept)
-        return {
-            "removed": report.removed,
-            "kept": report.kept,
-            "skippedOpen": [],
-            "message": _message(len(report.removed), total, report.kept),
-        }
+        message = _message(len(report.removed), total, report.kept)
+        return CleanResult(report.removed, report.kept, message)
     if target is None:
         raise OracleError(
             "invalid_argument",
@@ -90,4 +111,4 @@ def clean(
     message = _message(len(removed), len(finished), kept)
     if skipped:
         message += f"\nSkipped {len(skipped)} job(s) still open: {', '.join(skipped)}."
-    return {"removed": removed, "kept": kept, "skippedOpen": skipped, "message": message}
+    return CleanResult(removed, kept, message, skipped)
