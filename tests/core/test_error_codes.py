@@ -107,8 +107,19 @@ def test_every_code_the_source_raises_is_an_error_code_member() -> None:
 
 
 def _string_literals(path: Path) -> set[str]:
+    """The string literals of a module, and the values of the `ErrorCode.NAME` members it
+    names (a raise site may use either)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    return {value for node in ast.walk(tree) if (value := _literal(node)) is not None}
+    found = {value for node in ast.walk(tree) if (value := _literal(node)) is not None}
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "ErrorCode"
+            and node.attr in ErrorCode.__members__
+        ):
+            found.add(ErrorCode[node.attr].value)
+    return found
 
 
 def test_every_error_code_member_is_used_outside_the_enum() -> None:
