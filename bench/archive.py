@@ -2,20 +2,28 @@
 
 Usage:
     .venv/bin/python bench/archive.py [--files 20000] [--mib 200] [--real PATH] [--runs 3]
-                                      [--repo GIT-WORK-TREE ...] [--no-19]
+                                      [--repo GIT-WORK-TREE ...] [--no-19] [--stdlib]
 
 Builds a generated tree (mixed text and binary, committed to git) and, when ``--real`` is given
 (default: this venv's site-packages), a copy of a real tree turned into a git repository, and
-each ``--repo`` git work tree as it is. For each tree it prints wall time and archive size of:
+each ``--repo`` git work tree as it is. ``--stdlib`` builds the tree issue 25 measured (~2,450
+files, ~104 MiB, like the CPython standard library as a git repository) from this machine's
+/usr/lib/python3* (topped up with the largest files of this venv until it is that big). For
+each tree it prints wall time and archive size of:
 
 * oraculum: ``build_archive(root, ["."], ..., "chatgpt")`` (zstd level 3, all cores), with and
   without the final fsync (the pipelines below never fsync);
+* ``oraculum archive . --out X``: the CLI as a whole process, the way a user runs it (start-up,
+  config, selection, compression and its fsync);
 * ``git ls-files -z | tar --null -T - -cf - | zstd -T0 -3``;
 * the same with ``zstd -19 -T0``;
 
 and the ratios oraculum / pipeline. Timings are the median of ``--runs`` warm-cache runs, with
 the contenders alternating and each starting clean (no dirty pages, no earlier output); ``-19``
-runs once, at the end: it takes minutes.
+runs once, at the end: it takes minutes. The load average is printed next to each tree.
+
+Targets (DESIGN): wall time at most 1.0x the ``-3`` pipeline as a whole process, size at most
+1.05x; a 20,000-file repository in well under 2 s.
 """
 
 from __future__ import annotations
@@ -32,7 +40,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from _report import record
+
 from oraculum.archive import build_archive, select_entries
+
+ORACULUM = str(Path(sys.executable).with_name("oraculum"))
+STDLIB_FILES = 2450
+STDLIB_BYTES = 104 << 20
 
 WORDS = [
     "def",
@@ -147,6 +161,60 @@ def git_init(root: Path) -> None:
     subprocess.run([*g, "commit", "-q", "-m", "bench"], cwd=root, check=True)
 
 
+def _copy_tree(source: Path, dest: Path) -> tuple[int, int]:
+    """Copy the regular files of ``source`` (no bytecode, no symlinks); (files, bytes)."""
+    files = size = 0
+    for dirpath, dirnames, filenames in os.walk(source):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        for name in sorted(filenames):
+            path = Path(dirpath, name)
+            if name.endswith(".pyc") or path.is_symlink() or not path.is_file():
+                continue
+            target = dest / path.relative_to(source)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
+            files, size = files + 1, size + path.stat().st_size
+    return files, size
+
+
+def stdlib_tree(dest: Path) -> None:
+    """A tree like the CPython standard library as a git repository: every
+    /usr/lib/python3* (no bytecode), then this venv's largest files under 20 MiB until the
+    tree holds ~2,450 files or ~104 MiB."""
+    files = size = 0
+    for source in sorted(Path("/usr/lib").glob("python3*")):
+        got = _copy_tree(source, dest / source.name)
+        files, size = files + got[0], size + got[1]
+    site = next(Path(sys.prefix, "lib").glob("python3*/site-packages"))
+    extra = sorted(
+        (p for p in site.rglob("*") if p.is_file() and not p.is_symlink()),
+        key=lambda p: (-p.stat().st_size, str(p)),
+    )
+    for path in extra:
+        if files >= STDLIB_FILES or size >= STDLIB_BYTES:
+            break
+        length = path.stat().st_size
+        if length >= 20 << 20 or path.suffix == ".pyc":
+            continue
+        target = dest / "extra" / path.relative_to(site)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+        files, size = files + 1, size + length
+    (dest / ".gitignore").write_text("__pycache__/\n*.pyc\n")
+
+
+def cli_archive(root: Path, out: Path) -> float:
+    """``oraculum archive . --out OUT`` as a whole process (its config in a private home)."""
+    t0 = time.perf_counter()
+    subprocess.run(
+        [ORACULUM, "archive", ".", "--out", str(out)],
+        cwd=root,
+        check=True,
+        stdout=subprocess.DEVNULL,
+    )
+    return time.perf_counter() - t0
+
+
 def pipeline(root: Path, out: Path, level: int) -> float:
     cmd = (
         "git ls-files -z | tar --null -T - -cf - | "
@@ -165,6 +233,8 @@ def ours(root: Path, out_dir: Path, fsync: bool) -> tuple[float, int, int]:
 
 
 Measure = Callable[[], tuple[float, int]]  # () -> (seconds, archive bytes)
+CLI = "oraculum archive (CLI)"
+PIPE3 = "tar|zstd -T0 -3"
 
 
 def _contenders(root: Path, work: Path) -> dict[str, Measure]:
@@ -177,62 +247,102 @@ def _contenders(root: Path, work: Path) -> dict[str, Measure]:
         elapsed = pipeline(root, out, level)
         return elapsed, out.stat().st_size
 
+    def run_cli() -> tuple[float, int]:
+        out = work / "cli.tar.zst"
+        elapsed = cli_archive(root, out)
+        return elapsed, out.stat().st_size
+
     return {
         "oraculum": lambda: run_ours(False),
         "oraculum (fsync)": lambda: run_ours(True),
+        CLI: run_cli,
         "tar|zstd -T0 -3": lambda: run_pipeline(3),
         "tar|zstd -T0 -19": lambda: run_pipeline(19),
     }
 
 
-def bench_tree(label: str, root: Path, runs: int, with_19: bool = True) -> None:
+Results = tuple[dict[str, float], dict[str, int]]  # median seconds, archive bytes
+
+
+def bench_tree(label: str, root: Path, runs: int, with_19: bool = True) -> Results:
+    """Measure every contender on ``root``, print the medians and ratios, return them."""
     work = Path(tempfile.mkdtemp(prefix="oraculum-bench-out-"))
     try:
         tracked = subprocess.run(
             ["git", "ls-files", "-z"], cwd=root, capture_output=True, check=True
         ).stdout.count(b"\0")
         sel = select_entries(root, ["."])
-        print(f"\n== {label}: {root}")
+        print(f"\n== {label}: {root}  (load average {os.getloadavg()[0]:.1f})")
         print(
             f"   git ls-files: {tracked} files; oraculum selection: {len(sel.entries)} entries, "
             f"{sel.total_bytes / 2**20:.1f} MiB uncompressed"
         )
-        # Warm the page cache so every contender reads from memory.
-        pipeline(root, work / "warm.tar.zst", 1)
-        timings: dict[str, list[float]] = {}
-        sizes: dict[str, int] = {}
-
-        def timed(key: str, measure: Measure) -> None:
-            # Every contender writes a new file (freeing the last run's output is not timed)
-            # and starts with no dirty pages from the set-up or the contender before it.
-            for old in work.iterdir():
-                old.unlink()
-            os.sync()
-            elapsed, size = measure()
-            timings.setdefault(key, []).append(elapsed)
-            sizes[key] = size
-
-        contenders = _contenders(root, work)
-        fast = [k for k in contenders if not k.endswith("-19")]
-        for run in range(runs):
-            for key in fast if run % 2 == 0 else fast[::-1]:  # alternate who goes first
-                timed(key, contenders[key])
-        if with_19:  # -19 takes minutes: once, after the others
-            timed("tar|zstd -T0 -19", contenders["tar|zstd -T0 -19"])
-        med = {k: statistics.median(v) for k, v in timings.items()}
-        for k in med:
-            print(f"   {k:24s} {med[k]:7.3f} s  {sizes[k] / 2**20:9.2f} MiB")
-        for ref in [r for r in ("tar|zstd -T0 -3", "tar|zstd -T0 -19") if r in med]:
-            for k in ("oraculum", "oraculum (fsync)"):
-                print(
-                    f"   {k:17s} vs {ref:17s} time ratio {med[k] / med[ref]:.3f}  "
-                    f"size ratio {sizes[k] / sizes[ref]:.3f}"
-                )
+        med, sizes = _measure(root, work, runs, with_19)
+        _print_results(med, sizes)
+        return med, sizes
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def main() -> int:
+def _measure(root: Path, work: Path, runs: int, with_19: bool) -> Results:
+    # Warm the page cache so every contender reads from memory.
+    pipeline(root, work / "warm.tar.zst", 1)
+    timings: dict[str, list[float]] = {}
+    sizes: dict[str, int] = {}
+
+    def timed(key: str, measure: Measure) -> None:
+        # Every contender writes a new file (freeing the last run's output is not timed)
+        # and starts with no dirty pages from the set-up or the contender before it.
+        for old in work.iterdir():
+            old.unlink()
+        os.sync()
+        elapsed, size = measure()
+        timings.setdefault(key, []).append(elapsed)
+        sizes[key] = size
+
+    contenders = _contenders(root, work)
+    fast = [k for k in contenders if not k.endswith("-19")]
+    for run in range(runs):
+        for key in fast if run % 2 == 0 else fast[::-1]:  # alternate who goes first
+            timed(key, contenders[key])
+    if with_19:  # -19 takes minutes: once, after the others
+        timed("tar|zstd -T0 -19", contenders["tar|zstd -T0 -19"])
+    return {k: statistics.median(v) for k, v in timings.items()}, sizes
+
+
+def _print_results(med: dict[str, float], sizes: dict[str, int]) -> None:
+    for k in med:
+        print(f"   {k:24s} {med[k]:7.3f} s  {sizes[k] / 2**20:9.2f} MiB")
+    for ref in [r for r in (PIPE3, "tar|zstd -T0 -19") if r in med]:
+        for k in ("oraculum", "oraculum (fsync)", CLI):
+            print(
+                f"   {k:22s} vs {ref:17s} time ratio {med[k] / med[ref]:.3f}  "
+                f"size ratio {sizes[k] / sizes[ref]:.3f}"
+            )
+
+
+def _record_ratios(tree: str, results: Results) -> None:
+    med, sizes = results
+    record(
+        "archive",
+        f"{tree}: CLI process / tar|zstd -3, wall",
+        med[CLI] / med[PIPE3],
+        1.0,
+        unit="x",
+        note=f"{med[CLI]:.2f} s vs {med[PIPE3]:.2f} s",
+    )
+    record(
+        "archive",
+        f"{tree}: in-process (no fsync) / tar|zstd -3, wall",
+        med["oraculum"] / med[PIPE3],
+        1.0,
+        unit="x",
+        note=f"{med['oraculum']:.2f} s vs {med[PIPE3]:.2f} s",
+    )
+    record("archive", f"{tree}: size / tar|zstd -3", sizes[CLI] / sizes[PIPE3], 1.05, unit="x")
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=20_000)
     parser.add_argument("--mib", type=int, default=200)
@@ -248,29 +358,64 @@ def main() -> int:
     )
     parser.add_argument("--skip-generated", action="store_true")
     parser.add_argument("--skip-real", action="store_true")
+    parser.add_argument("--stdlib", action="store_true", help="measure the issue-25 tree too")
     parser.add_argument("--no-19", action="store_true", help="skip the (minutes-long) -19 runs")
-    args = parser.parse_args()
+    return parser
+
+
+def _generated(scratch: Path, args: argparse.Namespace) -> None:
+    gen = scratch / "generated"
+    gen.mkdir()
+    t0 = time.perf_counter()
+    generate_tree(gen, args.files, args.mib)
+    git_init(gen)
+    print(f"generated {args.files} files in {time.perf_counter() - t0:.1f} s")
+    results = bench_tree("generated", gen, args.runs, not args.no_19)
+    _record_ratios(f"generated {args.files} files", results)
+    record(
+        "archive",
+        f"generated {args.files} files: in-process build (fsync)",
+        results[0]["oraculum (fsync)"],
+        2.0,
+        unit="s",
+    )
+
+
+def _real(scratch: Path, source: Path, args: argparse.Namespace) -> None:
+    real = scratch / "real"
+    shutil.copytree(source, real, symlinks=True)
+    # The pipelines archive whatever git tracks; ignore bytecode so both sides archive
+    # the same files (oraculum excludes it by default).
+    (real / ".gitignore").write_text("__pycache__/\n*.pyc\n")
+    for nested in real.rglob(".git"):
+        shutil.rmtree(nested, ignore_errors=True)
+    git_init(real)
+    bench_tree(f"real tree (copy of {source})", real, args.runs, not args.no_19)
+
+
+def _stdlib(scratch: Path, args: argparse.Namespace) -> None:
+    tree = scratch / "stdlib"
+    tree.mkdir()
+    stdlib_tree(tree)
+    git_init(tree)
+    _record_ratios("stdlib-like tree", bench_tree("stdlib-like", tree, args.runs, not args.no_19))
+
+
+def main() -> int:
+    args = _parser().parse_args()
     print(f"cores: {os.cpu_count()}")
     scratch = Path(tempfile.mkdtemp(prefix="oraculum-bench-"))
+    from oraculum.core.paths import private_home_environment
+
+    # The CLI contender reads its config from a private, empty home (the defaults).
+    os.environ.update(private_home_environment(scratch / "home"))
     try:
+        if args.stdlib:
+            _stdlib(scratch, args)
         if not args.skip_generated:
-            gen = scratch / "generated"
-            gen.mkdir()
-            t0 = time.perf_counter()
-            generate_tree(gen, args.files, args.mib)
-            git_init(gen)
-            print(f"generated {args.files} files in {time.perf_counter() - t0:.1f} s")
-            bench_tree("generated", gen, args.runs, not args.no_19)
+            _generated(scratch, args)
         if args.real is not None and not args.skip_real:
-            real = scratch / "real"
-            shutil.copytree(args.real, real, symlinks=True)
-            # The pipelines archive whatever git tracks; ignore bytecode so both sides archive
-            # the same files (oraculum excludes it by default).
-            (real / ".gitignore").write_text("__pycache__/\n*.pyc\n")
-            for nested in real.rglob(".git"):
-                shutil.rmtree(nested, ignore_errors=True)
-            git_init(real)
-            bench_tree(f"real tree (copy of {args.real})", real, args.runs, not args.no_19)
+            _real(scratch, args.real, args)
         for repo in args.repo:
             bench_tree(f"repository {repo}", repo.resolve(), args.runs, not args.no_19)
     finally:

@@ -23,6 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _report import record
+
 PYTHON = sys.executable
 ORACULUM = str(Path(sys.executable).with_name("oraculum"))
 BARE_TYPER_APP = """
@@ -64,7 +66,12 @@ def finished_job(project: Path) -> str:
     return job_id
 
 
-def timed(label: str, argv: list[str], cwd: Path, runs: int) -> None:
+# Proposed (DESIGN names none): a short command costs at most 1.5x a bare two-command typer
+# app measured in the same run, so oraculum's own imports stay a fraction of the floor.
+FLOOR_RATIO_TARGET = 1.5
+
+
+def timed(label: str, argv: list[str], cwd: Path, runs: int) -> float:
     # One untimed run first, so every timed run finds the same warm page cache.
     subprocess.run(argv, cwd=cwd, capture_output=True, check=True)
     samples = []
@@ -74,6 +81,7 @@ def timed(label: str, argv: list[str], cwd: Path, runs: int) -> None:
         samples.append((time.perf_counter() - began) * 1000)
     median = statistics.median(samples)
     print(f"  {label:42} median {median:7.1f} ms   min {min(samples):7.1f} ms")
+    return median
 
 
 def import_time_ms(module: str, cwd: Path, runs: int) -> float:
@@ -102,7 +110,9 @@ def main() -> None:
         print(f"{args.runs} runs each, in {tmp}\nfloor:")
         timed("python -c pass", [PYTHON, "-c", "pass"], project, args.runs)
         timed('python -c "import typer"', [PYTHON, "-c", "import typer"], project, args.runs)
-        timed("bare typer app, one command", [PYTHON, "-c", BARE_TYPER_APP], project, args.runs)
+        floor = timed(
+            "bare typer app, one command", [PYTHON, "-c", BARE_TYPER_APP], project, args.runs
+        )
         print("commands:")
         for command in (
             ["--version"],
@@ -113,7 +123,16 @@ def main() -> None:
             ["presets", "--json"],
             ["config", "show", "--json"],
         ):
-            timed(f"oraculum {' '.join(command)}", [ORACULUM, *command], project, args.runs)
+            label = f"oraculum {' '.join(command)}"
+            median = timed(label, [ORACULUM, *command], project, args.runs)
+            record(
+                "cli_startup",
+                f"{label} / bare typer app",
+                median / floor,
+                FLOOR_RATIO_TARGET,
+                unit="x",
+                note=f"{median:.0f} ms vs {floor:.0f} ms",
+            )
         cumulative = import_time_ms("oraculum.cli", project, args.runs)
         print(f"import oraculum.cli: {cumulative:.1f} ms cumulative (-X importtime, median)")
 

@@ -15,6 +15,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _report import record
+
 
 def setup_home(home: Path) -> None:
     from oraculum.core.paths import private_home_environment
@@ -114,6 +116,7 @@ def main() -> int:
         print(f"submit → saved answer against the simulator, {args.runs} runs:")
         samples = end_to_end(args.runs)
         median = statistics.median(samples)
+        record("e2e", "submit -> saved answer, simulator (median)", median, 5.0, unit="s")
         print(
             f"median {median:.2f} s (target < 5 s: {'ok' if median < 5 else 'MISSED'}), "
             f"min {min(samples):.2f} s, max {max(samples):.2f} s"

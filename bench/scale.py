@@ -15,6 +15,8 @@ from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
 
+from _report import record
+
 
 def setup_home(home: Path) -> None:
     from oraculum.core.paths import private_home_environment
@@ -77,6 +79,7 @@ def timed(label: str, action: Callable[[], object], runs: int = 20) -> float:
     median = statistics.median(samples)
     worst = max(samples)
     verdict = "ok" if median < 50 else "SLOW"
+    record("scale", f"{label} (median)", median, 50, unit="ms")
     print(f"  {verdict:4} {label:40} median {median:7.2f} ms   max {worst:7.2f} ms")
     return median
 

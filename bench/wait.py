@@ -20,6 +20,8 @@ import time
 from datetime import datetime
 from pathlib import Path
 
+from _report import record
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -50,6 +52,7 @@ def main() -> None:
         completed = json.loads(done.stdout)["job"]["completedAt"]
         finished = datetime.fromisoformat(completed.replace("Z", "+00:00")).timestamp()
         latencies.append(exited - finished)
+    record("wait", "wake-up latency after completion (max)", max(latencies), 2.0, unit="s")
     print(
         json.dumps(
             {
