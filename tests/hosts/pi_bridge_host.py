@@ -13,8 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import json
 import os
+import pty
+import re
+import struct
+import termios
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +31,7 @@ from .scripted_model import MODEL_ID, ScriptedModel, message_text, pair_tool_cal
 
 PACKAGE = REPO / "integrations" / "pi"
 RECORD_LIMIT = 16 * 2**20  # one RPC record may carry a whole transcript
+_ESCAPES = re.compile(rb"\x1b\[[0-9;?>]*[a-zA-Z]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?")
 
 
 def bridge_results(model: ScriptedModel, tool: str) -> list[str]:
@@ -142,6 +148,72 @@ class PiBridgeHost:
             yield client
         finally:
             await client.close()
+
+    @contextlib.asynccontextmanager
+    async def tui(self) -> AsyncIterator[TuiPi]:
+        """The interactive TUI on a pseudo-terminal (120x40) for the duration of the block."""
+        master, slave = pty.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        proc = await asyncio.create_subprocess_exec(
+            *self.argv(),
+            cwd=self.project,
+            env={**self.environment(), "TERM": "xterm-256color"},
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            start_new_session=True,
+        )
+        os.close(slave)
+        screen = TuiPi(proc, master)
+        asyncio.get_running_loop().add_reader(master, screen.read)
+        try:
+            yield screen
+        finally:
+            await screen.close()
+
+
+@dataclass
+class TuiPi:
+    proc: asyncio.subprocess.Process
+    master: int
+    output: bytearray = field(default_factory=bytearray)
+
+    def read(self) -> None:
+        try:
+            self.output.extend(os.read(self.master, 65536))
+        except OSError:  # the terminal closed
+            asyncio.get_running_loop().remove_reader(self.master)
+
+    @property
+    def text(self) -> str:
+        """Everything pi drew, without terminal escapes."""
+        return _ESCAPES.sub(b"", bytes(self.output)).decode(errors="replace")
+
+    async def until(self, check: Callable[[], bool], what: str, timeout_s: float = 180.0) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout_s
+        while not check():
+            if loop.time() > deadline:
+                raise AssertionError(f"timed out waiting for {what}; screen: {self.text[-2000:]}")
+            await asyncio.sleep(0.05)
+
+    def type(self, text: str) -> None:
+        os.write(self.master, text.encode())
+
+    async def close(self) -> None:
+        for key in (b"\x03", b"\x03", b"\x04"):  # ctrl+c clears, ctrl+d exits
+            if self.proc.returncode is None:
+                with contextlib.suppress(OSError):
+                    os.write(self.master, key)
+                await asyncio.sleep(0.3)
+        try:
+            await asyncio.wait_for(self.proc.wait(), 30)
+        except TimeoutError:
+            self.proc.kill()
+            await self.proc.wait()
+        with contextlib.suppress(ValueError, OSError):
+            asyncio.get_running_loop().remove_reader(self.master)
+        os.close(self.master)
 
 
 @dataclass
