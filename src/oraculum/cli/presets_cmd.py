@@ -10,12 +10,6 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 
-def presets_data() -> list[dict[str, Any]]:
-    from oraculum.service.presets import presets
-
-    return presets()
-
-
 def _render(rows: list[dict[str, Any]], console: Console) -> None:
     from rich.table import Table
 
@@ -37,5 +31,8 @@ def _render(rows: list[dict[str, Any]], console: Console) -> None:
 @app.command("presets")
 def presets_command() -> None:
     """List the ChatGPT presets and Grok modes (ids, labels, model family, effort, tool)."""
-    rows = presets_data()
+    from oraculum.service.presets import presets
+
+    # The documented JSON is the bare list of rows; a table is the richer human rendering.
+    rows = presets().rows
     emit(rows, lambda console: _render(rows, console))

@@ -16,6 +16,7 @@ from oraculum.core.errors import OracleError
 from oraculum.core.surface import Surface, for_surface, tool_call
 from oraculum.service.cancel import CancelResult
 from oraculum.service.preflight import PreflightReport
+from oraculum.service.presets import PresetsResult
 from oraculum.sessions.wakeup import Wakeup
 
 SURFACE: Surface = "mcp"
@@ -206,12 +207,8 @@ def wait_outcome(result: dict[str, Any], wakeup_text: str | None) -> Outcome:
     return Outcome(text, data, subject=job["id"] if job else None)
 
 
-def presets_outcome(rows: list[dict[str, Any]]) -> Outcome:
-    lines = ["Presets (pass the id as oracle_submit's preset; omit it for the default):"]
-    for row in rows:
-        details = ", ".join(v for v in (row["modelFamily"], row["effort"], row["tool"]) if v)
-        lines.append(f"- {row['provider']} {row['id']}: {row['label']} ({details})")
-    return Outcome("\n".join(lines), {"presets": rows})
+def presets_outcome(result: PresetsResult) -> Outcome:
+    return Outcome(result.text(SURFACE), result.to_json())
 
 
 def _selection(job: dict[str, Any]) -> str:

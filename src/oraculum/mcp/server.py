@@ -534,7 +534,7 @@ def response_resource(job_id: str, ctx: Context) -> str:
 
 
 def presets_resource() -> str:
-    return json.dumps(presets(), indent=2)
+    return json.dumps(presets().rows, indent=2)
 
 
 class ArgumentGuard:

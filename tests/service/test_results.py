@@ -1,0 +1,36 @@
+"""The typed results of the operations: their JSON shape (keys and order) and their words."""
+
+from __future__ import annotations
+
+from oraculum.core.presets import PRESETS
+from oraculum.service.clean import CleanResult
+from oraculum.service.presets import presets
+
+
+def test_clean_result_json_keeps_its_documented_keys_in_order() -> None:
+    result = CleanResult(["a1"], {"b2": "still held"}, "Removed 1 of 2.", ["c3"])
+    assert list(result.to_json()) == ["removed", "kept", "skippedOpen", "message"]
+    assert result.to_json()["skippedOpen"] == ["c3"]
+    assert CleanResult([], {}, "Removed 0.").to_json()["skippedOpen"] == []
+    assert result.text("cli") == result.text("mcp") == "Removed 1 of 2."
+
+
+def test_presets_rows_and_words_per_surface() -> None:
+    result = presets()
+    rows = result.rows
+    assert result.to_json() == {"presets": rows}
+    assert [row["id"] for row in rows[: len(PRESETS)]] == [preset.id for preset in PRESETS]
+    assert list(rows[0]) == [
+        "provider",
+        "modelFamily",
+        "effort",
+        "autoSwitchToThinking",
+        "tool",
+        "label",
+        "id",
+    ]
+    assert rows[-1]["provider"] == "grok" and "mode" not in rows[-1]
+    mcp, cli = result.text("mcp"), result.text("cli")
+    assert "oracle_submit's preset" in mcp and "oraculum submit" not in mcp
+    assert "`oraculum submit --preset`" in cli and "oracle_submit" not in cli
+    assert f"- chatgpt {rows[0]['id']}: {rows[0]['label']}" in mcp
