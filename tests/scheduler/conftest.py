@@ -63,6 +63,12 @@ class Sched:
             if n.kind == "schedule" and n.source_id == schedule_id
         ]
 
+    def warm_runner(self) -> None:
+        """Start the runner ahead (a reminder an hour away keeps it alive), so occurrences a
+        few seconds away do not wait for its start-up on a loaded machine."""
+        sid = self.submit("--prompt", "Keeps the runner up.", "--in", "1h")
+        wait_for(lambda: self.state(sid) == "active", what="a live runner")
+
     def runner_pid(self) -> int:
         return int(runner_pid_path().read_text())
 

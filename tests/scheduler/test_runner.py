@@ -74,9 +74,9 @@ def test_in_2s_runs_once_and_wakes_once(sched) -> None:  # type: ignore[no-untyp
 
 
 def test_every_1s_count_3_runs_three_times(sched) -> None:  # type: ignore[no-untyped-def]
-    # Late enough for the runner to be up whatever the load (a late runner misses, see below).
+    sched.warm_runner()  # a runner late by more than a period would miss (see below)
     sid = sched.submit(
-        "--prompt", "Count the runs.", "--in", "8s", "--every", "1s", "--count", "3",
+        "--prompt", "Count the runs.", "--in", "2s", "--every", "1s", "--count", "3",
         "--cwd", ".", "--", SH, "-c", "echo run >> runs.log",
     )  # fmt: skip
     sched.wait_for(
@@ -92,14 +92,14 @@ def test_every_1s_count_3_runs_three_times(sched) -> None:  # type: ignore[no-un
 
 
 def test_runner_killed_mid_payload_is_unknown_and_the_schedule_continues(sched) -> None:  # type: ignore[no-untyped-def]
-    # The first occurrence hangs (its pid in payload.pid); the later ones return at once. It
-    # comes late enough for the runner to be up whatever the load.
+    # The first occurrence hangs (its pid in payload.pid); the later ones return at once.
+    sched.warm_runner()
     script = (
         "echo start >> runs.log; "
         "if [ ! -e slept ]; then touch slept; echo $$ > payload.pid; exec sleep 120; fi"
     )
     sid = sched.submit(
-        "--prompt", "Check the hang.", "--in", "10s", "--every", "2s", "--count", "3",
+        "--prompt", "Check the hang.", "--in", "2s", "--every", "2s", "--count", "3",
         "--cwd", ".", "--", SH, "-c", script,
     )  # fmt: skip
     pid_file = sched.root / "payload.pid"
@@ -127,9 +127,9 @@ def test_runner_killed_mid_payload_is_unknown_and_the_schedule_continues(sched) 
 
 def test_asleep_runner_records_missed_occurrences_once(sched, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("ORACULUM_SCHEDULER_GRACE_S", "1")  # the runner inherits it
-    # The first occurrence comes late enough for the runner to be up whatever the load.
+    sched.warm_runner()  # up before the first occurrence
     sid = sched.submit(
-        "--prompt", "Count the runs.", "--in", "10s", "--every", "1s", "--count", "6",
+        "--prompt", "Count the runs.", "--in", "2s", "--every", "1s", "--count", "6",
         "--cwd", ".", "--", SH, "-c", "echo run >> runs.log",
     )  # fmt: skip
     sched.wait_for(lambda: (r := sched.occurrences(sid)) and ended(r), what="the first one")
@@ -195,8 +195,9 @@ def test_bad_input_is_refused_before_anything_is_stored(sched) -> None:  # type:
 
 
 def test_an_occurrence_due_while_the_previous_runs_is_skipped(sched) -> None:  # type: ignore[no-untyped-def]
+    sched.warm_runner()
     sid = sched.submit(
-        "--prompt", "Overlap.", "--in", "8s", "--every", "1s", "--count", "4",
+        "--prompt", "Overlap.", "--in", "2s", "--every", "1s", "--count", "4",
         "--cwd", ".", "--", SH, "-c", "echo run >> runs.log; sleep 2.5",
     )  # fmt: skip
     sched.wait_for(
