@@ -1,4 +1,4 @@
 """Managed processes: long-running local processes owned by a session (docs/processes.md)."""
 
 # The modules other layers may import; the rest of the package is internal to it.
-__all__ = ["group", "limits", "manager", "tail", "wording"]
+__all__ = ["client", "group", "limits", "manager", "supervisor", "tail", "wording"]

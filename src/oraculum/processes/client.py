@@ -1,0 +1,99 @@
+"""Talking to a session's supervisor (:mod:`oraculum.processes.supervisor`) from the CLI:
+one JSON line each way; `start` starts the supervisor when the session has none."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from typing import Any
+
+from oraculum.core.errors import OracleError
+from oraculum.core.fsio import ensure_private_dir
+from oraculum.processes import supervisor
+
+__all__ = ["request"]
+
+_START_WAIT_S = 10.0
+_REPLY_TIMEOUT_S = 30.0  # a stop waits its grace and verification, well under this
+
+
+def _exchange(project_id: str, session_id: str, message: dict[str, Any]) -> dict[str, Any]:
+    name = supervisor.socket_name(project_id, session_id)
+    directory = ensure_private_dir(supervisor.socket_dir())
+    with (
+        supervisor.short_path(directory, name) as address,
+        socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn,
+    ):
+        conn.settimeout(_REPLY_TIMEOUT_S)
+        conn.connect(address)
+        conn.sendall(json.dumps(message).encode() + b"\n")
+        reply = conn.makefile("rb").readline()
+    if not reply:
+        raise ConnectionResetError("the supervisor closed the connection")
+    answer: dict[str, Any] = json.loads(reply)
+    return answer
+
+
+def _spawn(project_id: str, session_id: str) -> None:
+    """Start the session's supervisor, detached (its own session, stdin and stdout closed)."""
+    log = ensure_private_dir(supervisor.socket_dir()) / "supervisor.log"
+    fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
+    try:
+        subprocess.Popen(
+            [sys.executable, "-m", "oraculum.processes.supervisor", project_id, session_id],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=fd,
+            start_new_session=True,  # a terminal's Ctrl-C never reaches it
+            close_fds=True,
+        )
+    finally:
+        os.close(fd)
+
+
+def _error(answer: dict[str, Any]) -> OracleError:
+    shown = answer.get("error") or {}
+    return OracleError(
+        shown.get("code", "internal_error"),
+        shown.get("message", "The supervisor failed."),
+        suggested_next_step=shown.get("suggestedNextStep"),
+        details=shown.get("details"),
+    )
+
+
+def request(
+    project_id: str, session_id: str, message: dict[str, Any], *, start: bool = False
+) -> Any:
+    """Send one request to the session's supervisor; its result, or its error raised.
+
+    Without a supervisor: ``start`` starts one and waits for it, otherwise None is returned
+    (the session has no CLI-started processes)."""
+    try:
+        answer = _exchange(project_id, session_id, message)
+    except (FileNotFoundError, ConnectionRefusedError):
+        if not start:
+            return None
+        answer = _started_exchange(project_id, session_id, message)
+    if not answer.get("ok"):
+        raise _error(answer)
+    return answer.get("result")
+
+
+def _started_exchange(project_id: str, session_id: str, message: dict[str, Any]) -> Any:
+    _spawn(project_id, session_id)
+    deadline = time.monotonic() + _START_WAIT_S
+    while True:
+        try:
+            return _exchange(project_id, session_id, message)
+        except (FileNotFoundError, ConnectionRefusedError):
+            if time.monotonic() >= deadline:
+                raise OracleError(
+                    "process_start_failed",
+                    "The session's process supervisor did not start.",
+                    details={"log": str(supervisor.socket_dir() / "supervisor.log")},
+                ) from None
+            time.sleep(0.05)
