@@ -29,12 +29,14 @@ from .conftest import page_targets, sign_in_and_open_sentinel, tab_state
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
-def managed_config(sim: SimulatorThread, *, on_demand: bool = True, **chat_knobs: Any) -> Config:
+def managed_config(
+    sim: SimulatorThread, *, on_demand: bool = True, headed: str = "headless", **chat_knobs: Any
+) -> Config:
     return write_global_config(
         {
             "browser": {
                 "transport": "managed",
-                "managed": {"headed": "headless", "startOnDemand": on_demand},
+                "managed": {"headed": headed, "startOnDemand": on_demand},
                 "chatUrl": sim.chat_url(**chat_knobs) if chat_knobs else sim.url + "/",
                 "authUrl": sim.sign_in_url,
                 "maxConcurrentJobs": 2,
