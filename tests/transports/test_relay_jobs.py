@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import threading
@@ -54,9 +55,11 @@ def relay_config(sim: SimulatorThread, endpoint: str, **chat_knobs: Any) -> Conf
 
 
 @contextlib.contextmanager
-def users_chrome(profile: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+def users_chrome(
+    profile: Path, *, headed: bool = False
+) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
     """A Chromium the user runs with a DevTools port; yields (process, http endpoint)."""
-    argv = [str(resolve_executable()), *launch_args(["--headless=new"])]
+    argv = [str(resolve_executable()), *launch_args([] if headed else ["--headless=new"])]
     argv += ["--remote-debugging-port=0", f"--user-data-dir={profile}", "about:blank"]
     proc = subprocess.Popen(
         argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
@@ -231,3 +234,28 @@ def test_the_users_chrome_closing_mid_job_fails_it_as_relay_lost(sim, tmp_path) 
         if done.worker is not None:
             with contextlib.suppress(psutil.Error):
                 psutil.Process(done.worker.pid).wait(30)
+
+
+@pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb (apt-get install xvfb)")
+def test_a_relay_job_in_a_headed_chrome_never_takes_the_users_focus(sim, tmp_path) -> None:
+    from .test_headed_keeper import finished_or_none, virtual_display
+
+    with pytest.MonkeyPatch.context() as patch, virtual_display() as display:
+        patch.setenv("DISPLAY", display)
+        for name, value in private_home_environment(tmp_path / "home").items():
+            patch.setenv(name, value)
+        with users_chrome(tmp_path / "chrome", headed=True) as (proc, url):
+            endpoint = asyncio.run(prove_relay(url, enabled=True))
+            sentinel = asyncio.run(sign_in_and_open_sentinel(endpoint, sim))
+            tabs_before = asyncio.run(page_targets(endpoint.http_url))
+            job = submit_chatgpt(tmp_path / "project", relay_config(sim, url))
+            seen = []
+            while not finished_or_none(job.id):
+                seen.append(asyncio.run(tab_state(endpoint.ws_url, sentinel)))
+                time.sleep(0.5)
+            done = finished(job.id)
+            assert done.status == Status.COMPLETE, f"{done.error}\n{log_of(done)}"
+            assert seen and all(state == ["visible", True] for state in seen)
+            assert asyncio.run(tab_state(endpoint.ws_url, sentinel)) == ["visible", True]
+            assert asyncio.run(page_targets(endpoint.http_url)) == tabs_before
+            assert proc.poll() is None  # the user's browser is never closed
