@@ -174,3 +174,16 @@ def test_stop_all_stops_everything_and_refuses_new_starts(manager: ProcessManage
     with pytest.raises(OracleError) as caught:
         manager.start(PY, ["-c", "pass"])
     assert caught.value.code == "process_unsupported"
+
+
+def test_an_escapee_is_named_when_the_leader_exits_on_its_own(manager: ProcessManager) -> None:
+    # The leader outlives one descendant snapshot (taken every second), then exits.
+    code = ESCAPES.rsplit("time.sleep(60)", 1)[0] + "sys.stdout.flush()\ntime.sleep(1.5)\n"
+    record = started(manager, code)
+    escapee = int(first_line(manager, record["id"]))
+    try:
+        until(lambda: manager.output(record["id"])["process"]["state"] == "exited", "exit")
+        ended = manager.output(record["id"])["process"]
+        assert ended["stopReason"] == "leader_exit_cleanup" and ended["escapedPids"] == [escapee]
+    finally:
+        kill_escapee(escapee)

@@ -34,7 +34,9 @@ def _call(session: str | None, message: dict[str, Any], *, start: bool = False) 
     from oraculum.core.project import find_project_root, project_id
     from oraculum.core.session import resolve_session_id
     from oraculum.processes.client import request
+    from oraculum.processes.manager import refuse_windows
 
+    refuse_windows()  # no process groups, no Unix socket: refused before anything starts
     session_id = resolve_session_id(session, action="manage processes")
     assert session_id is not None  # required: it raises instead
     return request(project_id(find_project_root()), session_id, message, start=start)

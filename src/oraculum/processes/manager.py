@@ -25,10 +25,12 @@ from oraculum.jobs.model import iso, utc_now
 from oraculum.processes import group, limits
 from oraculum.processes.tail import Tail
 
-__all__ = ["TERMINAL", "ProcessManager", "ProcessRecord"]
+__all__ = ["TERMINAL", "ProcessManager", "ProcessRecord", "refuse_windows"]
 
 TERMINAL = frozenset({"exited", "signaled", "start_failed", "cleanup_failed"})
 _MONITOR_POLL_S = 0.2
+# Listing descendants walks every process: once a second is enough to know the escapees.
+_DESCENDANTS_EVERY = 5
 _ID_PATTERN_PREFIX = "proc-"
 
 
@@ -79,7 +81,7 @@ class ProcessRecord:
         }
 
 
-def _refuse_windows() -> None:
+def refuse_windows() -> None:
     if os.name == "nt":
         raise OracleError(
             "process_unsupported",
@@ -116,7 +118,7 @@ class ProcessManager:
 
     def start(self, executable: str, args: Sequence[str] = (), cwd: str | None = None) -> dict:
         """Spawn the process; returns its record once the OS accepted the spawn."""
-        _refuse_windows()
+        refuse_windows()
         argv = limits.check_start(executable, list(args), cwd)
         record = self._admit(argv, cwd)
         try:
@@ -188,10 +190,11 @@ class ProcessManager:
     def _monitor(self, record: ProcessRecord) -> None:
         popen = record.popen
         assert popen is not None and record.pid is not None
-        while True:
-            seen = group.descendants(record.pid)
-            with self._lock:
-                record.known.update(seen)
+        for tick in itertools.count():
+            if tick % _DESCENDANTS_EVERY == 0:
+                seen = group.descendants(record.pid)
+                with self._lock:
+                    record.known.update(seen)
             try:
                 code = popen.wait(_MONITOR_POLL_S)
                 break
@@ -230,12 +233,13 @@ class ProcessManager:
     def stop(self, process_id: str, *, reason: str = "explicit") -> dict:
         """Stop one process (and its group); returns its final record."""
         record = self._get(process_id)
+        seen = group.descendants(record.pid) if record.pid is not None else {}
         with self._lock:
             mine = not record.terminal and not record.cleaning and record.pid is not None
             if mine:
                 record.cleaning = True
                 record.stop_reason = reason
-                record.known.update(group.descendants(record.pid or 0))
+                record.known.update(seen)
         if mine:
             self._finish(record, reason)
         else:
