@@ -15,6 +15,7 @@ background tabs in it (``browser.transport``).
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import secrets
 import signal
@@ -124,8 +125,6 @@ def proof_problem(record: KeeperRecord, version: Any, targets: Any) -> str | Non
 
 
 def read_record() -> KeeperRecord | None:
-    import json
-
     try:
         return KeeperRecord.from_json(json.loads(record_path().read_text(encoding="utf-8")))
     except (OSError, ValueError):
