@@ -64,3 +64,14 @@ def test_start_status_login_stop(home: Path) -> None:
     assert code == 0 and status["running"] is False
     code, stopped = cli("stop")
     assert code == 0 and stopped == {"stopped": False}
+
+
+def test_status_on_the_relay_transport_says_whether_the_endpoint_proves_itself(home) -> None:
+    from homes import write_global_config
+
+    relay = {"enabled": True, "endpoint": "http://127.0.0.1:1"}
+    write_global_config({"browser": {"transport": "relay", "relay": relay}})
+    code, status = cli("status")
+    assert code == 0 and status["transport"] == "relay"
+    assert status["relay"]["proven"] is False
+    assert status["relay"]["problem"].startswith("[relay_endpoint_unproven]")

@@ -34,9 +34,26 @@ def _status() -> dict[str, Any]:
 
     from oraculum.browser.keeper import keeper_status
 
+    config = _config()
     status = asyncio.run(keeper_status())
-    status["transport"] = _config().browser.transport
+    status["transport"] = config.browser.transport
+    if config.browser.transport == "relay":
+        status["relay"] = asyncio.run(_relay_status(config))
     return status
+
+
+async def _relay_status(config: Config) -> dict[str, Any]:
+    """Whether the relay endpoint proves itself now (reachability, not sign-in)."""
+    from oraculum.browser.relay import prove_relay
+    from oraculum.core.errors import OracleError
+
+    relay = config.browser.relay
+    shown: dict[str, Any] = {"enabled": relay.enabled, "endpoint": relay.endpoint}
+    try:
+        endpoint = await prove_relay(relay.endpoint, enabled=relay.enabled)
+    except OracleError as error:
+        return {**shown, "proven": False, "problem": f"[{error.code}] {error.message}"}
+    return {**shown, "proven": True, "browserId": endpoint.browser_id}
 
 
 def _render_status(status: dict[str, Any], console: Console) -> None:
@@ -53,6 +70,10 @@ def _render_status(status: dict[str, Any], console: Console) -> None:
     if status.get("problem"):
         console.print(f"  problem: {status['problem']}", markup=False)
     console.print(f"browser.transport: {status['transport']}", markup=False)
+    relay = status.get("relay")
+    if relay is not None:
+        verdict = "proven" if relay["proven"] else relay["problem"]
+        console.print(f"relay {relay['endpoint']}: {verdict}", markup=False)
 
 
 @browser_app.command("start")
@@ -84,7 +105,8 @@ def stop_command() -> None:
 
 @browser_app.command("status")
 def status_command() -> None:
-    """Whether the managed browser runs and proves its endpoint."""
+    """Whether the managed browser runs and proves its endpoint (and, on the relay transport,
+    whether the relay endpoint does)."""
     status = _status()
     emit(status, lambda console: _render_status(status, console))
 
