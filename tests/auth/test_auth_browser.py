@@ -97,7 +97,8 @@ def test_manual_sign_in_completes_the_login_form_in_the_auth_browser(
 
     result = auth("chatgpt", manual=True, watch=person)
     assert seen == [sim.sign_in_url]  # the browser opened on the login page
-    assert result["mode"] == "manual" and result["identity"] == "manual@example.com"
+    assert result.mode == "manual" and result.sign_in is not None
+    assert result.sign_in.identity == "manual@example.com" and result.sign_in.source is None
     seed = seed_profile_dir(config, "chatgpt")
     assert "oraculum-sim-session" in seed_cookie_names(seed)
     assert (seed / SEED_GENERATION_FILE).is_file()
@@ -126,8 +127,8 @@ def test_failed_verification_keeps_the_seed_and_prev_restores_the_one_before(
     seed = seed_profile_dir(config, "chatgpt")
     source = tmp_path / "revoked-user"
     asyncio.run(sign_in_source_profile(source, sim.url, "revoked@example.com"))
-    first = auth("chatgpt", from_browser=str(source))["generation"]
-    second = auth("chatgpt", from_browser=str(source))["generation"]
+    first = auth("chatgpt", from_browser=str(source)).generation
+    second = auth("chatgpt", from_browser=str(source)).generation
     assert read_seed_generation(seed) == second
     assert read_seed_generation(seed.with_name(seed.name + ".prev")) == first
 
@@ -154,7 +155,7 @@ def test_a_challenge_fails_as_a_challenge_and_keeps_the_seed(
 ) -> None:
     config = write_config(sim)
     seed = seed_profile_dir(config, "chatgpt")
-    generation = auth("chatgpt", from_browser=str(source_profile))["generation"]
+    generation = auth("chatgpt", from_browser=str(source_profile)).generation
     write_config(sim, chat_url=sim.chat_url(scenario="challenge", challenge_loads=0))
     with pytest.raises(OracleError) as failed:
         auth("chatgpt", from_browser=str(source_profile))
@@ -212,11 +213,11 @@ def test_recovery_drill_empty_seed_fails_as_auth_then_auth_repairs_it(
     assert time.monotonic() - started < 30  # an auth failure, not a timeout
 
     repaired = auth("chatgpt", from_browser=str(source_profile))
-    assert repaired["identity"] == "source@example.com"
+    assert repaired.sign_in is not None and repaired.sign_in.identity == "source@example.com"
     assert preflight(provider="chatgpt", session="s1").ready is True
     job = run_job("And now?")
     assert job.status == Status.COMPLETE, job.error
     assert Path(job.response_path).read_text().strip()
-    assert job.seed_generation == repaired["generation"]
+    assert job.seed_generation == repaired.generation
     # the empty seed was kept aside as .prev, the user's profile never written
     assert seed.with_name(seed.name + ".prev").is_dir()

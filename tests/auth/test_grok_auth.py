@@ -125,11 +125,11 @@ def test_auth_grok_manual_sign_in_through_the_sign_in_link(
 
     result = auth("grok", manual=True, watch=person)
     assert seen == [grok_sim.url + "/"]  # Grok signs in from its chat page
-    assert result["mode"] == "manual" and result["provider"] == "grok"
-    assert "The Grok composer is ready." in result["message"]
+    assert result.mode == "manual" and result.provider == "grok"
+    assert "The Grok composer is ready." in result.message
     assert "grok-manual@example.com" in grok_sim.state.sessions.values()
     seed = seed_profile_dir(config, "grok")
-    assert read_seed_generation(seed) == result["generation"]
+    assert read_seed_generation(seed) == result.generation
     assert preflight(provider="grok", session="s1").ready is True
 
 
@@ -138,7 +138,7 @@ def test_auth_grok_challenge_fails_as_a_challenge_and_keeps_the_seed(
 ) -> None:
     config = write_grok_config(grok_sim)
     seed = seed_profile_dir(config, "grok")
-    generation = auth("grok", from_browser=str(grok_source))["generation"]
+    generation = auth("grok", from_browser=str(grok_source)).generation
     write_grok_config(grok_sim, scenario="challenge", challenge_loads=0)
     with pytest.raises(OracleError) as failed:
         auth("grok", from_browser=str(grok_source))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from oraculum.auth.result import AuthResult, SignIn
 from oraculum.core.presets import PRESETS
 from oraculum.service.clean import CleanResult
 from oraculum.service.presets import presets
@@ -34,3 +37,35 @@ def test_presets_rows_and_words_per_surface() -> None:
     assert "oracle_submit's preset" in mcp and "oraculum submit" not in mcp
     assert "`oraculum submit --preset`" in cli and "oracle_submit" not in cli
     assert f"- chatgpt {rows[0]['id']}: {rows[0]['label']}" in mcp
+
+
+def test_auth_result_json_for_a_sign_in_and_a_rollback(tmp_path: Path) -> None:
+    seed, prev = tmp_path / "seed", tmp_path / "seed.prev"
+    sign_in = SignIn("me@example.com", None, ("a@host",), tmp_path / "d", tmp_path / "d" / "log")
+    signed = AuthResult("chatgpt", "manual", seed, prev, "g2", "Signed in as me.", sign_in)
+    assert list(signed.to_json()) == [
+        "provider",
+        "mode",
+        "seedProfileDir",
+        "previousSeedDir",
+        "generation",
+        "identity",
+        "source",
+        "cookies",
+        "diagnosticsDir",
+        "log",
+        "message",
+    ]
+    assert signed.to_json()["cookies"] == ["a@host"] and signed.to_json()["source"] is None
+    assert signed.text("cli") == f"Signed in as me.\n  previous seed kept at {prev}"
+    assert signed.text("mcp") == "Signed in as me."
+    rolled = AuthResult("grok", "rollback", seed, None, None, "Run `oraculum status`.")
+    assert rolled.to_json() == {
+        "provider": "grok",
+        "mode": "rollback",
+        "seedProfileDir": str(seed),
+        "previousSeedDir": None,
+        "generation": None,
+        "message": "Run `oraculum status`.",
+    }
+    assert rolled.text("mcp") == "Call `oracle_status`."

@@ -32,6 +32,7 @@ from oraculum.auth.cookie_source import (
     scrub_password_variables,
 )
 from oraculum.auth.policy import CookiePolicy, PolicyResult, apply_policy, policy_for
+from oraculum.auth.result import AuthResult, SignIn
 from oraculum.auth.run_log import AuthRunLog
 from oraculum.auth.seed_check import seed_session_problem
 from oraculum.auth.verify import (
@@ -95,7 +96,7 @@ def _with_diagnostics(error: OracleError, run: AuthRunLog) -> OracleError:
     return error
 
 
-async def run_auth(config: Config, request: AuthRequest) -> dict[str, Any]:
+async def run_auth(config: Config, request: AuthRequest) -> AuthResult:
     # First of all, before any browser, keyring helper or other child process can inherit them.
     scrubbed = scrub_password_variables()
     run = AuthRunLog(request.progress)
@@ -121,7 +122,7 @@ async def run_auth(config: Config, request: AuthRequest) -> dict[str, Any]:
         ) from exc
 
 
-async def _locked(config: Config, request: AuthRequest, run: AuthRunLog) -> dict[str, Any]:
+async def _locked(config: Config, request: AuthRequest, run: AuthRunLog) -> AuthResult:
     provider = normalize_provider(request.provider)
     seed = seed_profile_dir(config, provider)
     chat_url, auth_url = provider_urls(config, provider)
@@ -165,21 +166,16 @@ async def _locked(config: Config, request: AuthRequest, run: AuthRunLog) -> dict
         raise
     message = _signed_in_message(verified, policy, imported, seed, run)
     run.say(message)
-    return {
-        "provider": provider,
-        "mode": mode,
-        "seedProfileDir": str(seed),
-        "previousSeedDir": str(seeds.previous_dir(seed))
-        if seeds.previous_dir(seed).exists()
-        else None,
-        "generation": generation,
-        "identity": verified.identity,
-        "source": str(source.cookie_db) if source else None,
-        "cookies": [c.label for c in imported.kept] if imported else [],
-        "diagnosticsDir": str(run.dir),
-        "log": str(run.path),
-        "message": message,
-    }
+    sign_in = SignIn(
+        identity=verified.identity,
+        source=source.cookie_db if source else None,
+        cookies=tuple(c.label for c in imported.kept) if imported else (),
+        diagnostics_dir=run.dir,
+        log=run.path,
+    )
+    previous = seeds.previous_dir(seed)
+    kept = previous if previous.exists() else None
+    return AuthResult(provider, mode, seed, kept, generation, message, sign_in)
 
 
 def _cookie_source(

@@ -2,20 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 import typer
 
 from oraculum.cli.app import app, console, emit
-
-if TYPE_CHECKING:
-    from rich.console import Console
-
-
-def render_auth(result: dict[str, Any], out: Console) -> None:
-    out.print(result["message"], markup=False)
-    if result.get("previousSeedDir"):
-        out.print(f"  previous seed kept at {result['previousSeedDir']}", markup=False)
 
 
 def _progress(message: str) -> None:
@@ -51,4 +40,4 @@ def auth_command(
         rollback=rollback,
         progress=_progress,
     )
-    emit(result, lambda out: render_auth(result, out))
+    emit(result.to_json(), text=result.text("cli"))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from oraculum.auth.result import AuthResult
 from oraculum.core.errors import OracleError
 from oraculum.core.surface import Surface, for_surface, tool_call
 from oraculum.service.cancel import CancelResult
@@ -178,9 +179,9 @@ def cancel_outcome(result: CancelResult) -> Outcome:
     return Outcome(result.text(SURFACE), data, subject=result.job["id"])
 
 
-def auth_outcome(result: dict[str, Any]) -> Outcome:
-    data = {key: value for key, value in result.items() if key != "message"}
-    return Outcome(for_surface(result.get("message"), SURFACE) or "Signed in.", data)
+def auth_outcome(result: AuthResult) -> Outcome:
+    data = {key: value for key, value in result.to_json().items() if key != "message"}
+    return Outcome(result.text(SURFACE), data)
 
 
 def wait_outcome(result: dict[str, Any], wakeup_text: str | None) -> Outcome:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from oraculum.auth.bootstrap import AuthRequest, Watch, run_auth
+from oraculum.auth.result import AuthResult
 from oraculum.auth.seed import previous_dir, rollback_seed
 from oraculum.core.config import seed_profile_dir
 from oraculum.core.errors import OracleError
@@ -28,7 +28,7 @@ def auth(
     watch: Watch | None = None,
     progress: Callable[[str], None] | None = None,
     home: Path | None = None,
-) -> dict[str, Any]:
+) -> AuthResult:
     """Sign ``provider``'s seed profile in. By default the cookies of a local Chrome, Chromium
     or Brave profile are imported (read-only); with ``manual`` (or when no profile is found) a
     browser opens on the login page for the user. ``watch`` and ``home`` are for tests."""
@@ -54,15 +54,12 @@ def auth(
     return asyncio.run(run_auth(config, request))
 
 
-def _rollback(provider: str, seed: Path) -> dict[str, Any]:
+def _rollback(provider: str, seed: Path) -> AuthResult:
     with named_lock("auth", timeout=60):
         generation = rollback_seed(seed)
-    return {
-        "provider": provider,
-        "mode": "rollback",
-        "seedProfileDir": str(seed),
-        "previousSeedDir": str(previous_dir(seed)) if previous_dir(seed).exists() else None,
-        "generation": generation,
-        "message": f"Restored the previous {provider} seed profile into {seed}"
-        + (f" (generation {generation})." if generation else "."),
-    }
+    previous = previous_dir(seed)
+    message = f"Restored the previous {provider} seed profile into {seed}" + (
+        f" (generation {generation})." if generation else "."
+    )
+    kept = previous if previous.exists() else None
+    return AuthResult(provider, "rollback", seed, kept, generation, message)
