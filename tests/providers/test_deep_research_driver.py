@@ -115,8 +115,9 @@ def test_without_export_the_widget_state_gives_footnotes(seeded, sim, project, s
     assert "```mermaid" in answer and "\ue200" not in answer
 
 
-def test_an_unresolved_citation_is_kept_and_counted(seeded, sim, project) -> None:
-    job = submit_research(project, sim, scenario="dr_no_export,dr_unresolved_citation")
+@pytest.mark.parametrize("shell", SHELLS)
+def test_an_unresolved_citation_is_kept_and_counted(seeded, sim, project, shell) -> None:
+    job = submit_research(project, sim, shell=shell, scenario="dr_no_export,dr_unresolved_citation")
     done = complete(job)
     answer = Path(done.response_path).read_text()
     record = capture_record(done)
@@ -125,16 +126,19 @@ def test_an_unresolved_citation_is_kept_and_counted(seeded, sim, project) -> Non
     assert done.collection_gaps == ["unresolved_source_links", "native_markdown_export"]
 
 
-def test_token_like_text_in_code_is_never_rewritten(seeded, sim, project) -> None:
-    done = complete(submit_research(project, sim, scenario="dr_no_export,dr_code_tokens"))
+@pytest.mark.parametrize("shell", SHELLS)
+def test_token_like_text_in_code_is_never_rewritten(seeded, sim, project, shell) -> None:
+    job = submit_research(project, sim, shell=shell, scenario="dr_no_export,dr_code_tokens")
+    done = complete(job)
     answer = Path(done.response_path).read_text()
     assert "\ue200cite\ue202turn0search0\ue201" in answer  # inside the ```text fence
     assert "citeturn0search0" in answer and "`citeturn0search3`" in answer
     assert capture_record(done)["citations"]["tokens"] == 5
 
 
-def test_export_without_widget_state(seeded, sim, project) -> None:
-    done = complete(submit_research(project, sim, scenario="dr_no_widget_state"))
+@pytest.mark.parametrize("shell", SHELLS)
+def test_export_without_widget_state(seeded, sim, project, shell) -> None:
+    done = complete(submit_research(project, sim, shell=shell, scenario="dr_no_widget_state"))
     record = capture_record(done)
     assert record["method"] == "native_report_download"
     assert done.collection_gaps == ["research_widget_state"]
@@ -160,8 +164,9 @@ def test_the_rendered_report_is_the_last_resort(seeded, sim, project, shell) -> 
     assert record["citations"]["unresolved"] == record["citations"]["tokens"] > 0
 
 
-def test_a_clarifying_question_without_an_answer_is_saved(seeded, sim, project) -> None:
-    done = finished(submit_research(project, sim, scenario="dr_clarify").id)
+@pytest.mark.parametrize("shell", SHELLS)
+def test_a_clarifying_question_without_an_answer_is_saved(seeded, sim, project, shell) -> None:
+    done = finished(submit_research(project, sim, shell=shell, scenario="dr_clarify").id)
     assert done.status == Status.FAILED
     assert done.error_code == "deep_research_needs_answer", done.error
     assert "Which archive formats" in done.error

@@ -14,6 +14,7 @@ written to the job directory for `oraculum status`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import time
 from collections.abc import Callable
@@ -196,4 +197,6 @@ class StatusRecorder:
         text = text or ("Research completed" if reading.completed else "")
         if text and text != self.last_text:
             self.last_text = text
-            atomic_write_json(self.path, {"text": text, "at": iso(utc_now())})
+            # A status line is a courtesy: a full disk must not end hours of research.
+            with contextlib.suppress(OracleError):
+                atomic_write_json(self.path, {"text": text, "at": iso(utc_now())})
