@@ -218,16 +218,21 @@ def submit_job(request: JobRequest, *, store: JobStore | None = None) -> Job:
     settings = EngineSettings.from_config(request.config)
     base = _request_fields(request)
     with named_lock("admission", timeout=ADMISSION_LOCK_TIMEOUT_S, fair=True):
-        promote_queue(store, locked=True)
-        job = _decide(store, request, settings, base)
+        _promoted, active = _promote(store)
+        job = _decide(store, request, settings, base, active)
         _create(store, request, job)
     return _settle(store, job)
 
 
 def _decide(
-    store: JobStore, request: JobRequest, settings: EngineSettings, base: dict[str, Any]
+    store: JobStore,
+    request: JobRequest,
+    settings: EngineSettings,
+    base: dict[str, Any],
+    active: int | None,
 ) -> Job:
-    """The new job's record, admitted or queued (under the admission lock)."""
+    """The new job's record, admitted or queued (under the admission lock). ``active`` is the
+    live lease count the promotion pass just saw, when it stopped on a full capacity."""
     existing = store.list_ids()
     # Assigned under the admission lock, so ids follow submit order.
     job_id = new_job_id(after=existing[-1] if existing else None)
@@ -242,7 +247,8 @@ def _decide(
                 retryable=True,
                 suggested_next_step=f"Wait for job {holder} to finish, then follow up.",
             )
-    active = len(live_runtime_leases(store, prune=True))
+    if active is None:
+        active = len(live_runtime_leases(store, prune=True))
     queued = active >= settings.max_concurrent_jobs
     if queued:
         _check_queue_limits(store, request, settings, active)
@@ -428,15 +434,22 @@ def promote_queue(
     store = store or JobStore()
     if not locked:
         with named_lock("admission", timeout=lock_timeout, fair=True):
-            return promote_queue(store, locked=True)
+            return _promote(store)[0]
+    return _promote(store)[0]
+
+
+def _promote(store: JobStore) -> tuple[list[str], int | None]:
+    """:func:`promote_queue`'s pass (under the lock): the ids admitted, and the live lease
+    count when it stopped on a full capacity (None when it did not), which a submit reuses."""
     promoted: list[str] = []
     for job_id in indexes.members(indexes.QUEUE):
         job = _still_queued(store, job_id)
         if job is None:
             continue
         settings = EngineSettings.from_config(job_settings_config(job))
-        if len(live_runtime_leases(store, prune=True)) >= settings.max_concurrent_jobs:
-            break
+        active = len(live_runtime_leases(store, prune=True))
+        if active >= settings.max_concurrent_jobs:
+            return promoted, active
         if job.conversation_id and conversation_holder(store, job.conversation_id, job.id):
             continue
         admitted = _admit_queued(store, job)
@@ -450,7 +463,7 @@ def promote_queue(
             promoted.append(admitted.id)
         except OracleError as error:
             _fail_promoted(store, admitted, error)
-    return promoted
+    return promoted, None
 
 
 def _still_queued(store: JobStore, job_id: str) -> Job | None:

@@ -43,14 +43,32 @@ def mark(name: str, job_id: str, *, size: int = 0, root: Path | None = None) -> 
 
 
 def total_size(name: str, *, root: Path | None = None) -> int:
-    """The sum of the sizes recorded in the markers of ``name``."""
-    directory = _dir(name, root)
+    """The sum of the sizes recorded in the markers of ``name``.
+
+    Admission sums the whole queue on every queued submit, under its lock, so each marker is
+    read with bare system calls relative to the directory (no path objects, no file objects).
+    """
+    try:
+        dir_fd = os.open(_dir(name, root), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return 0
     total = 0
-    for job_id in members(name, root=root):
-        try:
-            total += int((directory / job_id).read_bytes() or b"0")
-        except (FileNotFoundError, ValueError):
-            continue
+    try:
+        for job_id in members(name, root=root):
+            try:
+                fd = os.open(job_id, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=dir_fd)
+            except OSError:  # gone meanwhile (or not a marker we wrote): counts nothing
+                continue
+            try:
+                data = os.read(fd, 32)
+            finally:
+                os.close(fd)
+            try:
+                total += int(data or b"0")
+            except ValueError:
+                continue
+    finally:
+        os.close(dir_fd)
     return total
 
 
