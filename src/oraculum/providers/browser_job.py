@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from playwright.async_api import Page
 
@@ -26,10 +26,11 @@ from oraculum.core.config import seed_profile_dir
 from oraculum.core.errors import OracleError
 from oraculum.core.providers import provider_spec
 from oraculum.jobs.locks import named_lock
-from oraculum.jobs.model import Job, Phase
+from oraculum.jobs.model import EventKind, Job, Phase, PromptSendState
 from oraculum.providers.base import AdoptedUrl, ProviderOutcome, WorkerContext, with_send_warning
 
 AUTH_LOCK_TIMEOUT_S = 600.0
+T = TypeVar("T")
 
 
 class PageFlow(Protocol):
@@ -152,3 +153,76 @@ def collection_outcome(
         patch={"generation_status": "completed", **result.patch},
         message=message,
     )
+
+
+async def open_ready(
+    ctx: WorkerContext,
+    flow: PageFlow,
+    view: Any,
+    url: str,
+    origins: frozenset[str],
+    wait_until_ready: Callable[..., Awaitable[None]],
+) -> None:
+    """Open ``url`` and wait until the provider's page is ready for a prompt (diagnostics
+    written when it is not): the job's `verifying_auth` phase."""
+    await view.page.goto(url)
+    await ctx.enter_phase(Phase.VERIFYING_AUTH)
+
+    async def failed_readiness(state: Any) -> None:
+        ctx.log(f"page state {state.state}: {state.reason} {state.evidence}".rstrip())
+        await diagnose(ctx, flow, view.page, "preflight")
+
+    await wait_until_ready(
+        view,
+        origins,
+        timeout_s=ctx.config.worker.readiness_timeout_ms / 1000,
+        on_failure=failed_readiness,
+        log=ctx.log,
+    )
+
+
+async def send_recorded(
+    ctx: WorkerContext,
+    label: str,
+    click: Callable[[], Awaitable[object]],
+    accepted: Callable[[], Awaitable[T]],
+) -> T:
+    """Click Send with the prompt's send state recorded around it: `attempted` just before the
+    click (a crash after it must never resend), `accepted` once the page took the prompt."""
+    await ctx.record(
+        {"prompt_send_state": PromptSendState.ATTEMPTED}, message="Sending the prompt."
+    )
+    await click()
+    result = await accepted()
+    await ctx.record(
+        {"prompt_send_state": PromptSendState.ACCEPTED}, message=f"{label} accepted the prompt."
+    )
+    return result
+
+
+def navigation_recorder(ctx: WorkerContext) -> Callable[[str], Awaitable[None]]:
+    """What a wait calls when the tab showed another page and is taken back to the job's."""
+
+    async def navigated(away: str) -> None:
+        await ctx.record(
+            {},
+            message=f"The tab showed another page ({away}); reopening the job's conversation.",
+            kind=EventKind.NAVIGATION,
+        )
+
+    return navigated
+
+
+def collection_hooks(
+    ctx: WorkerContext, page: Page
+) -> tuple[Callable[[], Awaitable[None]], Callable[[dict[str, Any]], Awaitable[Job]]]:
+    """How a collection reopens the job's conversation and records what it found."""
+    chat_url = ctx.job.chat_url or ""
+
+    async def reopen() -> None:
+        await page.goto(chat_url)
+
+    async def persist(patch: dict[str, Any]) -> Job:
+        return await ctx.record(patch)
+
+    return reopen, persist

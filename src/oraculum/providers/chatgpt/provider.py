@@ -16,14 +16,18 @@ from playwright.async_api import Page
 
 from oraculum.capture.collect import CollectionResult, collect, recollect
 from oraculum.core.config import Config
-from oraculum.jobs.model import EventKind, Job, Phase, PromptSendState, Status
+from oraculum.jobs.model import Job, Phase, Status
 from oraculum.jobs.store import JobPaths
 from oraculum.providers.base import ProviderOutcome, RecollectHooks, WorkerContext
 from oraculum.providers.browser_job import (
+    collection_hooks,
     collection_outcome,
     conversation_patch,
     diagnose,
+    navigation_recorder,
+    open_ready,
     run_browser_job,
+    send_recorded,
 )
 from oraculum.providers.chatgpt import composer, deep_research
 from oraculum.providers.chatgpt.completion import (
@@ -94,7 +98,7 @@ class ChatGPTProvider:
         archive = Path(ctx.job.archive_path)
         widgets = await deep_research.widget_count(chat) if research else 0
         before, accepted = await self._send(ctx, chat, archive, fill=not research)
-        navigated = self._navigation_recorder(ctx)
+        navigated = navigation_recorder(ctx)
         adopted = await adopt_conversation_url(
             chat,
             archive.name,
@@ -168,20 +172,9 @@ class ChatGPTProvider:
     async def _verify(self, ctx: WorkerContext, chat: ChatGPTPage) -> None:
         """Open the job's page and wait until it is ready for a prompt (or fail fast)."""
         browser = ctx.config.browser
-        await chat.page.goto(ctx.job.chat_url or browser.chat_url)
-        await ctx.enter_phase(Phase.VERIFYING_AUTH)
-
-        async def failed_readiness(state: Any) -> None:
-            ctx.log(f"page state {state.state}: {state.reason} {state.evidence}".rstrip())
-            await self._diagnose(ctx, chat, "preflight")
-
-        await wait_until_ready(
-            chat,
-            allowed_origins(browser.chat_url, browser.auth_url),
-            timeout_s=ctx.config.worker.readiness_timeout_ms / 1000,
-            on_failure=failed_readiness,
-            log=ctx.log,
-        )
+        origins = allowed_origins(browser.chat_url, browser.auth_url)
+        url = ctx.job.chat_url or browser.chat_url
+        await open_ready(ctx, self, chat, url, origins, wait_until_ready)
 
     async def _send(
         self, ctx: WorkerContext, chat: ChatGPTPage, archive: Path, *, fill: bool = True
@@ -194,28 +187,15 @@ class ChatGPTProvider:
             await composer.fill_prompt(chat, ctx.prompt)
         await composer.wait_send_ready(chat, timeout_s=worker.send_ready_timeout_ms / 1000)
         before = composer.SendBaseline.of(await chat.turns())
-        await ctx.record(
-            {"prompt_send_state": PromptSendState.ATTEMPTED}, message="Sending the prompt."
-        )
-        await composer.click_send(chat)
-        accepted = await composer.wait_accepted(
-            chat, before, timeout_s=worker.send_accept_timeout_ms / 1000
-        )
-        await ctx.record(
-            {"prompt_send_state": PromptSendState.ACCEPTED}, message="ChatGPT accepted the prompt."
+        accepted = await send_recorded(
+            ctx,
+            "ChatGPT",
+            lambda: composer.click_send(chat),
+            lambda: composer.wait_accepted(
+                chat, before, timeout_s=worker.send_accept_timeout_ms / 1000
+            ),
         )
         return before, accepted
-
-    @staticmethod
-    def _navigation_recorder(ctx: WorkerContext) -> Callable[[str], Awaitable[None]]:
-        async def navigated(away: str) -> None:
-            await ctx.record(
-                {},
-                message=f"The tab showed another page ({away}); reopening the job's conversation.",
-                kind=EventKind.NAVIGATION,
-            )
-
-        return navigated
 
     @staticmethod
     def _completion(
@@ -263,14 +243,7 @@ class ChatGPTProvider:
     ) -> ProviderOutcome:
         """Bind to exactly this turn and save it (the streamed text is evidence only: for
         ChatGPT nothing but the bound capture is ever saved as the response)."""
-        chat_url = ctx.job.chat_url or ""
-
-        async def reopen() -> None:
-            await chat.page.goto(chat_url)
-
-        async def persist(patch: dict[str, Any]) -> Job:
-            return await ctx.record(patch)
-
+        reopen, persist = collection_hooks(ctx, chat.page)
         result = await collect(
             chat.page,
             ctx.job,

@@ -8,21 +8,23 @@ wait for the reply after that user message → collect it through Grok's own cap
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from playwright.async_api import Page
 
 from oraculum.capture.collect import CollectionResult
 from oraculum.capture.grok_collect import collect_with, recollect_with
 from oraculum.core.config import Config, provider_urls
-from oraculum.jobs.model import EventKind, Job, Phase, PromptSendState, Status
+from oraculum.jobs.model import Job, Phase, Status
 from oraculum.jobs.store import JobPaths
 from oraculum.providers.base import ProviderOutcome, RecollectHooks, WorkerContext
 from oraculum.providers.browser_job import (
+    collection_hooks,
     collection_outcome,
     conversation_patch,
-    diagnose,
+    navigation_recorder,
+    open_ready,
     run_browser_job,
+    send_recorded,
 )
 from oraculum.providers.chatgpt.completion import revival_context
 from oraculum.providers.chatgpt.page_state import conversation_id_from_url
@@ -34,7 +36,7 @@ from oraculum.providers.grok.completion import (
 )
 from oraculum.providers.grok.model import select_heavy
 from oraculum.providers.grok.page import GrokPage
-from oraculum.providers.grok.page_state import Classification, allowed_origins
+from oraculum.providers.grok.page_state import allowed_origins
 from oraculum.providers.grok.readiness import wait_until_ready
 
 
@@ -62,20 +64,8 @@ class GrokProvider:
 
     async def _verify(self, ctx: WorkerContext, grok: GrokPage) -> None:
         grok_url, _ = provider_urls(ctx.config, "grok")
-        await grok.page.goto(ctx.job.chat_url or grok_url)
-        await ctx.enter_phase(Phase.VERIFYING_AUTH)
-
-        async def failed_readiness(state: Classification) -> None:
-            ctx.log(f"page state {state.state}: {state.reason} {state.evidence}".rstrip())
-            await diagnose(ctx, self, grok.page, "preflight")
-
-        await wait_until_ready(
-            grok,
-            allowed_origins(grok_url),
-            timeout_s=ctx.config.worker.readiness_timeout_ms / 1000,
-            on_failure=failed_readiness,
-            log=ctx.log,
-        )
+        url = ctx.job.chat_url or grok_url
+        await open_ready(ctx, self, grok, url, allowed_origins(grok_url), wait_until_ready)
 
     async def _send(
         self, ctx: WorkerContext, grok: GrokPage, archive: Path
@@ -85,13 +75,13 @@ class GrokProvider:
         await composer.fill_prompt(grok, ctx.prompt)
         await composer.wait_send_ready(grok, timeout_s=worker.send_ready_timeout_ms / 1000)
         before = composer.SendBaseline.of(await grok.turns())
-        await ctx.record(
-            {"prompt_send_state": PromptSendState.ATTEMPTED}, message="Sending the prompt."
-        )
-        await composer.click_send(grok)
-        await composer.wait_accepted(grok, before, timeout_s=worker.send_accept_timeout_ms / 1000)
-        await ctx.record(
-            {"prompt_send_state": PromptSendState.ACCEPTED}, message="Grok accepted the prompt."
+        await send_recorded(
+            ctx,
+            "Grok",
+            lambda: composer.click_send(grok),
+            lambda: composer.wait_accepted(
+                grok, before, timeout_s=worker.send_accept_timeout_ms / 1000
+            ),
         )
         return before
 
@@ -101,13 +91,7 @@ class GrokProvider:
         """Adopt the conversation proven by the archive, then wait for the reply bound to it;
         returns where that reply is among the replies."""
         worker = ctx.config.worker
-
-        async def navigated(away: str) -> None:
-            await ctx.record(
-                {},
-                message=f"The tab showed another page ({away}); reopening the job's conversation.",
-                kind=EventKind.NAVIGATION,
-            )
+        navigated = navigation_recorder(ctx)
 
         adopted = await adopt_conversation_url(
             grok,
@@ -153,14 +137,7 @@ class GrokProvider:
         )  # fmt: skip
 
     async def _collect(self, ctx: WorkerContext, grok: GrokPage, index: int) -> ProviderOutcome:
-        chat_url = ctx.job.chat_url or ""
-
-        async def reopen() -> None:
-            await grok.page.goto(chat_url)
-
-        async def persist(patch: dict[str, Any]) -> Job:
-            return await ctx.record(patch)
-
+        reopen, persist = collection_hooks(ctx, grok.page)
         result = await collect_with(
             grok.capture,
             grok.page,
