@@ -55,133 +55,166 @@ function toolResult(document: Record<string, unknown>): ToolResult {
 
 export default async function oraculum(pi: ExtensionAPI): Promise<void> {
   pi.registerFlag("oraculum", { description: "Path of the oraculum executable", type: "string" });
-  const executable = () => oraculumExecutable(pi.getFlag("oraculum"), process.env);
+  const bridge = new Bridge(pi);
+  await bridge.describe();
+  bridge.registerTools();
+  bridge.registerSessionHooks();
+  bridge.registerDispatch();
+  registerCommands(pi, (ctx, tool, args) => bridge.callTool(ctx, tool, args), () => bridge.executable());
+}
 
-  async function callTool(ctx: ExtensionContext, tool: string, args: unknown, signal?: AbortSignal): Promise<ToolResult> {
+/** The package's state: oraculum's description, and per live session the wake-up watcher,
+ * its timers, the warnings already shown and a dispatch waiting for its run. */
+class Bridge {
+  private readonly pi: ExtensionAPI;
+  private description: Description = { tools: [], prompts: {} };
+  private unavailable: string | undefined;
+  private watcher: WakeupWatcher | undefined;
+  private timers: NodeJS.Timeout[] = [];
+  private warned = new Set<string>();
+  private pendingDispatch: string | undefined;
+  private promptDir: string | undefined;
+
+  constructor(pi: ExtensionAPI) {
+    this.pi = pi;
+  }
+
+  executable(): string {
+    return oraculumExecutable(this.pi.getFlag("oraculum"), process.env);
+  }
+
+  /** The tools and prompts as oraculum describes them (the MCP server's own schemas). */
+  async describe(): Promise<void> {
+    const document = jsonDocument(await runOraculum(this.executable(), ["bridge", "describe"], { cwd: process.cwd() }));
+    if (Array.isArray(document.tools)) this.description = document as unknown as Description;
+    // Without oraculum there are no tools: the session says why once, at its start.
+    else this.unavailable = toolResult(document).text;
+  }
+
+  async callTool(ctx: ExtensionContext, tool: string, args: unknown, signal?: AbortSignal): Promise<ToolResult> {
     const argv = ["bridge", "call", tool, ...sessionArgs(sessionIdOf(ctx))];
-    const run = await runOraculum(executable(), argv, { cwd: ctx.cwd, input: JSON.stringify(args ?? {}), signal });
+    const run = await runOraculum(this.executable(), argv, { cwd: ctx.cwd, input: JSON.stringify(args ?? {}), signal });
     return toolResult(jsonDocument(run));
   }
 
-  // The tools and prompts as oraculum describes them (the MCP server's own schemas).
-  const described = await runOraculum(executable(), ["bridge", "describe"], { cwd: process.cwd() });
-  const description = jsonDocument(described) as unknown as Description;
-  // Without oraculum there are no tools: the session says why once, at its start.
-  const unavailable = Array.isArray(description.tools) ? undefined : toolResult(description as never).text;
-  for (const tool of description.tools ?? []) {
-    pi.registerTool({
-      name: tool.name,
-      label: tool.title ?? tool.name,
-      description: tool.description ?? tool.name,
-      parameters: tool.inputSchema as never,
-      async execute(_id: string, params: unknown, signal: AbortSignal | undefined, _update: unknown, ctx: ExtensionContext) {
-        const result = await callTool(ctx, tool.name, params, signal);
-        return { content: [{ type: "text", text: result.text }], details: result.data, isError: result.isError };
-      },
+  registerTools(): void {
+    for (const tool of this.description.tools) {
+      this.pi.registerTool({
+        name: tool.name,
+        label: tool.title ?? tool.name,
+        description: tool.description ?? tool.name,
+        parameters: tool.inputSchema as never,
+        execute: async (_id: string, params: unknown, signal: AbortSignal | undefined, _update: unknown, ctx: ExtensionContext) => {
+          const result = await this.callTool(ctx, tool.name, params, signal);
+          return { content: [{ type: "text", text: result.text }], details: result.data, isError: result.isError };
+        },
+      });
+    }
+  }
+
+  registerSessionHooks(): void {
+    this.pi.on("session_start", async (_event, ctx) => this.startSession(ctx));
+    this.pi.on("session_shutdown", async () => this.endSession());
+    // A settled run is the moment a deferred wake-up can go out.
+    this.pi.on("agent_settled", async () => {
+      const current = this.watcher;
+      if (current) setTimeout(() => void current.tick().catch(() => undefined), 0);
     });
   }
 
-  // Per live session: the wake-up watcher, the footer refresh, the warnings already shown.
-  let watcher: WakeupWatcher | undefined;
-  let timers: NodeJS.Timeout[] = [];
-  let warned = new Set<string>();
-  let pendingDispatch: string | undefined;
-  let promptDir: string | undefined;
+  private async startSession(ctx: ExtensionContext): Promise<void> {
+    await this.stopSession();
+    if (this.unavailable && ctx.hasUI) ctx.ui.notify(`oraculum tools unavailable: ${this.unavailable}`, "warning");
+    void this.refreshFooter(ctx).catch(() => undefined);
+    this.timers.push(setInterval(() => void this.refreshFooter(ctx).catch(() => undefined), FOOTER_REFRESH_MS));
+    const sessionId = sessionIdOf(ctx);
+    if (sessionId) await this.startWatcher(ctx, sessionId).catch(() => undefined);
+  }
 
-  async function refreshFooter(ctx: ExtensionContext): Promise<void> {
-    const state = readiness(await callTool(ctx, "oracle_preflight", {}));
+  private async endSession(): Promise<void> {
+    await this.stopSession();
+    if (this.promptDir) rmSync(this.promptDir, { recursive: true, force: true });
+    this.promptDir = undefined;
+  }
+
+  private async refreshFooter(ctx: ExtensionContext): Promise<void> {
+    const state = readiness(await this.callTool(ctx, "oracle_preflight", {}));
     if (!ctx.hasUI) return;
     ctx.ui.setStatus(FOOTER_KEY, state.label);
-    const blocker = newWarning(state, warned);
+    const blocker = newWarning(state, this.warned);
     if (blocker) ctx.ui.notify(`${state.label} (${blocker}): run /oracle-status or oraculum doctor`, "warning");
   }
 
-  async function startWatcher(ctx: ExtensionContext, sessionId: string): Promise<void> {
-    const channel = new ChannelProcess(executable(), sessionId, ctx.cwd);
+  private async startWatcher(ctx: ExtensionContext, sessionId: string): Promise<void> {
+    const channel = new ChannelProcess(this.executable(), sessionId, ctx.cwd);
     const ready = await channel.ready;
     const current = new WakeupWatcher(channel, {
       isIdle: () => ctx.isIdle(),
       hasPendingMessages: () => ctx.hasPendingMessages(),
       deliver: (text: string, wakeups: Wakeup[]) =>
-        pi.sendMessage(
+        this.pi.sendMessage(
           { customType: WAKEUP_TYPE, content: text, display: true, details: { wakeups } },
           { deliverAs: "followUp", triggerTurn: true },
         ),
     });
-    watcher = current;
+    this.watcher = current;
     const interval = typeof ready.intervalMs === "number" ? ready.intervalMs : 5000;
-    timers.push(setInterval(() => void current.tick().catch(() => undefined), interval));
+    this.timers.push(setInterval(() => void current.tick().catch(() => undefined), interval));
     void current.tick().catch(() => undefined);
   }
 
-  async function stopSession(): Promise<void> {
-    for (const timer of timers) clearInterval(timer);
-    timers = [];
-    const stopping = watcher;
-    watcher = undefined;
-    warned = new Set();
+  private async stopSession(): Promise<void> {
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
+    const stopping = this.watcher;
+    this.watcher = undefined;
+    this.warned = new Set();
     if (stopping) await stopping.stop();
   }
 
-  pi.on("session_start", async (_event, ctx) => {
-    await stopSession();
-    if (unavailable && ctx.hasUI) ctx.ui.notify(`oraculum tools unavailable: ${unavailable}`, "warning");
-    const sessionId = sessionIdOf(ctx);
-    void refreshFooter(ctx).catch(() => undefined);
-    timers.push(setInterval(() => void refreshFooter(ctx).catch(() => undefined), FOOTER_REFRESH_MS));
-    if (sessionId) await startWatcher(ctx, sessionId).catch(() => undefined);
-  });
+  registerDispatch(): void {
+    // Print, JSON and RPC modes: /oracle and /oracle-followup are prompt templates.
+    this.pi.on("resources_discover", async (_event, ctx) =>
+      ctx.mode === "tui" ? {} : { promptPaths: this.writeTemplates() });
+    // TUI: the compact request stays the visible message; the workflow goes in hidden.
+    this.pi.on("input", async (event, ctx) => {
+      if (ctx.mode !== "tui" || event.source !== "interactive") return { action: "continue" };
+      const request = dispatchRequest(event.text);
+      return request ? this.prepareDispatch(ctx, request) : { action: "continue" };
+    });
+    this.pi.on("before_agent_start", async () => {
+      if (this.pendingDispatch === undefined) return undefined;
+      const content = this.pendingDispatch;
+      this.pendingDispatch = undefined;
+      return { message: { customType: DISPATCH_TYPE, content, display: false } };
+    });
+  }
 
-  pi.on("session_shutdown", async () => {
-    await stopSession();
-    if (promptDir) rmSync(promptDir, { recursive: true, force: true });
-    promptDir = undefined;
-  });
-
-  // A settled run is the moment a deferred wake-up can go out.
-  pi.on("agent_settled", async () => {
-    const current = watcher;
-    if (current) setTimeout(() => void current.tick().catch(() => undefined), 0);
-  });
-
-  // Print, JSON and RPC modes: /oracle and /oracle-followup are prompt templates.
-  pi.on("resources_discover", async (_event, ctx) => {
-    if (ctx.mode === "tui" || !description.prompts) return {};
-    promptDir ??= mkdtempSync(join(tmpdir(), "oraculum-pi-"));
+  private writeTemplates(): string[] {
+    this.promptDir ??= mkdtempSync(join(tmpdir(), "oraculum-pi-"));
     const paths: string[] = [];
-    for (const [name, body] of Object.entries(description.prompts)) {
+    for (const [name, body] of Object.entries(this.description.prompts)) {
       const [summary, hint] = PROMPTS[name] ?? [name, ""];
-      const path = join(promptDir, `${name}.md`);
+      const path = join(this.promptDir, `${name}.md`);
       writeFileSync(path, templateFile(summary, hint, body), { mode: 0o600 });
       paths.push(path);
     }
-    return { promptPaths: paths };
-  });
+    return paths;
+  }
 
-  // TUI: the compact request stays the visible message; the instructions go in hidden.
-  pi.on("input", async (event, ctx) => {
-    if (ctx.mode !== "tui" || event.source !== "interactive") return { action: "continue" };
-    const request = dispatchRequest(event.text);
-    if (!request) return { action: "continue" };
-    const filled = jsonDocument(
-      await runOraculum(executable(), ["bridge", "prompt", request.name, ...request.args], { cwd: ctx.cwd }),
-    );
+  private async prepareDispatch(
+    ctx: ExtensionContext,
+    request: { name: string; args: string[] },
+  ): Promise<{ action: "continue" | "handled" }> {
+    const argv = ["bridge", "prompt", request.name, ...request.args];
+    const filled = jsonDocument(await runOraculum(this.executable(), argv, { cwd: ctx.cwd }));
     if (typeof filled.text !== "string") {
       ctx.ui.notify(toolResult(filled).text, "error");
       return { action: "handled" };
     }
-    pendingDispatch = filled.text;
+    this.pendingDispatch = filled.text;
     return { action: "continue" };
-  });
-
-  pi.on("before_agent_start", async () => {
-    if (pendingDispatch === undefined) return undefined;
-    const content = pendingDispatch;
-    pendingDispatch = undefined;
-    return { message: { customType: DISPATCH_TYPE, content, display: false } };
-  });
-
-  registerCommands(pi, callTool, executable);
+  }
 }
 
 type CallTool = (ctx: ExtensionContext, tool: string, args: unknown) => Promise<ToolResult>;
