@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 
 from oraculum.core.errors import OracleError
@@ -57,6 +58,18 @@ async def world(
         return model, SubagentRegistry(PiRpcBackend()), Owner(project_id(project), SESSION)
 
     return make
+
+
+def pi_children() -> list[psutil.Process]:
+    """The pi processes this test process started (they lead their own groups)."""
+    found = []
+    for child in psutil.Process().children(recursive=True):
+        try:
+            if Path(child.exe()).name == "node":  # pi retitles itself; its binary stays
+                found.append(child)
+        except psutil.Error:
+            continue
+    return found
 
 
 def pongs(project: Path) -> list[Notice]:
@@ -162,6 +175,7 @@ async def test_interrupt_stops_the_turn_with_one_interruption_pong(
     assert stopped == {"id": "1", "interrupted": True}
     await until(lambda: len(pongs(project)) == 1)
     gate.open()  # let the held answer go to the closed connection
+    assert pi_children() == []  # the interrupted turn's child has exited
     [pong] = pongs(project)
     assert pong.data["status"] == "interrupted" and pong.data["errorCode"] == "subagent_interrupted"
     assert "never seen" not in pong.text
@@ -208,8 +222,11 @@ async def test_session_end_interrupts_active_turns_and_stops_children(
         registry.start, owner, "Hold on", spec(project), routing(None, None), wait=False
     )
     await until(lambda: len(model.requests) == 1)
+    [child] = pi_children()
     await asyncio.to_thread(registry.shutdown_owner, owner)
     gate.open()
+    assert not child.is_running() or child.status() == psutil.STATUS_ZOMBIE
+    assert pi_children() == []
     [pong] = pongs(project)
     assert pong.data["ok"] is False
     assert registry.list(owner)[0]["state"] == "idle"

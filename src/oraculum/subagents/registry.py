@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import itertools
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -167,13 +169,14 @@ class SubagentRegistry:
 
     def steer(self, owner: Owner, subagent_id: str, message: str) -> dict[str, Any]:
         check_prompt(message, "steering message")
-        child = self._active_child(owner, subagent_id)
-        child.steer(message)
+        with self._settled_is_idle(owner, subagent_id):
+            self._active_child(owner, subagent_id).steer(message)
         return {"id": subagent_id, "steered": True}
 
     def interrupt(self, owner: Owner, subagent_id: str) -> dict[str, Any]:
-        child = self._active_child(owner, subagent_id)
-        child.abort()  # the turn's waiter sees it settle aborted: one interruption result
+        with self._settled_is_idle(owner, subagent_id):
+            # The turn's waiter sees it settle aborted: one interruption result.
+            self._active_child(owner, subagent_id).abort()
         return {"id": subagent_id, "interrupted": True}
 
     def list(self, owner: Owner) -> list[dict[str, Any]]:
@@ -268,12 +271,29 @@ class SubagentRegistry:
             conversation = self._get(owner, subagent_id)
             child = conversation.child
         if child is None or conversation.state != "running":
-            raise OracleError(
-                "subagent_idle",
-                f"{conversation.label()} has no active turn.",
-                suggested_next_step="Use subagent_continue to give it a new turn.",
-            )
+            raise _idle(conversation)
         return child
+
+    @contextmanager
+    def _settled_is_idle(self, owner: Owner, subagent_id: str) -> Iterator[None]:
+        """A command that fails because the turn settled meanwhile is ``subagent_idle``."""
+        try:
+            yield
+        except OracleError as exc:
+            with self._lock:
+                conversation = self._get(owner, subagent_id)
+                settled = conversation.state != "running"
+            if exc.code == "subagent_failed" and settled:
+                raise _idle(conversation) from None
+            raise
+
+
+def _idle(conversation: Conversation) -> OracleError:
+    return OracleError(
+        "subagent_idle",
+        f"{conversation.label()} has no active turn.",
+        suggested_next_step="Use subagent_continue to give it a new turn.",
+    )
 
 
 def _result_json(result: TaskResult) -> dict[str, Any]:
