@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import secrets
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -137,7 +136,7 @@ def build_archive(
     """
     spec = provider_spec(provider)  # the provider's archive format and ceiling
     final = Path(dest_dir) / _checked_name(job_id, provider, filename)
-    tmp = final.with_name(f".{final.name}.{secrets.token_hex(6)}.tmp")
+    tmp = final.with_name(f".{final.name}.{os.urandom(6).hex()}.tmp")
     job = _Build(
         project_root=Path(project_root),
         inputs=list(inputs),

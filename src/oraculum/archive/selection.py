@@ -34,9 +34,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, NamedTuple
-
-import pathspec
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from oraculum.archive import exclusions as rules
 from oraculum.archive.git import GitListing, SelectionTimeout, git_ignored
@@ -50,6 +48,9 @@ from oraculum.archive.inputs import (
     resolve_inputs,
 )
 from oraculum.core.errors import OracleError
+
+if TYPE_CHECKING:
+    import pathspec
 
 EntryKind = Literal["file", "symlink"]
 
@@ -229,6 +230,10 @@ class _GitIgnores:
                 lines = fh.read().decode("utf-8", "surrogateescape").splitlines()
         except OSError:
             return None
+        # Loaded on the first .gitignore outside git: a git repository (the usual case)
+        # never needs it, and it costs a CLI start tens of milliseconds.
+        import pathspec
+
         spec = pathspec.GitIgnoreSpec.from_lines(lines)
         return spec if len(spec.patterns) else None
 
