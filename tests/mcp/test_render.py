@@ -12,6 +12,7 @@ from oraculum.mcp.render import (
     status_outcome,
     wait_outcome,
 )
+from oraculum.service.wait import Delivery, WaitResult
 from oraculum.sessions.wakeup import Wakeup
 
 
@@ -104,12 +105,29 @@ def test_one_status_has_no_python_booleans() -> None:
 
 def test_timed_out_wait_says_call_again() -> None:
     job = {"id": "abcd", "status": "waiting", "phase": "awaiting_response"}
-    outcome = wait_outcome({"done": False, "job": job, "elapsedSeconds": 45.0}, None)
+    result = WaitResult(False, job, 45.0, message="Oracle job abcd is still waiting.")
+    outcome = wait_outcome(result, None)
     assert not outcome.is_error
     assert outcome.text.startswith(
         "Oracle job abcd is still waiting (awaiting_response) after 45 s."
     )
     assert 'call `oracle_wait {"jobId": "abcd"}` again' in outcome.text
+    assert result.text("cli") == "Oracle job abcd is still waiting."
+    assert outcome.data == {"done": False, "job": job, "elapsedSeconds": 45.0}
+
+
+def test_delivered_wait_keeps_its_json_and_prints_each_wakeup() -> None:
+    job = {"id": "abcd", "status": "complete", "phase": "complete"}
+    first, second = wakeup("abcd"), wakeup("efgh")
+    result = WaitResult(True, job, 1.5, Delivery(second, (first, second), True))
+    shape = result.to_json()
+    assert list(shape) == ["done", "job", "wakeup", "wakeups", "delivered", "elapsedSeconds"]
+    assert shape["wakeup"] == second.to_dict() and shape["delivered"] is True
+    assert result.text("cli") == "Oracle job abcd is complete.\nOracle job efgh is complete."
+    outcome = wait_outcome(result, "Oracle job abcd is complete.")
+    assert outcome.subject == "abcd" and set(outcome.data) == {"done", "job", "elapsedSeconds"}
+    watched = WaitResult(True, None, 0.5)  # a host's watch: its wake-ups ride on its own result
+    assert list(watched.to_json()) == ["done", "job", "elapsedSeconds"]
 
 
 def test_read_gaps_are_plain_words() -> None:

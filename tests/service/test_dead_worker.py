@@ -112,5 +112,5 @@ def test_wait_service_returns_for_a_dead_workers_job(project: Path) -> None:
     store = JobStore()
     dead, queued = _running_then_orphaned(store)
     result = wait(dead, session="s")  # no timeout: it must not block forever
-    assert result["done"] and result["job"]["status"] == "failed"
+    assert result.done and result.job is not None and result.job["status"] == "failed"
     _assert_recovered(store, dead, queued)

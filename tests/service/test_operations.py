@@ -125,7 +125,9 @@ def test_wait_for_the_sessions_next_job(project: Path) -> None:
     job = submit("next", ["src"], session="nx", provider="test")["job"]
     started = time.monotonic()
     result = wait(session="nx", timeout_s=30)
-    assert result["done"] and result["wakeup"]["jobId"] == job["id"]
+    assert result.done and result.to_json()["wakeup"]["jobId"] == job["id"]
     assert time.monotonic() - started < 30
     timed_out = wait(session="nobody-here", timeout_s=0.2)
-    assert timed_out["done"] is False
+    assert timed_out.done is False and timed_out.job is None
+    assert list(timed_out.to_json()) == ["done", "job", "elapsedSeconds", "message"]
+    assert timed_out.text("cli") == "No oracle job of this session finished yet."

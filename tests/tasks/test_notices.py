@@ -112,8 +112,9 @@ def test_an_expired_claim_is_taken_over(project: Path) -> None:
 def test_wait_without_a_job_ends_on_a_notice(project: Path) -> None:
     notice = notice_for(project, "a", title="done")
     result = wait(session="a", timeout_s=5, poll_s=0.02, store=JobStore())
-    assert result["done"] is True and result["job"] is None and result["delivered"] is True
-    assert [w["noticeId"] for w in result["wakeups"]] == [notice.id]
+    assert result.done is True and result.job is None
+    assert result.delivery is not None and result.delivery.delivered is True
+    assert [w["noticeId"] for w in result.to_json()["wakeups"]] == [notice.id]
     assert NoticeStore().load(notice.project_id, notice.id) is None
 
 

@@ -13,16 +13,11 @@ from oraculum.cli.app import MODE, app, console, emit
 from oraculum.core.errors import ExitCode, OracleError
 
 if TYPE_CHECKING:
-    from rich.console import Console
+    from oraculum.service.wait import WaitResult
 
 SESSION_OPTION = typer.Option(
     None, "--session", help="Session id (default: $ORACULUM_SESSION).", show_default=False
 )
-
-
-def render_wakeup(result: dict[str, Any], out: Console) -> None:
-    for wakeup in result["wakeups"]:
-        out.print(wakeup["text"], markup=False)
 
 
 def wait_with_live_line(
@@ -31,7 +26,7 @@ def wait_with_live_line(
     session: str | None,
     timeout_s: float | None,
     cwd: Path | None = None,
-) -> dict[str, Any]:
+) -> WaitResult:
     """Run the wait, showing `<job>: <phase> · <elapsed>` on a terminal (not in JSON mode)."""
     from oraculum.service.summary import describe_age
     from oraculum.service.wait import wait
@@ -50,18 +45,18 @@ def wait_with_live_line(
         return wait(job_id, session=session, timeout_s=timeout_s, cwd=cwd, on_progress=progress)
 
 
-def finish_wait(result: dict[str, Any]) -> None:
+def finish_wait(result: WaitResult) -> None:
     """Print a wait's result and leave with the exit code its outcome deserves."""
-    if not result["done"]:
+    if not result.done:
         raise OracleError(
             "wait_timeout",
-            result["message"],
+            result.text("cli"),
             retryable=True,
             suggested_next_step="Run `oraculum wait` again; the job keeps running meanwhile.",
-            details={"job": result.get("job")},
+            details={"job": result.job},
         )
-    emit(result, lambda out: render_wakeup(result, out))
-    job = result.get("job")  # None when the wait ended on a background task's notice
+    emit(result.to_json(), text=result.text("cli"))
+    job = result.job  # None when the wait ended on a background task's notice
     if job is not None and job["status"] in ("failed", "cancelled"):
         raise typer.Exit(int(ExitCode.JOB_UNSUCCESSFUL))
 

@@ -18,6 +18,7 @@ from oraculum.core.surface import Surface, for_surface, tool_call
 from oraculum.service.cancel import CancelResult
 from oraculum.service.preflight import PreflightReport
 from oraculum.service.presets import PresetsResult
+from oraculum.service.wait import WaitResult
 from oraculum.sessions.wakeup import Wakeup
 
 SURFACE: Surface = "mcp"
@@ -184,28 +185,20 @@ def auth_outcome(result: AuthResult) -> Outcome:
     return Outcome(result.text(SURFACE), data)
 
 
-def wait_outcome(result: dict[str, Any], wakeup_text: str | None) -> Outcome:
+def wait_outcome(result: WaitResult, wakeup_text: str | None) -> Outcome:
     """``wakeup_text``: the finished job's wake-up message (the same whether or not this result
     carries the counted wake-up itself)."""
-    job = result.get("job")
+    job = result.job
     data = {
-        key: result[key] for key in ("done", "job", "elapsedSeconds") if result.get(key) is not None
+        key: value
+        for key, value in result.to_json().items()
+        if key in ("done", "job", "elapsedSeconds") and value is not None
     }
-    if result["done"]:
+    subject = job["id"] if job else None
+    if result.done:
         assert wakeup_text is not None
-        return Outcome(wakeup_text, data, subject=job["id"] if job else None)
-    waited = f"{result['elapsedSeconds']:.0f} s"
-    if job is None:
-        again = tool_call("oracle_wait")
-        text = f"No oracle job of this session finished in {waited}."
-    else:
-        again = tool_call("oracle_wait", {"jobId": job["id"]})
-        text = f"Oracle job {job['id']} is still {job['status']} ({job['phase']}) after {waited}."
-    text += (
-        f" It keeps running: call {again} again, or stop and let the wake-up arrive in a later "
-        "oracle tool result."
-    )
-    return Outcome(text, data, subject=job["id"] if job else None)
+        return Outcome(wakeup_text, data, subject=subject)
+    return Outcome(result.text(SURFACE), data, subject=subject)
 
 
 def presets_outcome(result: PresetsResult) -> Outcome:

@@ -428,10 +428,10 @@ async def oracle_wait(
             store=state.store,
         )
         text = None
-        if result["done"] and result.get("job") is None:  # a background task's notice is due
+        if result.done and result.job is None:  # a background task's notice is due
             return render.wait_outcome(result, "A background task's notice arrived.")
-        if result["done"]:
-            job = state.store.load(result["job"]["id"])
+        if result.done and result.job is not None:
+            job = state.store.load(result.job["id"])
             text = wakeup_text(job, state.store, "mcp")
         return render.wait_outcome(result, text)
 

@@ -13,12 +13,14 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from oraculum.core.errors import OracleError
 from oraculum.core.project import project_id
 from oraculum.core.session import resolve_session_id
+from oraculum.core.surface import Surface, tool_call
 from oraculum.jobs.ids import given_job_ref
 from oraculum.jobs.model import Job
 from oraculum.jobs.reconcile import reconcile_before_reading
@@ -31,6 +33,8 @@ from oraculum.sessions.poller import Poller
 from oraculum.sessions.sinks import Inbox, Sink, fan_out, hook_sink
 from oraculum.sessions.wakeup import Wakeup, build_wakeup
 
+__all__ = ["Delivery", "WaitResult", "wait"]
+
 POLL_S = 0.2
 PROGRESS_EVERY_S = 1.0
 # How often a wait on one job re-checks that its worker still lives (one cheap reconcile pass).
@@ -38,7 +42,69 @@ LIVENESS_EVERY_S = 1.0
 
 Progress = Callable[[dict[str, Any]], None]
 # One look for "has something ended?": the finished job's result, or None to keep waiting.
-Check = Callable[[float], "dict[str, Any] | None"]
+Check = Callable[[float], "WaitResult | None"]
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """The wake-ups a wait handed out itself (not a host's watch): the one it ended on first."""
+
+    wakeup: Wakeup
+    wakeups: tuple[Wakeup, ...]
+    delivered: bool  # False: this session may not be told, so the wake-up was built, not counted
+
+
+@dataclass(frozen=True)
+class WaitResult:
+    """How a wait ended: something finished (``done``) or ``timeout_s`` passed first.
+
+    ``job`` is the job's summary (see service.summary); None when the wait was on the session's
+    next event and only a background task's notice came, or nothing did.
+    """
+
+    done: bool
+    job: dict[str, Any] | None
+    elapsed_seconds: float
+    delivery: Delivery | None = None  # None for a host's watch and for a timeout
+    message: str | None = None  # a timeout's: what the job is still doing
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"done": self.done, "job": self.job}
+        if self.delivery is not None:
+            out.update(
+                wakeup=self.delivery.wakeup.to_dict(),
+                wakeups=[w.to_dict() for w in self.delivery.wakeups],
+                delivered=self.delivery.delivered,
+            )
+        out["elapsedSeconds"] = self.elapsed_seconds
+        if self.message is not None:
+            out["message"] = self.message
+        return out
+
+    def text(self, surface: Surface) -> str:
+        """A finished wait: its wake-ups' messages; a timeout: what is still open, and what next."""
+        if self.done:
+            wakeups = self.delivery.wakeups if self.delivery is not None else ()
+            return "\n".join(w.text for w in wakeups)
+        if surface == "cli":
+            return self.message or ""
+        return self._still_open_mcp()
+
+    def _still_open_mcp(self) -> str:
+        waited = f"{self.elapsed_seconds:.0f} s"
+        job = self.job
+        if job is None:
+            again = tool_call("oracle_wait")
+            text = f"No oracle job of this session finished in {waited}."
+        else:
+            again = tool_call("oracle_wait", {"jobId": job["id"]})
+            text = (
+                f"Oracle job {job['id']} is still {job['status']} ({job['phase']}) after {waited}."
+            )
+        return text + (
+            f" It keeps running: call {again} again, or stop and let the wake-up arrive in a later "
+            "oracle tool result."
+        )
 
 
 def _progress_event(job: Job | None, elapsed: float) -> dict[str, Any]:
@@ -58,12 +124,12 @@ def wait(
     on_progress: Progress | None = None,
     host: Poller | None = None,
     store: JobStore | None = None,
-) -> dict[str, Any]:
-    """Returns ``{"done": True, "job", "wakeup", "wakeups", "delivered"}`` once something
-    ended, or ``{"done": False, ...}`` when ``timeout_s`` passed first.
+) -> WaitResult:
+    """Returns a done result with its :class:`Delivery` once something ended, or a result
+    that is not done when ``timeout_s`` passed first.
 
-    With ``host`` (the poller of a host that carries wake-ups itself) a finished wait is just
-    ``{"done": True, "job"}``: the host hands the wake-ups out with its own result. Without
+    With ``host`` (the poller of a host that carries wake-ups itself) a finished wait has no
+    delivery: the host hands the wake-ups out with its own result. Without
     a job, it ends when something is due for the host's session: a finished job, or a
     background task's notice (then ``job`` is None and ``wakeups`` holds the notice).
     """
@@ -108,7 +174,7 @@ def _wait_loop(
     timeout_s: float | None,
     poll_s: float,
     on_progress: Progress | None,
-) -> dict[str, Any]:
+) -> WaitResult:
     started = time.monotonic()
     last_progress = -PROGRESS_EVERY_S
     last_liveness = 0.0
@@ -131,21 +197,18 @@ def _wait_loop(
             on_progress(_progress_event(job, elapsed))
             last_progress, last_phase = elapsed, phase
         if timeout_s is not None and elapsed >= timeout_s:
-            return {
-                "done": False,
-                "job": job_summary(job) if job is not None else None,
-                "elapsedSeconds": round(elapsed, 3),
-                "message": (
-                    f"Oracle job {job.id} is still {job.status.value} ({job.phase.value})."
-                    if job is not None
-                    else "No oracle job of this session finished yet."
-                ),
-            }
+            message = (
+                f"Oracle job {job.id} is still {job.status.value} ({job.phase.value})."
+                if job is not None
+                else "No oracle job of this session finished yet."
+            )
+            summary = job_summary(job) if job is not None else None
+            return WaitResult(False, summary, round(elapsed, 3), message=message)
         time.sleep(poll_s)
 
 
 def _watch_job(store: JobStore, job: Job) -> Check:
-    def check(elapsed: float) -> dict[str, Any] | None:
+    def check(elapsed: float) -> WaitResult | None:
         current = store.load(job.id)
         return _watched(current, elapsed) if current.is_terminal else None
 
@@ -153,7 +216,7 @@ def _watch_job(store: JobStore, job: Job) -> Check:
 
 
 def _watch_host(store: JobStore, host: Poller) -> Check:
-    def check(elapsed: float) -> dict[str, Any] | None:
+    def check(elapsed: float) -> WaitResult | None:
         due = host.pending()
         if not due:
             return None
@@ -163,14 +226,14 @@ def _watch_host(store: JobStore, host: Poller) -> Check:
     return check
 
 
-def _watched(job: Job | None, elapsed: float) -> dict[str, Any]:
+def _watched(job: Job | None, elapsed: float) -> WaitResult:
     """``job`` None: only a background task's notice is due."""
     summary = job_summary(job) if job is not None else None
-    return {"done": True, "job": summary, "elapsedSeconds": round(elapsed, 3)}
+    return WaitResult(True, summary, round(elapsed, 3))
 
 
 def _deliver_job(store: JobStore, job: Job, poller: Poller | None, inbox: Inbox) -> Check:
-    def check(elapsed: float) -> dict[str, Any] | None:
+    def check(elapsed: float) -> WaitResult | None:
         current = store.load(job.id)
         if not current.is_terminal:
             return None
@@ -192,7 +255,7 @@ def _deliver_job(store: JobStore, job: Job, poller: Poller | None, inbox: Inbox)
 
 
 def _deliver_next(store: JobStore, poller: Poller | None, inbox: Inbox) -> Check:
-    def check(elapsed: float) -> dict[str, Any] | None:
+    def check(elapsed: float) -> WaitResult | None:
         if poller is None:
             return None
         poller.scan()
@@ -208,12 +271,6 @@ def _deliver_next(store: JobStore, poller: Poller | None, inbox: Inbox) -> Check
 
 def _result(
     job: Job | None, wakeup: Wakeup, wakeups: list[Wakeup], elapsed: float, *, delivered: bool
-) -> dict[str, Any]:
-    return {
-        "done": True,
-        "job": job_summary(job) if job is not None else None,
-        "wakeup": wakeup.to_dict(),
-        "wakeups": [w.to_dict() for w in wakeups],
-        "delivered": delivered,
-        "elapsedSeconds": round(elapsed, 3),
-    }
+) -> WaitResult:
+    summary = job_summary(job) if job is not None else None
+    return WaitResult(True, summary, round(elapsed, 3), Delivery(wakeup, tuple(wakeups), delivered))
