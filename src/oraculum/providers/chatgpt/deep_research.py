@@ -86,11 +86,13 @@ async def _entry(chat: ChatGPTPage) -> Locator | None:
     """The menu's Deep research entry: the outermost visible element whose text starts with
     it, outside the editor (a prompt may begin with the same words) and outside the turns (a
     sent Deep Research message shows a pill with the same name)."""
-    entries = chat.page.locator("body *:visible").filter(has_text=vocab.DEEP_RESEARCH_ENTRY)
+    entries = chat.page.locator(vocab.TOOL_ENTRY_CANDIDATES).filter(
+        has_text=vocab.DEEP_RESEARCH_ENTRY
+    )
     elsewhere = ", ".join([vocab.COMPOSER_EDITOR_SELECTOR, *vocab.TURN_CONTAINER_SELECTORS])
     for i in range(await entries.count()):
         entry = entries.nth(i)
-        if await entry.evaluate("(e, sel) => !e.closest(sel)", elsewhere):
+        if await entry.evaluate(chat.script("not_within.js"), elsewhere):
             return entry
     return None
 
@@ -147,7 +149,7 @@ async def choose_tool(chat: ChatGPTPage, prompt: str, log: Callable[[str], None]
 
 
 async def widget_count(chat: ChatGPTPage) -> int:
-    return await chat.page.locator(f'iframe[title="{vocab.DEEP_RESEARCH_FRAME_TITLE}"]').count()
+    return await chat.page.locator(vocab.DEEP_RESEARCH_FRAME_SELECTOR).count()
 
 
 def is_research(text: str, widgets_now: int, widgets_before: int) -> bool:

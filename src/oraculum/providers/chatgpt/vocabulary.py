@@ -106,6 +106,9 @@ DEEP_RESEARCH_ENTRY = re.compile(r"^\s*Deep research", re.I)
 DEEP_RESEARCH_PILL = "Deep research"
 TOOL_PILL_SELECTOR = "[data-inline-selection-pill]"
 DEEP_RESEARCH_FRAME_TITLE = "internal://deep-research"
+DEEP_RESEARCH_FRAME_SELECTOR = f'iframe[title="{DEEP_RESEARCH_FRAME_TITLE}"]'
+# Where the menu entry is looked for: any visible element (the entries have no role).
+TOOL_ENTRY_CANDIDATES = "body *:visible"
 # The model writes this (its topic varies); the widget alone also decides that research began.
 DEEP_RESEARCH_STARTED_PREFIX = "Deep Research has started working on your"
 

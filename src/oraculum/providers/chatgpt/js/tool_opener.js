@@ -1,4 +1,4 @@
-// Where the "Add files and more" control is and whether it can take a click now: its rectangle,
+// Where the composer's tools opener (its label is passed in) is and whether it can take a click now: its rectangle,
 // enabled, and the element hit at its centre being it (no card or overlay covering it). The
 // caller samples this on timers until the rectangle holds still (a hidden tab gets no frames).
 (v) => {
