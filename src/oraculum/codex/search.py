@@ -204,7 +204,11 @@ def run_search(
     threading.Thread(
         target=_feed, args=(process.stdin, request.prompt.encode("utf-8")), daemon=True
     ).start()
-    ended = _wait(process, cancel, time.monotonic() + timeout_s)
+    try:
+        ended = _wait(process, cancel, time.monotonic() + timeout_s)
+    except BaseException:  # Ctrl-C in the CLI: the helper's group must not outlive us
+        _stop(process)
+        raise
     if ended != "exited":
         _stop(process)
     for capture in (out, err):

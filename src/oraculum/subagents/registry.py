@@ -19,6 +19,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from oraculum.core.errors import OracleError, error_code
@@ -142,10 +143,23 @@ class SubagentRegistry:
         self.backend.resolve()  # a missing CLI is refused before anything is counted
         with self._lock:
             self._admit(owner)
-            number = next(self._numbers.setdefault(owner, itertools.count(1)))
-            conversation = Conversation(str(number), owner, spec, self.backend.name)
-            self._conversations.setdefault(owner, {})[conversation.id] = conversation
+            conversation = self._new(owner, spec)
         return self._turn(conversation, prompt, routing, wait=wait)
+
+    def adopt(self, owner: Owner, session_ref: str, spec: LaunchSpec) -> str:
+        """Register a saved conversation (a session file of an earlier run) as a settled one
+        of ``owner``, so it can be continued; its new id."""
+        path = Path(session_ref)
+        if not path.is_absolute() or not path.is_file() or path.suffix != ".jsonl":
+            raise OracleError(
+                "invalid_argument",
+                "A saved subagent session is an existing absolute .jsonl file.",
+                rejected_value=session_ref[:200],
+            )
+        with self._lock:
+            conversation = self._new(owner, spec)
+            conversation.session_ref, conversation.state = str(path), "idle"
+        return conversation.id
 
     def continue_(
         self, owner: Owner, subagent_id: str, prompt: str, routing: Routing, *, wait: bool
@@ -192,6 +206,13 @@ class SubagentRegistry:
         self.tasks.cancel_owner(owner, join_s=CLOSE_JOIN_S)
 
     # --- a turn --------------------------------------------------------------------------
+
+    def _new(self, owner: Owner, spec: LaunchSpec) -> Conversation:
+        """A new conversation with the owner's next id (the lock is held)."""
+        number = next(self._numbers.setdefault(owner, itertools.count(1)))
+        conversation = Conversation(str(number), owner, spec, self.backend.name)
+        self._conversations.setdefault(owner, {})[conversation.id] = conversation
+        return conversation
 
     def _admit(self, owner: Owner) -> None:
         active = sum(1 for c in self._conversations.get(owner, {}).values() if c.active)
