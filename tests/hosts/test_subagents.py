@@ -248,3 +248,22 @@ async def test_refusals_before_launch(world: Any, project: Path, tmp_path: Path)
         spec(project, cwd="no/such/dir")
     assert cwd.value.code == "invalid_argument"
     assert registry.list(owner) == []
+
+
+async def test_a_child_that_dies_mid_turn_yields_one_failure_pong(
+    world: Any, project: Path
+) -> None:
+    gate = Gate()
+    model, registry, owner = await world([Reply("never", before=gate)])
+    await asyncio.to_thread(
+        registry.start, owner, "Crash", spec(project), routing(None, None), wait=False
+    )
+    await until(lambda: len(model.requests) == 1)
+    [child] = pi_children()
+    child.kill()
+    await until(lambda: len(pongs(project)) == 1)
+    gate.open()
+    [pong] = pongs(project)
+    assert pong.data["status"] == "failed" and pong.data["errorCode"] == "subagent_failed"
+    assert "pi exited" in pong.text
+    assert registry.list(owner)[0]["lastStatus"] == "failed"
