@@ -61,3 +61,12 @@ def test_mcp_submit_declares_the_research_answer() -> None:
     parameter = inspect.signature(oracle_submit).parameters["researchAnswer"]
     assert parameter.default is None
     assert "deep_research" in str(parameter.annotation)
+
+
+def test_the_status_table_marks_a_researching_job() -> None:
+    from oraculum.cli.status_cmd import phase_cell
+
+    job = {"phase": "awaiting_response", "research": {"state": "researching", "text": "x"}}
+    assert phase_cell(job) == "awaiting_response (researching)"
+    assert phase_cell({"phase": "awaiting_response"}) == "awaiting_response"
+    assert phase_cell({"phase": "failed", "research": {"questionPath": "q"}}) == "failed"

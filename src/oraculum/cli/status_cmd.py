@@ -28,6 +28,12 @@ def heartbeat_cell(job: dict[str, Any]) -> str:
     return f"{freshness} ({describe_age(age)})"
 
 
+def phase_cell(job: dict[str, Any]) -> str:
+    """The phase, marked while a Deep Research job researches."""
+    researching = (job.get("research") or {}).get("state") == "researching"
+    return f"{job['phase']} (researching)" if researching else job["phase"]
+
+
 def queue_cell(job: dict[str, Any]) -> str:
     queue = job.get("queue") or {}
     if queue.get("position"):
@@ -52,7 +58,7 @@ def render_jobs(result: dict[str, Any], console: Console) -> None:
             table.add_row(
                 job["id"],
                 job["status"],
-                job["phase"],
+                phase_cell(job),
                 describe_age(job.get("ageSeconds")),
                 heartbeat_cell(job),
                 queue_cell(job),
