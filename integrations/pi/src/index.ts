@@ -148,8 +148,11 @@ class Bridge {
   private async startWatcher(ctx: ExtensionContext, sessionId: string): Promise<void> {
     const channel = new ChannelProcess(this.executable(), sessionId, ctx.cwd);
     const ready = await channel.ready;
+    // Print and JSON runs end with their prompt: they keep the session live (so its jobs are
+    // not adopted elsewhere meanwhile) but leave wake-ups to a session that can take a turn.
+    const startsTurns = ctx.mode === "tui" || ctx.mode === "rpc";
     const current = new WakeupWatcher(channel, {
-      isIdle: () => ctx.isIdle(),
+      isIdle: () => startsTurns && ctx.isIdle(),
       hasPendingMessages: () => ctx.hasPendingMessages(),
       deliver: (text: string, wakeups: Wakeup[]) =>
         this.pi.sendMessage(
