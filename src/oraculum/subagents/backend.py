@@ -4,19 +4,24 @@ A backend launches a child for one turn of a conversation (a new one, or a conti
 saved session), and the child accepts a prompt, takes steering, aborts, and reports how the
 turn ended. The registry never sees a protocol. The first backend is pi's RPC mode
 (:mod:`oraculum.subagents.pi_rpc`); a second agent CLI is one more module implementing
-:class:`AgentBackend` and an entry in :data:`BACKENDS`-style selection in the registry.
+:class:`AgentBackend`, handed to :class:`oraculum.subagents.registry.SubagentRegistry`.
 """
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
 from oraculum.subagents.spec import LaunchSpec, Routing
 
-__all__ = ["AgentBackend", "AgentChild", "TurnOutcome", "TurnStatus"]
+__all__ = ["AgentBackend", "AgentChild", "CancelFlag", "TurnOutcome", "TurnStatus"]
+
+
+class CancelFlag(Protocol):
+    """What a turn's waiter polls to know it must stop (a threading.Event is one)."""
+
+    def is_set(self) -> bool: ...
 
 
 class TurnStatus(StrEnum):
@@ -54,7 +59,7 @@ class AgentChild(Protocol):
         """Stop the active turn; :meth:`wait_turn` then reports it interrupted."""
         ...
 
-    def wait_turn(self, cancel: threading.Event, timeout_s: float) -> TurnOutcome:
+    def wait_turn(self, cancel: CancelFlag, timeout_s: float) -> TurnOutcome:
         """Block until the turn settles, ``cancel`` is set (abort) or the timeout passes."""
         ...
 

@@ -16,13 +16,12 @@ import os
 import queue
 import shutil
 import subprocess
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 from oraculum.core.errors import OracleError
-from oraculum.subagents.backend import TurnOutcome, TurnStatus
+from oraculum.subagents.backend import CancelFlag, TurnOutcome, TurnStatus
 from oraculum.subagents.jsonl import ChannelClosed, JsonlChannel
 from oraculum.subagents.spec import LaunchSpec, Routing
 
@@ -159,7 +158,7 @@ class PiChild:
     def abort(self) -> None:
         self._request({"type": "abort"})
 
-    def wait_turn(self, cancel: threading.Event, timeout_s: float) -> TurnOutcome:
+    def wait_turn(self, cancel: CancelFlag, timeout_s: float) -> TurnOutcome:
         deadline = time.monotonic() + timeout_s
         last: dict[str, Any] = {}
         while True:

@@ -269,7 +269,7 @@ class SubagentRegistry:
         self, conversation: Conversation, child: AgentChild, cancel: threading.Event
     ) -> TurnOutcome:
         try:
-            outcome = child.wait_turn(_either(cancel, conversation.cancel), TURN_TIMEOUT_S)
+            outcome = child.wait_turn(_Either(cancel, conversation.cancel), TURN_TIMEOUT_S)
         except OracleError as exc:
             outcome = TurnOutcome(TurnStatus.FAILED, "", exc.message)
         finally:
@@ -330,16 +330,12 @@ _SET = threading.Event()
 _SET.set()
 
 
-class _Either(threading.Event):
-    """Set when either of two events is (read-only view for the backend's waiter)."""
+@dataclass(frozen=True)
+class _Either:
+    """Set when either of two events is: the task's cancel or the conversation's."""
 
-    def __init__(self, first: threading.Event, second: threading.Event) -> None:
-        super().__init__()
-        self._pair = (first, second)
+    first: threading.Event
+    second: threading.Event
 
     def is_set(self) -> bool:
-        return any(event.is_set() for event in self._pair)
-
-
-def _either(first: threading.Event, second: threading.Event) -> threading.Event:
-    return _Either(first, second)
+        return self.first.is_set() or self.second.is_set()
