@@ -34,3 +34,28 @@ def test_the_isolated_transport_still_needs_its_seed(project: Path) -> None:
     report = preflight(session="s", provider="chatgpt")
     assert not report.ready
     assert report.error is not None and report.error.code == "auth_seed_profile_missing"
+
+
+def _checks(result: dict) -> dict[str, dict]:
+    return {c["check"]: c for c in result["checks"]}
+
+
+def test_doctor_checks_the_attached_browser_instead_of_a_seed(project: Path) -> None:
+    from oraculum.service.doctor import doctor
+
+    write_fast_config({"browser": {"transport": "managed"}})
+    managed = _checks(doctor("chatgpt"))
+    assert "seed profile" not in managed
+    assert managed["managed browser"]["status"] == "warn"  # not running: a job starts it
+
+    write_fast_config({"browser": {"transport": "managed", "managed": {"startOnDemand": False}}})
+    assert _checks(doctor("chatgpt"))["managed browser"]["code"] == "managed_browser_not_running"
+
+    relay = {"enabled": True, "endpoint": "http://127.0.0.1:1"}
+    write_fast_config({"browser": {"transport": "relay", "relay": relay}})
+    result = doctor("chatgpt")
+    checks = _checks(result)
+    assert "seed profile" not in checks
+    assert checks["relay browser"]["status"] == "fail"
+    assert checks["relay browser"]["code"] == "relay_endpoint_unproven"
+    assert result["ok"] is False

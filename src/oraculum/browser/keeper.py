@@ -40,6 +40,7 @@ __all__ = [
     "keeper_alive",
     "keeper_status",
     "marker_url",
+    "not_running",
     "open_login_tab",
     "proof_problem",
     "prove_keeper",

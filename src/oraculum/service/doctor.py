@@ -293,6 +293,29 @@ async def _chromium_checks(config: Config | None) -> list[Check]:
     ]
 
 
+async def _attached_check(config: Config) -> Check:
+    """The managed or relay browser proves its endpoint (docs/transports.md); the keeper is
+    only looked at, never started."""
+    from oraculum.browser import keeper
+    from oraculum.browser.relay import prove_relay
+
+    try:
+        if config.browser.transport == "relay":
+            relay = config.browser.relay
+            found = await prove_relay(relay.endpoint, enabled=relay.enabled)
+            return Check("relay browser", OK, f"{relay.endpoint}: Chrome {found.browser_id}")
+        record = keeper.read_record()
+        if record is None or not keeper.keeper_alive(record):
+            if config.browser.managed.start_on_demand:
+                return Check("managed browser", WARN, "not running; the next job starts it")
+            raise keeper.not_running("browser.managed.startOnDemand is off")
+        found = await keeper.prove_keeper(record)
+        return Check("managed browser", OK, f"running, DevTools on {found.http_url}")
+    except OracleError as error:
+        name = "relay browser" if config.browser.transport == "relay" else "managed browser"
+        return failed(name, error)
+
+
 def _seed_checks(config: Config, provider: str) -> tuple[list[Check], Path | None]:
     """The seed is there and holds a session cookie (preflight's two checks); the seed path
     when both hold, so the identity probe can run on a clone of it."""
@@ -446,7 +469,10 @@ async def _doctor(
     chosen = wanted or (config.defaults.provider if config is not None else CHATGPT)
     checks = [config_check, *_directory_checks(config), *await _chromium_checks(config)]
     live_part = None
-    if config is not None:
+    if config is not None and config.browser.transport != "isolated":
+        # Managed and relay: signed in by hand in an attached browser, so no seed to check.
+        checks += [await _attached_check(config), *_housekeeping_checks(store, config, chosen)]
+    elif config is not None:
         seed_checks, seed = _seed_checks(config, chosen)
         checks += [*seed_checks, *_housekeeping_checks(store, config, chosen)]
         if chosen == GROK:
