@@ -42,15 +42,10 @@ async def _listed() -> list[dict[str, Any]]:
     """The tools as an MCP `tools/list` shows them, from a server holding only these tools."""
     from mcp.server.mcpserver import MCPServer
 
+    from oraculum.mcp.toolkit import register_tools
+
     server: MCPServer = MCPServer(name="oraculum-bridge")
-    for spec in _specs().values():
-        server.add_tool(
-            spec.function,
-            name=spec.name,
-            title=spec.title,
-            description=spec.description,
-            annotations=spec.hints,
-        )
+    register_tools(server, _specs().values())
     return [
         {
             "name": tool.name,

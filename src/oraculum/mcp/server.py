@@ -63,7 +63,7 @@ from oraculum.mcp.schemas import (
     arg,
     hints,
 )
-from oraculum.mcp.toolkit import ToolSpec
+from oraculum.mcp.toolkit import ToolSpec, register_tools
 from oraculum.service.cancel import cancel
 from oraculum.service.preflight import preflight
 from oraculum.service.presets import presets
@@ -604,14 +604,8 @@ def build_server(state: OracleMcp, profile: str = DEFAULT_PROFILE) -> MCPServer:
         subscriptions=state.bus,
     )
     server.middleware.append(ArgumentGuard(server))
-    for spec in profile_tools(profile):  # a tool outside the profile is not even registered
-        server.add_tool(
-            spec.function,
-            name=spec.name,
-            title=spec.title,
-            description=spec.description,
-            annotations=spec.hints,
-        )
+    # A tool outside the profile is not even registered.
+    register_tools(server, profile_tools(profile))
     server.prompt(
         name="oracle",
         title="Consult the oracle",

@@ -7,13 +7,16 @@ family is added without editing the server.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp.types import ToolAnnotations
 
-__all__ = ["ToolSpec"]
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+
+__all__ = ["ToolSpec", "register_tools"]
 
 
 @dataclass(frozen=True)
@@ -32,3 +35,15 @@ class ToolSpec:
     @property
     def description(self) -> str:
         return " ".join((self.function.__doc__ or "").split())
+
+
+def register_tools(server: MCPServer, specs: Iterable[ToolSpec]) -> None:
+    """Add each tool to ``server`` with its name, title, description and hints."""
+    for spec in specs:
+        server.add_tool(
+            spec.function,
+            name=spec.name,
+            title=spec.title,
+            description=spec.description,
+            annotations=spec.hints,
+        )
