@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal
 from urllib.parse import urlsplit
 
@@ -204,24 +204,19 @@ GROK: Final = ProviderSpec(
     max_bytes_key="grok_max_bytes",
     seed_suffix="-grok",
 )
-TEST: Final = ProviderSpec(
+# The dry run takes ChatGPT's archive and URL facts (its jobs look like ChatGPT jobs up to the
+# browser), and none of its site: no hosts, no cookies, no sign-in, no browser.
+TEST: Final = replace(
+    CHATGPT,
     name="test",
     label="Test (dry run)",
     aliases=("test",),
     hosts=frozenset(),
     cookie_domains=frozenset(),
     cookies=CookieNames(session=(), allowed=(), noise=()),
-    archive_suffix=".tar.zst",
-    archive_compression="zstd",
-    max_archive_bytes=250 * MIB,
     selection="none",
     driver="oraculum.providers.testing:TestProvider",
-    default_chat_url="https://chatgpt.com/",
-    default_auth_url="https://chatgpt.com/auth/login",
-    chat_url_key="chat_url",
-    auth_url_key="auth_url",
-    max_bytes_key="chatgpt_max_bytes",
-    explicit_threads=True,
+    sign_in_check=None,
     dry_run=True,
 )
 
