@@ -8,15 +8,19 @@ children gets that directory first on PATH, a private HOME and a pi agent direct
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
+
+import psutil
 
 from .host_tools import HostTools
 from .pi_host import PROVIDER, models_config
 from .scripted_model import MODEL_ID
 
-__all__ = ["MODEL", "pi_environment"]
+__all__ = ["MODEL", "Gate", "pi_children", "pi_environment", "until"]
 
 MODEL = f"{PROVIDER}/{MODEL_ID}"
 
@@ -46,3 +50,37 @@ def pi_environment(tools: HostTools, root: Path, base_url: str) -> dict[str, str
         "PI_SKIP_VERSION_CHECK": "1",
         "PI_TELEMETRY": "0",
     }
+
+
+class Gate:
+    """Holds the scripted model's answer until the test opens it (a turn stays active)."""
+
+    def __init__(self) -> None:
+        self.event = asyncio.Event()
+
+    async def __call__(self) -> None:
+        await self.event.wait()
+
+    def open(self) -> None:
+        self.event.set()
+
+
+def pi_children() -> list[psutil.Process]:
+    """The pi processes this test process started (they lead their own groups)."""
+    found = []
+    for child in psutil.Process().children(recursive=True):
+        try:
+            if Path(child.exe()).name == "node":  # pi retitles itself; its binary stays
+                found.append(child)
+        except psutil.Error:
+            continue
+    return found
+
+
+async def until(check: Callable[[], bool], timeout_s: float = 60.0) -> None:
+    """Wait for a state to be reached (readiness, not speed)."""
+    for _ in range(int(timeout_s / 0.05)):
+        if check():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"never reached: {check}")

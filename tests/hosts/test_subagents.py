@@ -21,24 +21,11 @@ from oraculum.tasks import Notice, NoticeStore, Owner
 from .conftest import StartModel
 from .host_tools import HostTools
 from .scripted_model import Reply, ScriptedModel, Step, ToolCall
-from .subagent_host import MODEL, pi_environment
+from .subagent_host import MODEL, Gate, pi_children, pi_environment, until
 
 pytestmark = [pytest.mark.hosts, pytest.mark.slow]
 
 SESSION = "orchestrator-1"
-
-
-class Gate:
-    """Holds the scripted model's answer until the test opens it (a turn stays active)."""
-
-    def __init__(self) -> None:
-        self.event = asyncio.Event()
-
-    async def __call__(self) -> None:
-        await self.event.wait()
-
-    def open(self) -> None:
-        self.event.set()
 
 
 @pytest.fixture
@@ -60,29 +47,8 @@ async def world(
     return make
 
 
-def pi_children() -> list[psutil.Process]:
-    """The pi processes this test process started (they lead their own groups)."""
-    found = []
-    for child in psutil.Process().children(recursive=True):
-        try:
-            if Path(child.exe()).name == "node":  # pi retitles itself; its binary stays
-                found.append(child)
-        except psutil.Error:
-            continue
-    return found
-
-
 def pongs(project: Path) -> list[Notice]:
     return [n for n in NoticeStore().notices(project_id(project)) if n.kind == "subagent"]
-
-
-async def until(check: Callable[[], bool], timeout_s: float = 60.0) -> None:
-    """Wait for a state to be reached (readiness, not speed)."""
-    for _ in range(int(timeout_s / 0.05)):
-        if check():
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"never reached: {check}")
 
 
 def spec(project: Path, **kwargs: Any) -> Any:

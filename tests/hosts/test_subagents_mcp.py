@@ -20,8 +20,7 @@ from oraculum.tasks import NoticeStore
 from .conftest import StartModel
 from .host_tools import HostTools
 from .scripted_model import Reply
-from .subagent_host import MODEL, pi_environment
-from .test_subagents import Gate, until
+from .subagent_host import MODEL, Gate, pi_environment, until
 
 pytestmark = [pytest.mark.hosts, pytest.mark.slow]
 
