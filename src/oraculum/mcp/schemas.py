@@ -86,13 +86,19 @@ class WakeupData(TypedDict, total=False):
     responseAvailable: bool
     artifactsPath: str
     attempt: Annotated[int, Field(description="1, 2 or 3: reminders until the job is read.")]
+    noticeId: Annotated[str, Field(description="A background task's notice (not a job).")]
+    kind: str
+    sourceId: str
+    title: str
+    data: dict[str, Any]
 
 
 @with_config(UNTITLED)
 class _Common(TypedDict, total=False):
     error: Annotated[ErrorData, Field(description="Set on a tool error (isError: true).")]
     wakeups: Annotated[
-        list[WakeupData], Field(description="Jobs of this session that ended (one per job).")
+        list[WakeupData],
+        Field(description="Jobs of this session that ended, and background tasks' notices."),
     ]
 
 
