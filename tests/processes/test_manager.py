@@ -187,3 +187,12 @@ def test_an_escapee_is_named_when_the_leader_exits_on_its_own(manager: ProcessMa
         assert ended["stopReason"] == "leader_exit_cleanup" and ended["escapedPids"] == [escapee]
     finally:
         kill_escapee(escapee)
+
+
+def test_windows_is_refused() -> None:
+    from oraculum.processes.manager import refuse_windows
+
+    with pytest.raises(OracleError) as caught:
+        refuse_windows("nt")
+    assert caught.value.code == "process_unsupported"
+    refuse_windows("posix")  # and nothing else is

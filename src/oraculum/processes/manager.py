@@ -81,8 +81,10 @@ class ProcessRecord:
         }
 
 
-def refuse_windows() -> None:
-    if os.name == "nt":
+def refuse_windows(system: str = os.name) -> None:
+    """Process groups and the supervisor's Unix socket are the ownership contract: no
+    Windows."""
+    if system == "nt":
         raise OracleError(
             "process_unsupported",
             "Managed processes need Unix process groups; they are refused on Windows.",
