@@ -69,7 +69,7 @@ def _format_value(value: float, unit: str) -> str:
 
 def table(rows: list[dict[str, object]], failed: dict[str, int]) -> tuple[str, bool]:
     """The table (pure) and whether everything held."""
-    lines = [f"{'bench':12} {'figure':52} {'value':>12} {'target':>10} {'ratio':>6}  met"]
+    lines = [f"{'bench':12} {'figure':62} {'value':>12} {'target':>10} {'ratio':>6}  met"]
     ok = not failed
     for row in rows:
         value, target = float(str(row["value"])), float(str(row["target"]))
@@ -79,12 +79,12 @@ def table(rows: list[dict[str, object]], failed: dict[str, int]) -> tuple[str, b
         met = bool(row["met"])
         ok = ok and met
         lines.append(
-            f"{row['bench']!s:12} {row['figure']!s:52} {_format_value(value, unit):>12} "
+            f"{row['bench']!s:12} {row['figure']!s:62} {_format_value(value, unit):>12} "
             f"{sign + ' ' + _format_value(target, unit):>10} {ratio:6.2f}  "
             f"{'yes' if met else 'NO'}" + (f"  ({row['note']})" if row.get("note") else "")
         )
     for name, code in failed.items():
-        lines.append(f"{name:12} {'bench did not finish':52} exit {code}")
+        lines.append(f"{name:12} {'bench did not finish':62} exit {code}")
     return "\n".join(lines), ok
 
 
