@@ -45,6 +45,23 @@ class PageFlow(Protocol):
         ...
 
 
+class BrowserProvider:
+    """A provider whose job runs on one browser page: the shared lifecycle runs its
+    :class:`PageFlow`; ``page_view`` wraps the Playwright page in its driver's view."""
+
+    page_view: Any  # the provider's page class (ChatGPTPage, GrokPage), which has scoped_text()
+
+    async def run(self, ctx: WorkerContext) -> ProviderOutcome:
+        return await run_browser_job(ctx, self)
+
+    async def scoped_text(self, page: Page) -> str | None:
+        text: str | None = await self.page_view(page).scoped_text()
+        return text
+
+    async def drive(self, ctx: WorkerContext, page: Page) -> ProviderOutcome:
+        raise NotImplementedError
+
+
 def clone_seed_under_auth_lock(seed: Path, target: Path) -> str | None:
     """Clone a signed-in seed (never while auth rewrites it); returns its generation."""
     with named_lock("auth", timeout=AUTH_LOCK_TIMEOUT_S):

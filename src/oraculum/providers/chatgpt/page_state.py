@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from urllib.parse import urlsplit
 
 from oraculum.core import providers
@@ -78,13 +79,7 @@ def strip_url(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc}{parts.path}"
 
 
-def rate_limited(text: str) -> str | None:
-    return first_match(text, vocab.RATE_LIMIT_PATTERNS)
-
-
-def upload_error(text: str) -> str | None:
-    return first_match(text, vocab.UPLOAD_ERROR_PATTERNS)
-
-
-def generation_failure(text: str) -> str | None:
-    return first_match(text, vocab.GENERATION_FAILURE_PATTERNS)
+# What a page's scoped text says went wrong, read with the vocabulary's patterns.
+rate_limited = partial(first_match, patterns=vocab.RATE_LIMIT_PATTERNS)
+upload_error = partial(first_match, patterns=vocab.UPLOAD_ERROR_PATTERNS)
+generation_failure = partial(first_match, patterns=vocab.GENERATION_FAILURE_PATTERNS)

@@ -20,13 +20,13 @@ from oraculum.jobs.model import Job, Phase, Status
 from oraculum.jobs.store import JobPaths
 from oraculum.providers.base import ProviderOutcome, RecollectHooks, WorkerContext
 from oraculum.providers.browser_job import (
+    BrowserProvider,
     collection_hooks,
     collection_outcome,
     conversation_patch,
     diagnose,
     navigation_recorder,
     open_ready,
-    run_browser_job,
     send_recorded,
 )
 from oraculum.providers.chatgpt import composer, deep_research
@@ -43,14 +43,10 @@ from oraculum.providers.chatgpt.pickers import Configurator, Wanted
 from oraculum.providers.chatgpt.readiness import wait_until_ready
 
 
-class ChatGPTProvider:
+class ChatGPTProvider(BrowserProvider):
     """The ChatGPT page flow; the shared lifecycle (`providers.browser_job`) runs it."""
 
-    async def run(self, ctx: WorkerContext) -> ProviderOutcome:
-        return await run_browser_job(ctx, self)
-
-    async def scoped_text(self, page: Page) -> str | None:
-        return await ChatGPTPage(page).scoped_text()
+    page_view = ChatGPTPage
 
     async def drive(self, ctx: WorkerContext, page: Page) -> ProviderOutcome:
         return await self._drive(ctx, ChatGPTPage(page))

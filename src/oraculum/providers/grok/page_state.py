@@ -7,6 +7,7 @@ map to the same codes for both providers.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 from oraculum.providers.grok import vocabulary as vocab
 from oraculum.providers.readiness import (
@@ -62,13 +63,7 @@ def classify(observation: GrokObservation, origins: frozenset[str]) -> Classific
     return Classification(PageState.UNKNOWN, "Grok page is not ready yet.")
 
 
-def rate_limited(text: str) -> str | None:
-    return first_match(text, vocab.RATE_LIMIT_PATTERNS)
-
-
-def upload_error(text: str) -> str | None:
-    return first_match(text, vocab.UPLOAD_ERROR_PATTERNS)
-
-
-def generation_failure(text: str) -> str | None:
-    return first_match(text, vocab.GENERATION_FAILURE_PATTERNS)
+# What a page's scoped text says went wrong, read with the vocabulary's patterns.
+rate_limited = partial(first_match, patterns=vocab.RATE_LIMIT_PATTERNS)
+upload_error = partial(first_match, patterns=vocab.UPLOAD_ERROR_PATTERNS)
+generation_failure = partial(first_match, patterns=vocab.GENERATION_FAILURE_PATTERNS)

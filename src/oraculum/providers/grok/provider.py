@@ -18,12 +18,12 @@ from oraculum.jobs.model import Job, Phase, Status
 from oraculum.jobs.store import JobPaths
 from oraculum.providers.base import ProviderOutcome, RecollectHooks, WorkerContext
 from oraculum.providers.browser_job import (
+    BrowserProvider,
     collection_hooks,
     collection_outcome,
     conversation_patch,
     navigation_recorder,
     open_ready,
-    run_browser_job,
     send_recorded,
 )
 from oraculum.providers.chatgpt.completion import revival_context
@@ -40,14 +40,10 @@ from oraculum.providers.grok.page_state import allowed_origins
 from oraculum.providers.grok.readiness import wait_until_ready
 
 
-class GrokProvider:
+class GrokProvider(BrowserProvider):
     """The Grok page flow; the shared lifecycle (`providers.browser_job`) runs it."""
 
-    async def run(self, ctx: WorkerContext) -> ProviderOutcome:
-        return await run_browser_job(ctx, self)
-
-    async def scoped_text(self, page: Page) -> str | None:
-        return await GrokPage(page).scoped_text()
+    page_view = GrokPage
 
     async def drive(self, ctx: WorkerContext, page: Page) -> ProviderOutcome:
         grok = GrokPage(page)
