@@ -40,7 +40,7 @@ def test_submit_refuses_git_dir_without_flag(project: Path, tmp_path: Path) -> N
         submit("q", ["src", ".git"], session="s", provider="test")
     assert info.value.code == "archive_input_git_dir"
     assert JobStore().list_ids() == []  # refused before any job existed
-    job = submit("q", [".git"], session="s", provider="test", include_git_dir=True)["job"]
+    job = submit("q", [".git"], session="s", provider="test", include_git_dir=True).job
     assert b".git/HEAD" in _archived(job, tmp_path / "x")
     finished(job["id"])
 

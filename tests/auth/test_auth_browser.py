@@ -33,7 +33,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 def run_job(prompt: str = "Say hi.") -> Job:
     job = submit(prompt, ["README.md"], provider="chatgpt", preset="instant", session="s1")
-    return finished(job["job"]["id"])
+    return finished(job.job["id"])
 
 
 def seed_cookie_names(seed: Path) -> set[str]:

@@ -108,7 +108,7 @@ def test_cancel_a_running_job_and_wait_exit_codes(
 ) -> None:
     from oraculum.service.submit import submit
 
-    job = submit("hang", ["src"], provider="test", selection_extras={"outcome": "hang"})["job"]
+    job = submit("hang", ["src"], provider="test", selection_extras={"outcome": "hang"}).job
     code, timed_out = run(capsys, "wait", job["id"], "--timeout", "0.3")
     assert code == 5 and timed_out["error"]["code"] == "wait_timeout"
     code, cancelled = run(capsys, "cancel", job["id"][:8])
@@ -172,7 +172,7 @@ def test_human_status_and_read_snapshots(
     running = submit("hold", ["src"], provider="test", selection_extras={"outcome": "hang"})
     queued = submit("wait", ["src"], provider="test", selection_extras={"outcome": "hang"})
     third = submit("later", ["src"], provider="test")
-    ids = [job_id, running["job"]["id"], queued["job"]["id"], third["job"]["id"]]
+    ids = [job_id, running.job["id"], queued.job["id"], third.job["id"]]
     store = JobStore()
     for active in ids[1:3]:  # both running jobs parked in awaiting_response, heartbeat fresh
         deadline = time.monotonic() + 20
@@ -181,9 +181,9 @@ def test_human_status_and_read_snapshots(
             time.sleep(0.05)
     home = tmp_path
     try:
-        table = rendered(lambda c: render_jobs(status(), c))
+        table = rendered(lambda c: render_jobs(status().to_json(), c))
         check_snapshot("status_table.txt", normalise(table, ids, home))
-        one = rendered(lambda c: render_job(status(job_id), c))
+        one = rendered(lambda c: render_job(status(job_id).to_json(), c))
         check_snapshot("status_job.txt", normalise(one, ids, home))
         answer = read(job_id, preview_chars=None)
         check_snapshot(

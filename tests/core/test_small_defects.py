@@ -258,7 +258,7 @@ def test_prompt_file_over_the_cap_is_refused_without_reading_it_all(
 def test_clean_of_a_running_job_is_clean_blocked_exit_5(
     project: Path, session: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    job = submit("hang", ["src"], provider="test", selection_extras={"outcome": "hang"})["job"]
+    job = submit("hang", ["src"], provider="test", selection_extras={"outcome": "hang"}).job
     code, refused = cli(capsys, "clean", job["id"])
     assert code == ExitCode.BUSY == 5
     assert refused["error"]["code"] == "clean_blocked" and refused["error"]["retryable"] is True

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from oraculum.core.errors import OracleError
 from oraculum.core.surface import for_surface, mcp_command
 from oraculum.mcp.render import (
@@ -12,6 +14,8 @@ from oraculum.mcp.render import (
     status_outcome,
     wait_outcome,
 )
+from oraculum.service.read import ReadResult, Recollection, ResponseFile
+from oraculum.service.status import JobList, JobStatus
 from oraculum.service.wait import Delivery, WaitResult
 from oraculum.sessions.wakeup import Wakeup
 
@@ -98,9 +102,27 @@ def test_one_status_has_no_python_booleans() -> None:
         "wakeup": {"attempts": 1, "settled": False},
         "queue": {"queued": False},
     }
-    text = status_outcome({"job": job}).text
+    text = status_outcome(JobStatus(job)).text
     assert "True" not in text and "False" not in text
     assert "cleanup pending: no" in text and "settled: no" in text
+    assert text.endswith('Read it with `oracle_read {"jobId": "abcd"}`.')
+    assert JobStatus(job).text("cli").endswith("Read it with `oraculum read abcd`.")
+
+
+def test_status_list_keeps_its_json_and_shows_agents_brief_rows() -> None:
+    job = {"id": "abcd", "status": "waiting", "phase": "p", "provider": "test", "ageSeconds": 3}
+    listed = JobList([job], Path("/proj"), [{"code": "job_corrupt"}])
+    shape = listed.to_json()
+    assert list(shape) == ["jobs", "recentJobIds", "project", "problems"]
+    assert shape["recentJobIds"] == ["abcd"] and shape["project"] == "/proj"
+    assert "problems" not in JobList([], None).to_json()
+    outcome = status_outcome(listed)
+    assert outcome.data["jobs"] == [
+        {"id": "abcd", "status": "waiting", "phase": "p", "provider": "test"}
+    ]
+    assert outcome.data["problems"] == [{"code": "job_corrupt"}]
+    assert outcome.text == "Recent oracle jobs (newest first):\n- abcd: waiting (p), test"
+    assert status_outcome(JobList([], None)).text == "No oracle jobs in this project yet."
 
 
 def test_timed_out_wait_says_call_again() -> None:
@@ -132,12 +154,28 @@ def test_delivered_wait_keeps_its_json_and_prints_each_wakeup() -> None:
 
 def test_read_gaps_are_plain_words() -> None:
     job = {"id": "abcd", "status": "failed", "phase": "failed", "artifactsPath": "/a"}
-    result = {
-        "job": job,
-        "response": {"path": "/r.md", "available": False},
-        "gaps": {"recollectionNeeded": True, "requiredMissing": ["code block", "sources"]},
-        "artifacts": [],
-    }
+    gaps = {"recollectionNeeded": True, "requiredMissing": ["code block", "sources"]}
+    result = ReadResult(job, ResponseFile(Path("/r.md"), False), gaps, [])
     text = read_outcome(result).text
     assert "recollectionNeeded: yes" in text and "requiredMissing: code block, sources" in text
     assert "True" not in text and "[" not in text
+    assert result.to_json()["response"] == {"path": "/r.md", "available": False}
+
+
+def test_read_keeps_its_json_and_words_the_recollection_per_surface() -> None:
+    job = {"id": "abcd", "status": "complete", "phase": "complete", "artifactsPath": "/a"}
+    response = ResponseFile(Path("/r.md"), True, 10, "0123", True)
+    again = Recollection(False, "Run `oraculum read abcd` in a minute.")
+    result = ReadResult(job, response, {}, [{"path": "/a/x.png"}], again)
+    shape = result.to_json()
+    assert list(shape) == ["job", "response", "gaps", "artifacts", "recollection"]
+    assert list(shape["response"]) == ["path", "available", "chars", "preview", "truncated"]
+    assert shape["recollection"] == {"started": False, "message": again.message}
+    outcome = read_outcome(result)
+    worded = 'Call `oracle_read {"jobId": "abcd"}` in a minute.'
+    assert outcome.data["recollection"]["message"] == worded and worded in outcome.text
+    assert "Artifacts: 1 in /a" in outcome.text
+    assert "(truncated; the rest is in /r.md)" in outcome.text
+    assert "Run `oraculum read abcd`" in result.text("cli")
+    started = Recollection(True, "Started.", 42).to_json()
+    assert list(started) == ["started", "pid", "message"]

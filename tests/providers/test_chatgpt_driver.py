@@ -211,7 +211,7 @@ def test_read_recollect_reacquires_the_turn_without_sending(seeded, sim, project
     done = complete(submit_chatgpt(project, write_config(sim), prompt="Recollect me"))
     sent_before = len(sim.state.user_messages())
     started = read(done.id, cwd=project, action="recollect")
-    assert started["recollection"]["started"] is True
+    assert started.recollection is not None and started.recollection.started is True
     deadline = time.monotonic() + 60
     job = done
     while time.monotonic() < deadline:

@@ -103,8 +103,8 @@ def test_worker_killed_mid_answer_is_recollected_to_complete(seeded, sim, projec
     assert browsers_on(running.runtime_profile_dir) == []  # no Chromium left behind
     assert not Path(running.runtime_profile_dir).exists()
 
-    started = read(job.id, cwd=project, action="recollect")["recollection"]
-    assert started["started"] is True
+    started = read(job.id, cwd=project, action="recollect").recollection
+    assert started is not None and started.started is True
     revived = wait_until(job.id, lambda j: j.status == Status.COMPLETE, timeout=90)
     answer = Path(revived.response_path).read_text()
     assert PROMPT in answer and answer.count("word") == 60  # the whole answer, not a prefix

@@ -179,7 +179,7 @@ def test_a_clarifying_question_without_an_answer_is_saved(seeded, sim, project, 
     from oraculum.cli.status_cmd import render_job
     from oraculum.service.status import status
 
-    summary = status(done.id, cwd=project)["job"]
+    summary = status(done.id, cwd=project).to_json()["job"]
     shown = Console(record=True, width=300)
     render_job({"job": summary}, shown)
     assert f"research-question: {summary['research']['questionPath']}" in shown.export_text()
@@ -227,7 +227,7 @@ def test_a_ten_minute_research_has_no_stale_heartbeat_and_shows_researching(
     researching: set[str] = set()
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
-        summary = status(job.id, cwd=project)["job"]
+        summary = status(job.id, cwd=project).to_json()["job"]
         assert summary["status"] != "failed", summary.get("error")
         if summary.get("research", {}).get("state") == "researching":
             researching.add(summary["research"]["text"])
@@ -254,7 +254,8 @@ def test_recollecting_a_research_job_reads_the_same_sources(seeded, sim, project
     done = complete(submit_research(project, sim, scenario="dr_no_export"))
     Path(done.response_path).unlink()
     sent_before = len(sim.state.user_messages())
-    assert read(done.id, cwd=project, action="recollect")["recollection"]["started"] is True
+    again = read(done.id, cwd=project, action="recollect").recollection
+    assert again is not None and again.started is True
     deadline = time.monotonic() + 60
     job = done
     while time.monotonic() < deadline:
@@ -285,7 +286,7 @@ def test_a_follow_up_answers_the_saved_question(seeded, sim, project) -> None:
         preset="deep_research",
         follow_up_job=asked.id,
     )
-    done = complete(JobStore().load(result["job"]["id"]))
+    done = complete(JobStore().load(result.job["id"]))
     assert done.conversation_id == asked.conversation_id
     assert sim.state.user_messages()[-1].text.strip().startswith("Both formats; weigh speed.")
     assert Path(done.response_path).read_text().startswith(f"# {fixture.REPORT_TITLE}\n")

@@ -355,7 +355,7 @@ def test_worker_killed_mid_answer_is_recollected_to_complete_through_read(
     os.kill(running.worker.pid, signal.SIGKILL)
     lost = finished(job.id, timeout=30)  # its watchdog ends it
     assert lost.status == Status.FAILED and lost.error_code == "worker_lost"
-    assert read(job.id, cwd=project, action="recollect")["recollection"]["started"]
+    assert read(job.id, cwd=project, action="recollect").to_json()["recollection"]["started"]
     deadline = time.monotonic() + 90
     revived = store.load(job.id)
     while time.monotonic() < deadline and revived.status != Status.COMPLETE:

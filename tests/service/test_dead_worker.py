@@ -43,8 +43,8 @@ def wait_for(store: JobStore, job_id: str, predicate: Callable[[Job], bool], tim
 def _running_then_orphaned(store: JobStore) -> tuple[str, str]:
     """One hanging job whose worker and watchdog are both SIGKILLed, and one queued behind it."""
     write_fast_config({"browser": {"maxConcurrentJobs": 1}})
-    first = submit("one", ["src"], session="s", provider="test", selection_extras=HANG)["job"]
-    second = submit("two", ["src"], session="s", provider="test")["job"]
+    first = submit("one", ["src"], session="s", provider="test", selection_extras=HANG).job
+    second = submit("two", ["src"], session="s", provider="test").job
     running = wait_for(store, first["id"], lambda j: j.phase == Phase.AWAITING_RESPONSE)
     kill_watchdog(store, first["id"])
     os.killpg(running.worker.pid, signal.SIGKILL)
@@ -64,14 +64,14 @@ def _assert_recovered(store: JobStore, dead: str, queued: str) -> None:
 def test_status_ends_a_dead_workers_job(project: Path) -> None:
     store = JobStore()
     dead, queued = _running_then_orphaned(store)
-    assert status(dead)["job"]["status"] == "failed"
+    assert status(dead).to_json()["job"]["status"] == "failed"
     _assert_recovered(store, dead, queued)
 
 
 def test_status_list_ends_a_dead_workers_job(project: Path) -> None:
     store = JobStore()
     dead, queued = _running_then_orphaned(store)
-    listed = {job["id"]: job["status"] for job in status()["jobs"]}
+    listed = {job["id"]: job["status"] for job in status().to_json()["jobs"]}
     assert listed[dead] == "failed"
     _assert_recovered(store, dead, queued)
 
@@ -79,14 +79,14 @@ def test_status_list_ends_a_dead_workers_job(project: Path) -> None:
 def test_read_ends_a_dead_workers_job(project: Path) -> None:
     store = JobStore()
     dead, queued = _running_then_orphaned(store)
-    assert read(dead)["job"]["status"] == "failed"
+    assert read(dead).job["status"] == "failed"
     _assert_recovered(store, dead, queued)
 
 
 def test_wait_on_a_job_whose_worker_dies_while_waiting_returns(project: Path) -> None:
     store = JobStore()
     write_fast_config({"browser": {"maxConcurrentJobs": 1}})
-    job = submit("one", ["src"], session="s", provider="test", selection_extras=HANG)["job"]
+    job = submit("one", ["src"], session="s", provider="test", selection_extras=HANG).job
     running = wait_for(store, job["id"], lambda j: j.phase == Phase.AWAITING_RESPONSE)
     kill_watchdog(store, job["id"])
     waiter = subprocess.Popen(

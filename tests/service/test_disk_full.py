@@ -182,7 +182,7 @@ def test_enospc_at_handoff_leaves_no_half_admitted_job(disk: Disk) -> None:
     assert any(p.endswith("/prompt.md") for p in paths)
 
     disk.empty()  # with room again the same submit goes through, from a clean slate
-    job = submit("Why?", ["src"], session=SESSION, provider="test", conversation=THREAD)["job"]
+    job = submit("Why?", ["src"], session=SESSION, provider="test", conversation=THREAD).job
     assert finished(job["id"]).status == Status.COMPLETE
 
 
@@ -216,7 +216,7 @@ def _awaiting_answer_then_fill(disk: Disk, leave_pages: int) -> tuple[str, JobPa
     prompt = "Repeat this. " + "x" * (200 * 1024)
     job_id = submit(
         prompt, ["src"], session=SESSION, provider="test", selection_extras={"delayMs": 2500}
-    )["job"]["id"]
+    ).job["id"]
     deadline = time.monotonic() + 30
     while store.load(job_id).phase != Phase.AWAITING_RESPONSE:
         assert time.monotonic() < deadline, store.load(job_id).phase
@@ -246,8 +246,8 @@ def test_enospc_saving_answer_keeps_it_recoverable(disk: Disk) -> None:
 
     disk.empty()
     shown = read(job_id, session=SESSION)
-    assert shown["job"]["errorCode"] == "disk_full"
-    assert shown["gaps"]["recollectionNeeded"] is True
+    assert shown.job["errorCode"] == "disk_full"
+    assert shown.gaps["recollectionNeeded"] is True
 
 
 def test_enospc_everywhere_still_records_how_the_job_ended(disk: Disk) -> None:
@@ -263,7 +263,7 @@ def test_full_disk_job_of_a_killed_worker_is_explained_once_there_is_room(disk: 
     store = JobStore()
     job_id = submit(
         "Hang.", ["src"], session=SESSION, provider="test", selection_extras={"outcome": "hang"}
-    )["job"]["id"]
+    ).job["id"]
     deadline = time.monotonic() + 30
     while (job := store.load(job_id)).phase != Phase.AWAITING_RESPONSE:
         assert time.monotonic() < deadline, job.phase
@@ -272,11 +272,12 @@ def test_full_disk_job_of_a_killed_worker_is_explained_once_there_is_room(disk: 
     assert job.worker is not None
     os.kill(job.worker.pid, signal.SIGKILL)  # no ending of its own; nobody can write one yet
     time.sleep(1.0)
-    assert status(job_id, session=SESSION)["job"]["status"] == "waiting"  # readers still work
+    shown = status(job_id, session=SESSION).to_json()["job"]
+    assert shown["status"] == "waiting"  # readers still work
 
     disk.empty()
     deadline = time.monotonic() + 30
-    while (shown := status(job_id, session=SESSION)["job"])["status"] != "failed":
+    while (shown := status(job_id, session=SESSION).to_json()["job"])["status"] != "failed":
         assert time.monotonic() < deadline, shown
         time.sleep(0.2)
     assert shown["errorCode"] == "worker_lost"
@@ -339,7 +340,7 @@ def test_stale_staging_files_are_swept_on_submit_and_clean(
         young = store.staging_root / "context-young.tar.zst"
         young.write_bytes(b"young")
 
-        job = submit("Why?", ["src"], session=SESSION, provider="test")["job"]
+        job = submit("Why?", ["src"], session=SESSION, provider="test").job
         left = sorted(p.name for p in store.staging_root.iterdir())
         assert left == sorted([live_area.name, young.name])
 

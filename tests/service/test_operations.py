@@ -32,13 +32,15 @@ def test_queue_position_and_capacity_line(project: Path) -> None:
     second = submit("two", ["src"], session="s", provider="test", selection_extras=HANG)
     third = submit("three", ["src"], session="s", provider="test", selection_extras=HANG)
     try:
-        assert first["job"]["queue"] == {"queued": False}
-        assert second["job"]["queue"] == {"queued": True, "position": 1, "depth": 1}
-        later = status(second["job"]["id"])["job"]["queue"]
+        assert first.job["queue"] == {"queued": False}
+        assert second.job["queue"] == {"queued": True, "position": 1, "depth": 1}
+        later = status(second.job["id"]).to_json()["job"]["queue"]
         assert later == {"queued": True, "position": 1, "depth": 2}
-        assert third["job"]["queue"] == {"queued": True, "position": 2, "depth": 2}
-        assert "Queue position: 2 of 2" in third["message"]
-        assert "start automatically when capacity is available" in third["message"]
+        assert third.job["queue"] == {"queued": True, "position": 2, "depth": 2}
+        assert list(third.to_json()) == ["job", "message"]
+        assert "Queue position: 2 of 2" in third.text("cli")
+        assert "start automatically when capacity is available" in third.text("cli")
+        assert "Queue position 2 of 2; it starts by itself." in third.text("mcp")
         report = preflight(session="s", provider="test").to_json()
         assert report["capacityLine"] == "Capacity: 1/1 active, 2/2 queued (global)."
         with pytest.raises(OracleError) as full:
@@ -46,13 +48,13 @@ def test_queue_position_and_capacity_line(project: Path) -> None:
         assert full.value.code == "queue_full"
     finally:
         for job in (third, second, first):
-            cancel(job["job"]["id"])
+            cancel(job.job["id"])
     assert not list((jobs_dir() / ".staging").iterdir())  # refused archive removed too
 
 
 def test_follow_up_rules(project: Path) -> None:
     store = JobStore()
-    running = submit("q", ["src"], session="s", provider="test", selection_extras=HANG)["job"]
+    running = submit("q", ["src"], session="s", provider="test", selection_extras=HANG).job
     with pytest.raises(OracleError) as not_complete:
         submit("f", ["src"], session="s", follow_up_job=running["id"])
     assert not_complete.value.code == "follow_up_job_not_complete"
@@ -61,7 +63,7 @@ def test_follow_up_rules(project: Path) -> None:
         submit("f", ["src"], session="s", follow_up_job="zzzzzzzzzzzzz")
     assert missing.value.code == "follow_up_job_not_found"
 
-    done = submit("q", ["src"], session="s", provider="test")["job"]
+    done = submit("q", ["src"], session="s", provider="test").job
     wait(done["id"], session="s")
     url = "https://chatgpt.com/c/abc-123"
     store.update(
@@ -74,7 +76,7 @@ def test_follow_up_rules(project: Path) -> None:
     with pytest.raises(OracleError) as conflict:
         submit("f", ["src"], session="s", follow_up_job=done["id"], conversation="other-1")
     assert conflict.value.code == "oracle_thread_target_conflict"
-    follow = submit("f", ["src"], session="s", follow_up_job=done["id"])["job"]
+    follow = submit("f", ["src"], session="s", follow_up_job=done["id"]).job
     assert follow["followUpToJobId"] == done["id"] and follow["chatUrl"] == url
     assert follow["conversationId"] == "abc-123"
     wait(follow["id"], session="s")
@@ -86,7 +88,7 @@ def test_conversation_targets(project: Path) -> None:
     assert bad.value.code == "invalid_chatgpt_conversation_id"
     job = submit(
         "q", ["src"], session="s", provider="test", conversation="https://chatgpt.com/c/abc-9"
-    )["job"]
+    ).job
     assert job["conversationId"] == "abc-9"
     assert job["chatUrl"] == "https://chatgpt.com/c/abc-9"
     wait(job["id"], session="s")
@@ -94,12 +96,12 @@ def test_conversation_targets(project: Path) -> None:
 
 def test_read_defaults_to_newest_and_clean_all(project: Path) -> None:
     write_fast_config({"cleanup": {"wakeupGraceMs": 0}})
-    old = submit("old", ["src"], session="s", provider="test")["job"]
-    new = submit("new", ["src"], session="s", provider="test")["job"]
+    old = submit("old", ["src"], session="s", provider="test").job
+    new = submit("new", ["src"], session="s", provider="test").job
     wait(old["id"], session="s")
     wait(new["id"], session="s")
-    assert read(session="s")["job"]["id"] == new["id"]
-    hanging = submit("h", ["src"], session="s", provider="test", selection_extras=HANG)["job"]
+    assert read(session="s").job["id"] == new["id"]
+    hanging = submit("h", ["src"], session="s", provider="test", selection_extras=HANG).job
     cleaned = clean("all")
     assert set(cleaned.removed) == {old["id"], new["id"]}
     assert cleaned.skipped_open == [hanging["id"]]
@@ -122,7 +124,7 @@ def test_prompt_required_and_no_job_on_refusal(project: Path) -> None:
 
 
 def test_wait_for_the_sessions_next_job(project: Path) -> None:
-    job = submit("next", ["src"], session="nx", provider="test")["job"]
+    job = submit("next", ["src"], session="nx", provider="test").job
     started = time.monotonic()
     result = wait(session="nx", timeout_s=30)
     assert result.done and result.to_json()["wakeup"]["jobId"] == job["id"]

@@ -8,6 +8,7 @@ from oraculum.auth.result import AuthResult, SignIn
 from oraculum.core.presets import PRESETS
 from oraculum.service.clean import CleanResult
 from oraculum.service.presets import presets
+from oraculum.service.submit import SubmitResult
 
 
 def test_clean_result_json_keeps_its_documented_keys_in_order() -> None:
@@ -69,3 +70,29 @@ def test_auth_result_json_for_a_sign_in_and_a_rollback(tmp_path: Path) -> None:
         "message": "Run `oraculum status`.",
     }
     assert rolled.text("mcp") == "Call `oracle_status`."
+
+
+def test_submit_result_words_the_same_job_for_each_surface() -> None:
+    job = {
+        "id": "abcd",
+        "status": "submitted",
+        "provider": "chatgpt",
+        "selection": {"label": "Pro Extended"},
+        "followUpToJobId": "prev1",
+        "promptPath": "/j/prompt.md",
+        "archivePath": "/j/context.tar.zst",
+        "responsePath": "/j/response.md",
+        "archive": {"bytes": 2**20, "fileCount": 3},
+        "autoPrunedArchivePaths": [{"relativePath": "big.bin"}],
+    }
+    result = SubmitResult(job)
+    assert result.to_json() == {"job": job, "message": result.text("cli")}
+    cli, mcp = result.text("cli"), result.text("mcp")
+    assert cli.startswith("Oracle job dispatched: abcd\nFollow-up to: prev1")
+    assert "`oraculum wait abcd`" in cli and "oracle_wait" not in cli
+    assert mcp.startswith("Oracle job abcd dispatched (chatgpt, Pro Extended).")
+    assert (
+        "Archive: 3 files, 1.00 MiB." in mcp
+        and "Auto-pruned to fit the size limit: big.bin." in mcp
+    )
+    assert '`oracle_wait {"jobId": "abcd"}`' in mcp and "oraculum wait" not in mcp

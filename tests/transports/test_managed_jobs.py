@@ -173,7 +173,8 @@ def test_recollection_runs_in_a_background_tab_of_the_keeper(keeper_home, sim, p
     done = complete(submit_chatgpt(project, managed_config(sim), prompt="Recollect me"))
     tabs_before = asyncio.run(page_targets(endpoint.http_url))
     sent_before = len(sim.state.user_messages())
-    assert read(done.id, cwd=project, action="recollect")["recollection"]["started"] is True
+    again = read(done.id, cwd=project, action="recollect").recollection
+    assert again is not None and again.started is True
     deadline = time.monotonic() + 60
     job = done
     while not any("Recollection finished" in e.message for e in job.lifecycle_events):

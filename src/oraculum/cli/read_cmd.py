@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -13,34 +13,36 @@ from oraculum.service import PREVIEW_CHARS
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from oraculum.service.read import ReadResult
 
-def render_read(result: dict[str, Any], out: Console, *, raw: bool = False) -> None:
+
+def render_read(result: ReadResult, out: Console, *, raw: bool = False) -> None:
+    """The richer human rendering: the job's paths and gaps, then the answer as Markdown."""
     from rich.markdown import Markdown
 
-    job = result["job"]
+    job, response = result.job, result.response
     out.print(f"[bold]{job['id']}[/]  {job['status']} ({job['phase']})")
-    out.print(f"  response: {result['response']['path']}", markup=False)
+    out.print(f"  response: {response.path}", markup=False)
     out.print(f"  artifacts: {job['artifactsPath']}", markup=False)
-    for name, value in result["gaps"].items():
+    for name, value in result.gaps.items():
         out.print(f"  {name}: {value}", markup=False)
-    for artifact in result["artifacts"]:
+    for artifact in result.artifacts:
         out.print(f"  artifact: {artifact.get('path') or artifact}", markup=False)
     if job.get("error"):
         out.print(f"  error: {job['error']}", markup=False)
-    if "recollection" in result:
-        out.print(f"  {result['recollection']['message']}", markup=False)
-    response = result["response"]
+    if result.recollection is not None:
+        out.print(f"  {result.recollection.message}", markup=False)
     out.print()
-    if not response["available"]:
+    if not response.available:
         out.print("Response file: unavailable yet", markup=False)
         return
-    text = response["preview"]
+    text = response.preview
     if raw:
         out.print(text, markup=False, highlight=False, end="" if text.endswith("\n") else "\n")
     else:
         out.print(Markdown(text))
-    if response.get("truncated"):
-        out.print(f"… (truncated; the whole answer is in {response['path']})", markup=False)
+    if response.truncated:
+        out.print(f"… (truncated; the whole answer is in {response.path})", markup=False)
 
 
 @app.command("read")
@@ -65,4 +67,4 @@ def read_command(
         source="oracle_read_command",
         preview_chars=PREVIEW_CHARS if MODE.json and not full else None,
     )
-    emit(result, lambda out: render_read(result, out, raw=raw))
+    emit(result.to_json(), lambda out: render_read(result, out, raw=raw))

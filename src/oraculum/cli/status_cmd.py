@@ -108,8 +108,9 @@ def status_command(
     """Show one job, or the recent jobs of this project with their ids."""
     from oraculum.service.status import status
 
-    result = status(job, all_projects=all_projects, limit=limit, session=session)
+    # The human view is a richer rendering (a table, heartbeats) of the documented JSON.
+    shape = status(job, all_projects=all_projects, limit=limit, session=session).to_json()
     if job is None:
-        emit(result, lambda console: render_jobs(result, console))
+        emit(shape, lambda console: render_jobs(shape, console))
     else:
-        emit(result, lambda console: render_job(result, console))
+        emit(shape, lambda console: render_job(shape, console))

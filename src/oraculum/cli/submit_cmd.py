@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -10,7 +10,7 @@ from oraculum.cli.app import MODE, app, console, emit
 from oraculum.cli.wait_cmd import SESSION_OPTION, finish_wait, wait_with_live_line
 
 if TYPE_CHECKING:
-    from rich.console import Console
+    from oraculum.service.submit import SubmitResult
 
 FILES_ARGUMENT = typer.Argument(
     None, help="Files or directories to archive, relative to the project root (default: .)."
@@ -32,17 +32,13 @@ PROMPT_FILE_OPTION = typer.Option(
 )
 
 
-def _render(result: dict[str, Any], out: Console) -> None:
-    out.print(result["message"], markup=False)
-
-
-def _submitted(result: dict[str, Any], *, session: str | None, wait_for_it: bool) -> None:
+def _submitted(result: SubmitResult, *, session: str | None, wait_for_it: bool) -> None:
     if not wait_for_it:
-        emit(result, lambda out: _render(result, out))
+        emit(result.to_json(), text=result.text("cli"))
         return
     if not MODE.json:
-        _render(result, console(stderr=True))
-    finish_wait(wait_with_live_line(result["job"]["id"], session=session, timeout_s=None))
+        console(stderr=True).print(result.text("cli"), markup=False)
+    finish_wait(wait_with_live_line(result.job["id"], session=session, timeout_s=None))
 
 
 @app.command("submit")

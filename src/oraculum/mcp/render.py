@@ -14,16 +14,17 @@ from typing import Any
 
 from oraculum.auth.result import AuthResult
 from oraculum.core.errors import OracleError
-from oraculum.core.surface import Surface, for_surface, tool_call
+from oraculum.core.surface import Surface, for_surface
 from oraculum.service.cancel import CancelResult
 from oraculum.service.preflight import PreflightReport
 from oraculum.service.presets import PresetsResult
+from oraculum.service.read import ReadResult
+from oraculum.service.status import JobStatus, StatusResult
+from oraculum.service.submit import SubmitResult
 from oraculum.service.wait import WaitResult
 from oraculum.sessions.wakeup import Wakeup
 
 SURFACE: Surface = "mcp"
-# A status list shows each job this briefly (the full summary is one `oracle_status` away).
-BRIEF_JOB_KEYS = ("id", "status", "phase", "provider", "createdAt", "sessionId", "errorCode")
 
 
 @dataclass(frozen=True)
@@ -61,19 +62,6 @@ def error_outcome(error: OracleError) -> Outcome:
     return Outcome(text, {"error": shown}, is_error=True)
 
 
-def yes_no(value: object) -> str:
-    return "yes" if value else "no"
-
-
-def plain(value: object) -> str:
-    """A value as a reader writes it: yes/no, a comma-separated list, not Python's repr."""
-    if isinstance(value, bool):
-        return yes_no(value)
-    if isinstance(value, list | tuple):
-        return ", ".join(plain(item) for item in value)
-    return str(value)
-
-
 def preflight_outcome(report: PreflightReport, *, generated: bool) -> Outcome:
     data = {k: v for k, v in report.to_json().items() if k not in ("message", "capacityLine")}
     data["session"] = {**data["session"], "generated": generated}
@@ -83,96 +71,21 @@ def preflight_outcome(report: PreflightReport, *, generated: bool) -> Outcome:
     return Outcome(text, data)
 
 
-def submit_outcome(result: dict[str, Any]) -> Outcome:
-    job = result["job"]
-    queued = job["status"] == "queued"
-    lines = [f"Oracle job {job['id']} {'queued' if queued else 'dispatched'} ({_selection(job)})."]
-    position = job.get("queue", {}).get("position")
-    if queued and position:
-        lines.append(f"Queue position {position} of {job['queue']['depth']}; it starts by itself.")
-    if job.get("followUpToJobId"):
-        lines.append(f"Follow-up to job {job['followUpToJobId']}.")
-    archive = job.get("archive") or {}
-    if archive:
-        lines.append(f"Archive: {archive['fileCount']} files, {archive['bytes'] / 2**20:.2f} MiB.")
-    pruned = job.get("autoPrunedArchivePaths") or []
-    if pruned:
-        names = ", ".join(p["relativePath"] for p in pruned)
-        lines.append(f"Auto-pruned to fit the size limit: {names}.")
-    wait = tool_call("oracle_wait", {"jobId": job["id"]})
-    lines.append(
-        "Stop now: the completion wake-up arrives in a later oracle tool result "
-        f"(or call {wait}, at most 50 s per call)."
-    )
-    return Outcome("\n".join(lines), {"job": job}, subject=job["id"])
+def submit_outcome(result: SubmitResult) -> Outcome:
+    return Outcome(result.text(SURFACE), {"job": result.job}, subject=result.job["id"])
 
 
-def read_outcome(result: dict[str, Any]) -> Outcome:
-    job, response = result["job"], result["response"]
-    lines = [f"Oracle job {job['id']} is {job['status']} ({job['phase']})."]
-    if job.get("error"):
-        lines.append(f"Error: {job['error']}")
-    lines += [f"{key}: {plain(value)}" for key, value in result["gaps"].items()]
-    if "recollection" in result:
-        lines.append(for_surface(result["recollection"]["message"], SURFACE) or "")
-    if result["artifacts"]:
-        lines.append(f"Artifacts: {len(result['artifacts'])} in {job['artifactsPath']}")
-    if not response["available"]:
-        lines.append("Response: not saved yet.")
-    else:
-        lines.append(f"Response ({response['chars']} characters, {response['path']}):")
-        lines += ["", response.get("preview", "")]
-        if response.get("truncated"):
-            lines.append(f"… (truncated; the rest is in {response['path']})")
-    data = dict(result)
-    if "recollection" in data:
-        recollection = dict(data["recollection"])
-        recollection["message"] = for_surface(recollection["message"], SURFACE)
-        data["recollection"] = recollection
-    return Outcome("\n".join(lines), data, subject=job["id"])
+def read_outcome(result: ReadResult) -> Outcome:
+    return Outcome(result.text(SURFACE), result.to_json(SURFACE), subject=result.job["id"])
 
 
-def status_outcome(result: dict[str, Any]) -> Outcome:
-    if "job" in result:
-        return _one_status(result["job"])
-    jobs = [{k: job[k] for k in BRIEF_JOB_KEYS if k in job} for job in result["jobs"]]
-    data = {"jobs": jobs, "project": result.get("project")}
-    if result.get("problems"):
-        data["problems"] = result["problems"]
-    if not jobs:
-        return Outcome("No oracle jobs in this project yet.", data)
-    lines = ["Recent oracle jobs (newest first):"]
-    lines += [f"- {j['id']}: {j['status']} ({j['phase']}), {j['provider']}" for j in jobs]
-    return Outcome("\n".join(lines), data)
-
-
-def _one_status(job: dict[str, Any]) -> Outcome:
-    lines = [
-        f"Oracle job {job['id']}: {job['status']} ({job['phase']}), {_selection(job)}, "
-        f"created {job['createdAt']}."
-    ]
-    queue = job.get("queue", {})
-    if queue.get("position"):
-        lines.append(f"Queue position {queue['position']} of {queue['depth']}.")
-    if job.get("error"):
-        lines.append(f"Error ({job.get('errorCode', 'failed')}): {job['error']}")
-    if job.get("lastEvent"):
-        event = job["lastEvent"]
-        lines.append(f"Last event: {event['at']} [{event['source']}] {event['message']}")
-    lines.append(
-        f"Prompt sent: {job['promptSendState']}; cleanup pending: "
-        f"{yes_no(job.get('cleanupPending'))}."
-    )
-    if job["status"] in ("complete", "failed", "cancelled"):
-        saved = job["responsePath"] if job.get("responseAvailable") else "not saved"
-        lines.append(f"Response: {saved}.")
-        wakeup = job.get("wakeup")
-        if wakeup:
-            lines.append(
-                f"Wake-up: {wakeup['attempts']} sent, settled: {yes_no(wakeup['settled'])}."
-            )
-        lines.append(f"Read it with {tool_call('oracle_read', {'jobId': job['id']})}.")
-    return Outcome("\n".join(lines), {"job": job}, subject=job["id"])
+def status_outcome(result: StatusResult) -> Outcome:
+    if isinstance(result, JobStatus):
+        return Outcome(result.text(SURFACE), result.to_json(), subject=result.job["id"])
+    data: dict[str, Any] = {"jobs": result.brief(), "project": result.to_json()["project"]}
+    if result.problems:
+        data["problems"] = result.problems
+    return Outcome(result.text(SURFACE), data)
 
 
 def cancel_outcome(result: CancelResult) -> Outcome:
@@ -203,9 +116,3 @@ def wait_outcome(result: WaitResult, wakeup_text: str | None) -> Outcome:
 
 def presets_outcome(result: PresetsResult) -> Outcome:
     return Outcome(result.text(SURFACE), result.to_json())
-
-
-def _selection(job: dict[str, Any]) -> str:
-    selection = job.get("selection") or {}
-    label = selection.get("label")
-    return f"{job['provider']}, {label}" if label and job["provider"] != "test" else job["provider"]

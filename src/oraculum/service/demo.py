@@ -127,7 +127,7 @@ def run_demo(
             request_source="demo",
             config_overrides=overrides,
         )
-        job_id = submitted["job"]["id"]
+        job_id = submitted.job["id"]
         on_step(f"submitted job {job_id}")
         job = follow(job_id, on_phase)
     response = Path(job.response_path)

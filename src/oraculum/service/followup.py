@@ -6,7 +6,9 @@ from pathlib import Path
 from typing import Any
 
 from oraculum.jobs.store import JobStore
-from oraculum.service.submit import submit
+from oraculum.service.submit import SubmitResult, submit
+
+__all__ = ["followup"]
 
 
 def followup(
@@ -21,7 +23,7 @@ def followup(
     selection_extras: dict[str, Any] | None = None,
     store: JobStore | None = None,
     include_git_dir: bool = False,
-) -> dict[str, Any]:
+) -> SubmitResult:
     """Submit ``prompt`` (with an archive of ``inputs``) as a follow-up to ``job_ref``."""
     return submit(
         prompt,

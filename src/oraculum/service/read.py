@@ -8,12 +8,14 @@ an observation, and the origin session still gets its reminder).
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from oraculum.core.errors import OracleError
 from oraculum.core.project import project_id
 from oraculum.core.session import resolve_session_id
+from oraculum.core.surface import Surface, for_surface
 from oraculum.jobs.ids import given_job_ref
 from oraculum.jobs.locks import RECOLLECT_LOCK, is_locked
 from oraculum.jobs.model import Job, Status, utc_now
@@ -23,11 +25,97 @@ from oraculum.jobs.rules import recollect_refusal
 from oraculum.jobs.store import JobStore
 from oraculum.service import PREVIEW_CHARS
 from oraculum.service.common import TEST_PROVIDER, project_root
+from oraculum.service.result import plain
 from oraculum.service.status import job_in_project
 from oraculum.service.summary import job_summary
 from oraculum.sessions import claims
 
+__all__ = [
+    "ACTIONS",
+    "ReadResult",
+    "Recollection",
+    "ResponseFile",
+    "newest_job",
+    "read",
+    "recollect",
+]
+
 ACTIONS = ("recollect",)
+
+
+@dataclass(frozen=True)
+class ResponseFile:
+    """The saved answer: where it is and, once it exists, its length and the part shown."""
+
+    path: Path
+    available: bool
+    chars: int = 0
+    preview: str = ""
+    truncated: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"path": str(self.path), "available": self.available}
+        if self.available:
+            out.update(chars=self.chars, preview=self.preview, truncated=self.truncated)
+        return out
+
+
+@dataclass(frozen=True)
+class Recollection:
+    """What `read --recollect` did: started a detached recollection (``pid``), or why not."""
+
+    started: bool
+    message: str
+    pid: int | None = None
+
+    def to_json(self, surface: Surface = "cli") -> dict[str, Any]:
+        out: dict[str, Any] = {"started": self.started}
+        if self.pid is not None:
+            out["pid"] = self.pid
+        out["message"] = for_surface(self.message, surface) or self.message
+        return out
+
+
+@dataclass(frozen=True)
+class ReadResult:
+    """A job's summary (see service.summary), its saved answer, collection gaps and artifacts."""
+
+    job: dict[str, Any]
+    response: ResponseFile
+    gaps: dict[str, Any]
+    artifacts: list[dict[str, Any]]
+    recollection: Recollection | None = None
+
+    def to_json(self, surface: Surface = "cli") -> dict[str, Any]:
+        """The documented shape; ``surface`` words the recollection's message for its reader."""
+        out: dict[str, Any] = {
+            "job": self.job,
+            "response": self.response.to_json(),
+            "gaps": self.gaps,
+            "artifacts": self.artifacts,
+        }
+        if self.recollection is not None:
+            out["recollection"] = self.recollection.to_json(surface)
+        return out
+
+    def text(self, surface: Surface) -> str:
+        job, response = self.job, self.response
+        lines = [f"Oracle job {job['id']} is {job['status']} ({job['phase']})."]
+        if job.get("error"):
+            lines.append(f"Error: {job['error']}")
+        lines += [f"{key}: {plain(value)}" for key, value in self.gaps.items()]
+        if self.recollection is not None:
+            lines.append(self.recollection.to_json(surface)["message"])
+        if self.artifacts:
+            lines.append(f"Artifacts: {len(self.artifacts)} in {job['artifactsPath']}")
+        if not response.available:
+            lines.append("Response: not saved yet.")
+            return "\n".join(lines)
+        lines.append(f"Response ({response.chars} characters, {response.path}):")
+        lines += ["", response.preview]
+        if response.truncated:
+            lines.append(f"… (truncated; the rest is in {response.path})")
+        return "\n".join(lines)
 
 
 def newest_job(store: JobStore, root: Path) -> Job:
@@ -77,17 +165,13 @@ def _gaps(job: Job) -> dict[str, Any]:
     return gaps
 
 
-def _response(job: Job, preview_chars: int | None) -> dict[str, Any]:
+def _response(job: Job, preview_chars: int | None) -> ResponseFile:
     path = Path(job.response_path)
-    out: dict[str, Any] = {"path": str(path), "available": path.exists()}
-    if not out["available"]:
-        return out
+    if not path.exists():
+        return ResponseFile(path, False)
     text = path.read_text(encoding="utf-8", errors="replace")
-    out["chars"] = len(text)
     shown = text if preview_chars is None else text[:preview_chars]
-    out["preview"] = shown
-    out["truncated"] = len(shown) < len(text)
-    return out
+    return ResponseFile(path, True, len(text), shown, len(shown) < len(text))
 
 
 def read(
@@ -99,7 +183,7 @@ def read(
     source: str = "oracle_read",
     preview_chars: int | None = PREVIEW_CHARS,
     store: JobStore | None = None,
-) -> dict[str, Any]:
+) -> ReadResult:
     """Status plus the saved answer of one job (default: the project's newest)."""
     job_ref = given_job_ref(job_ref)
     store = store or JobStore()
@@ -125,18 +209,11 @@ def read(
             settle_before_first_attempt=session_id is not None and session_id == job.session_id,
         )
         job = settled or job
-    result = {
-        "job": job_summary(job),
-        "response": _response(job, preview_chars),
-        "gaps": _gaps(job),
-        "artifacts": _artifacts(job),
-    }
-    if recollection is not None:
-        result["recollection"] = recollection
-    return result
+    response = _response(job, preview_chars)
+    return ReadResult(job_summary(job), response, _gaps(job), _artifacts(job), recollection)
 
 
-def recollect(job: Job, store: JobStore) -> dict[str, Any]:
+def recollect(job: Job, store: JobStore) -> Recollection:
     """Start re-collecting a job's saved turn, without sending anything: a completed job's, or
     a failed one's whose prompt was accepted (it turns complete if the answer is there).
 
@@ -146,17 +223,16 @@ def recollect(job: Job, store: JobStore) -> dict[str, Any]:
     """
     if job.provider == TEST_PROVIDER and job.status == Status.COMPLETE:
         message = "A dry-run (test provider) job has no turn to recollect."
-        return {"started": False, "message": message}
+        return Recollection(False, message)
     refusal = recollect_refusal(job)
     if refusal is not None:
         raise refusal
     if is_locked(RECOLLECT_LOCK, job.id):
-        return {"started": False, "message": f"A recollection of oracle job {job.id} is running."}
+        return Recollection(False, f"A recollection of oracle job {job.id} is running.")
     paths = store.paths(job.id)
     identity = spawn_worker(["recollect", str(paths.dir)], log_path=paths.worker_log)
-    return {
-        "started": True,
-        "pid": identity.pid,
-        "message": f"Recollection of oracle job {job.id} started; read the job again in a minute "
-        f"(progress in {paths.worker_log}). Nothing is sent to the provider.",
-    }
+    message = (
+        f"Recollection of oracle job {job.id} started; read the job again in a minute "
+        f"(progress in {paths.worker_log}). Nothing is sent to the provider."
+    )
+    return Recollection(True, message, identity.pid)

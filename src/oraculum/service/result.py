@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from oraculum.core.surface import Surface
 
-__all__ = ["ServiceResult"]
+__all__ = ["ServiceResult", "plain", "yes_no"]
 
 
 class ServiceResult(Protocol):
@@ -24,3 +24,16 @@ class ServiceResult(Protocol):
     def text(self, surface: Surface) -> str:
         """The result in words for a reader of ``surface``."""
         ...
+
+
+def yes_no(value: object) -> str:
+    return "yes" if value else "no"
+
+
+def plain(value: object) -> str:
+    """A value as a reader writes it: yes/no, a comma-separated list, not Python's repr."""
+    if isinstance(value, bool):
+        return yes_no(value)
+    if isinstance(value, list | tuple):
+        return ", ".join(plain(item) for item in value)
+    return str(value)

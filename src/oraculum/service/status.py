@@ -2,21 +2,121 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from oraculum.core.errors import OracleError
 from oraculum.core.project import find_project_root, project_id
 from oraculum.core.session import resolve_session_id
+from oraculum.core.surface import Surface, for_surface
 from oraculum.jobs import indexes
 from oraculum.jobs.ids import given_job_ref
 from oraculum.jobs.model import Job, utc_now
 from oraculum.jobs.reconcile import reconcile_before_reading
 from oraculum.jobs.store import JobStore
+from oraculum.service.result import yes_no
 from oraculum.service.summary import job_summary
 from oraculum.sessions.claims import settle
 
+__all__ = [
+    "BRIEF_JOB_KEYS",
+    "JobList",
+    "JobStatus",
+    "StatusResult",
+    "job_in_project",
+    "selection_words",
+    "status",
+]
+
 RECENT_LIMIT = 10
+# A status list shows each job this briefly to an agent (the full summary is one status away).
+BRIEF_JOB_KEYS = ("id", "status", "phase", "provider", "createdAt", "sessionId", "errorCode")
+_ENDED = ("complete", "failed", "cancelled")
+
+
+def selection_words(job: dict[str, Any]) -> str:
+    """`chatgpt, Pro Extended`: a job summary's provider and its selection's label."""
+    selection = job.get("selection") or {}
+    label = selection.get("label")
+    return f"{job['provider']}, {label}" if label and job["provider"] != "test" else job["provider"]
+
+
+@dataclass(frozen=True)
+class JobStatus:
+    """One job's status: its summary (the documented job shape, see service.summary)."""
+
+    job: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"job": self.job}
+
+    def text(self, surface: Surface) -> str:
+        job = self.job
+        lines = [
+            f"Oracle job {job['id']}: {job['status']} ({job['phase']}), {selection_words(job)}, "
+            f"created {job['createdAt']}."
+        ]
+        queue = job.get("queue", {})
+        if queue.get("position"):
+            lines.append(f"Queue position {queue['position']} of {queue['depth']}.")
+        if job.get("error"):
+            lines.append(f"Error ({job.get('errorCode', 'failed')}): {job['error']}")
+        if job.get("lastEvent"):
+            event = job["lastEvent"]
+            lines.append(f"Last event: {event['at']} [{event['source']}] {event['message']}")
+        lines.append(
+            f"Prompt sent: {job['promptSendState']}; cleanup pending: "
+            f"{yes_no(job.get('cleanupPending'))}."
+        )
+        if job["status"] in _ENDED:
+            lines += self._ended_lines(surface)
+        return "\n".join(lines)
+
+    def _ended_lines(self, surface: Surface) -> list[str]:
+        job = self.job
+        saved = job["responsePath"] if job.get("responseAvailable") else "not saved"
+        lines = [f"Response: {saved}."]
+        wakeup = job.get("wakeup")
+        if wakeup:
+            settled = yes_no(wakeup["settled"])
+            lines.append(f"Wake-up: {wakeup['attempts']} sent, settled: {settled}.")
+        read = f"Read it with `oraculum read {job['id']}`."
+        lines.append(for_surface(read, surface) or read)
+        return lines
+
+
+@dataclass(frozen=True)
+class JobList:
+    """The newest jobs of a project (``project`` None: of every project), newest first."""
+
+    jobs: list[dict[str, Any]]  # job summaries
+    project: Path | None
+    problems: list[dict[str, Any]] = field(default_factory=list)  # unreadable jobs' errors
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "jobs": self.jobs,
+            "recentJobIds": [job["id"] for job in self.jobs],
+            "project": str(self.project) if self.project else None,
+        }
+        if self.problems:
+            out["problems"] = self.problems
+        return out
+
+    def brief(self) -> list[dict[str, Any]]:
+        """Each job by its :data:`BRIEF_JOB_KEYS` only."""
+        return [{k: job[k] for k in BRIEF_JOB_KEYS if k in job} for job in self.jobs]
+
+    def text(self, surface: Surface) -> str:
+        if not self.jobs:
+            return "No oracle jobs in this project yet."
+        lines = ["Recent oracle jobs (newest first):"]
+        lines += [f"- {j['id']}: {j['status']} ({j['phase']}), {j['provider']}" for j in self.jobs]
+        return "\n".join(lines)
+
+
+StatusResult = JobStatus | JobList
 
 
 def job_in_project(store: JobStore, job_ref: str, project: Path | None) -> Job:
@@ -40,7 +140,7 @@ def status(
     limit: int = RECENT_LIMIT,
     session: str | None = None,
     store: JobStore | None = None,
-) -> dict[str, Any]:
+) -> StatusResult:
     """One job's summary, or the newest jobs of the project (or of every project).
 
     Looking at one finished job settles its wake-up once a reminder was sent; before the first
@@ -58,7 +158,7 @@ def status(
             job = (
                 settle(store, job.id, source="oracle_status", session_id=session_id, now=now) or job
             )
-        return {"job": job_summary(job, now=now)}
+        return JobStatus(job_summary(job, now=now))
     jobs: list[dict[str, Any]] = []
     problems: list[dict[str, Any]] = []
     ids = (
@@ -74,11 +174,4 @@ def status(
         except OracleError as error:
             if error.code != "job_not_found":
                 problems.append(error.to_dict())
-    result: dict[str, Any] = {
-        "jobs": jobs,
-        "recentJobIds": [job["id"] for job in jobs],
-        "project": str(project) if project else None,
-    }
-    if problems:
-        result["problems"] = problems
-    return result
+    return JobList(jobs, project, problems)

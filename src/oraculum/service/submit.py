@@ -9,6 +9,7 @@ left there is swept first.
 from __future__ import annotations
 
 import contextlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +18,7 @@ from oraculum.core.errors import OracleError
 from oraculum.core.project import project_id
 from oraculum.core.providers import ProviderSpec, provider_spec
 from oraculum.core.session import resolve_session_id
+from oraculum.core.surface import Surface, tool_call
 from oraculum.jobs.admission import JobRequest, submit_job
 from oraculum.jobs.ids import given_job_ref, new_job_id
 from oraculum.jobs.model import Job, Status
@@ -29,10 +31,61 @@ from oraculum.service.common import (
     project_root,
 )
 from oraculum.service.prompt import check_prompt_size, prompt_text
+from oraculum.service.status import selection_words
 from oraculum.service.summary import job_summary
 
 if TYPE_CHECKING:  # the archive package loads lazily (see _build)
     from oraculum.archive import ArchiveResult
+
+__all__ = [
+    "RESEARCH_ANSWER_MAX_CHARS",
+    "SubmitResult",
+    "check_follow_up",
+    "research_answer_extras",
+    "submit",
+    "submit_message",
+]
+
+
+@dataclass(frozen=True)
+class SubmitResult:
+    """The admitted job (submit and followup): its summary (see service.summary) with what its
+    archive holds (``archive``, ``autoPrunedArchivePaths``)."""
+
+    job: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"job": self.job, "message": submit_message(self.job)}
+
+    def text(self, surface: Surface) -> str:
+        """The CLI's is the upstream submit text; an agent gets the same facts, briefly."""
+        if surface == "cli":
+            return submit_message(self.job)
+        return "\n".join(_agent_lines(self.job))
+
+
+def _agent_lines(job: dict[str, Any]) -> list[str]:
+    queued = job["status"] == Status.QUEUED.value
+    went = "queued" if queued else "dispatched"
+    lines = [f"Oracle job {job['id']} {went} ({selection_words(job)})."]
+    position = job.get("queue", {}).get("position")
+    if queued and position:
+        lines.append(f"Queue position {position} of {job['queue']['depth']}; it starts by itself.")
+    if job.get("followUpToJobId"):
+        lines.append(f"Follow-up to job {job['followUpToJobId']}.")
+    archive = job.get("archive") or {}
+    if archive:
+        lines.append(f"Archive: {archive['fileCount']} files, {archive['bytes'] / 2**20:.2f} MiB.")
+    pruned = job.get("autoPrunedArchivePaths") or []
+    if pruned:
+        names = ", ".join(p["relativePath"] for p in pruned)
+        lines.append(f"Auto-pruned to fit the size limit: {names}.")
+    wait = tool_call("oracle_wait", {"jobId": job["id"]})
+    lines.append(
+        "Stop now: the completion wake-up arrives in a later oracle tool result "
+        f"(or call {wait}, at most 50 s per call)."
+    )
+    return lines
 
 
 def check_follow_up(store: JobStore, job_ref: str, root: Path) -> Job:
@@ -131,8 +184,8 @@ def submit(
     config_overrides: dict[str, Any] | None = None,
     store: JobStore | None = None,
     include_git_dir: bool = False,
-) -> dict[str, Any]:
-    """Create one job and hand it to a worker (or the queue); returns ``{"job", "message"}``.
+) -> SubmitResult:
+    """Create one job and hand it to a worker (or the queue).
 
     ``config_overrides`` is the explicit-arguments config layer (it wins over every file)."""
     prompt = prompt_text(prompt)
@@ -245,7 +298,7 @@ def _build(
     )
 
 
-def _submitted(job: Job, archive: ArchiveResult) -> dict[str, Any]:
+def _submitted(job: Job, archive: ArchiveResult) -> SubmitResult:
     """The submit response: the admitted job's summary with what its archive holds."""
     summary = job_summary(job)
     summary["autoPrunedArchivePaths"] = [p.to_dict() for p in archive.pruned_paths]
@@ -255,7 +308,7 @@ def _submitted(job: Job, archive: ArchiveResult) -> dict[str, Any]:
         "initialBytes": archive.initial_size,
         "limitBytes": archive.limit_bytes,
     }
-    return {"job": summary, "message": submit_message(summary)}
+    return SubmitResult(summary)
 
 
 def submit_message(summary: dict[str, Any]) -> str:
