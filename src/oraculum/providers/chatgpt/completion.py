@@ -97,6 +97,14 @@ async def adopt_conversation_url(
                 await chat.page.go_back()
             continue
         await asyncio.sleep(URL_POLL_S)
+    return _adopted_at_deadline(reading, evidenced, timeout_s, log)
+
+
+def _adopted_at_deadline(
+    reading: TurnsReading, evidenced: str | None, timeout_s: float, log: Callable[[str], None]
+) -> AdoptedUrl | None:
+    """Time is up: the URL seen once with the archive, else the conversation the tab shows
+    (unverified), else nothing."""
     if evidenced:
         return AdoptedUrl(evidenced, conversation_id_from_url(evidenced) or "", True)
     conversation = conversation_id_from_url(reading.url)
@@ -194,6 +202,35 @@ def _text_at(reading: TurnsReading, index: int | None) -> str:
     return reading.assistant_texts[index]
 
 
+def _raise_if_rate_limited(scoped: str) -> None:
+    limited = rate_limited(scoped)
+    if limited:
+        raise OracleError(
+            "provider_rate_limited",
+            f"ChatGPT is showing a rate-limit page while waiting for the answer: {limited}",
+            retryable=True,
+        )
+
+
+async def _retried_failed_turn(
+    chat: ChatGPTPage, ctx: CompletionContext, reading: TurnsReading, text: str, scoped: str
+) -> bool:
+    """A turn that failed to generate gets Retry pressed once (True: count afresh); a second
+    failure, or one without a Retry button, fails the job."""
+    failure = generation_failure(scoped) or (
+        generation_failure(text) if not reading.stop_present else None
+    )
+    if not failure or reading.stop_present:
+        return False
+    retry = chat.retry_button()
+    if not ctx.retried and await retry.count() > 0:
+        ctx.log(f"generation failed ({failure}); pressing Retry once")
+        ctx.retried = True
+        await retry.first.click()
+        return True
+    raise OracleError("generation_failed", f"ChatGPT response failed: {failure}", retryable=True)
+
+
 async def wait_for_answer(chat: ChatGPTPage, ctx: CompletionContext) -> Answer:
     """The finished text of the bound turn, and where it is."""
     deadline = time.monotonic() + ctx.timeout_s
@@ -211,30 +248,13 @@ async def wait_for_answer(chat: ChatGPTPage, ctx: CompletionContext) -> Answer:
             await asyncio.sleep(ctx.poll_s)
             continue
         scoped = await chat.scoped_text()
-        limited = rate_limited(scoped)
-        if limited:
-            raise OracleError(
-                "provider_rate_limited",
-                f"ChatGPT is showing a rate-limit page while waiting for the answer: {limited}",
-                retryable=True,
-            )
+        _raise_if_rate_limited(scoped)
         index = ctx.index_in(reading)
         text = _text_at(reading, index)
-        failure = generation_failure(scoped) or (
-            generation_failure(text) if not reading.stop_present else None
-        )
-        if failure and not reading.stop_present:
-            retry = chat.retry_button()
-            if not ctx.retried and await retry.count() > 0:
-                ctx.log(f"generation failed ({failure}); pressing Retry once")
-                ctx.retried = True
-                await retry.first.click()
-                stability = Stability()
-                await asyncio.sleep(ctx.poll_s)
-                continue
-            raise OracleError(
-                "generation_failed", f"ChatGPT response failed: {failure}", retryable=True
-            )
+        if await _retried_failed_turn(chat, ctx, reading, text, scoped):
+            stability = Stability()
+            await asyncio.sleep(ctx.poll_s)
+            continue
         if stale.observe(reading.stop_present, text, time.monotonic()):
             ctx.log(
                 f"Stop control still present after {ctx.stale_stop_s:.0f}s with the turn "
