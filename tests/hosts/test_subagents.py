@@ -194,7 +194,7 @@ async def test_session_end_interrupts_active_turns_and_stops_children(
     assert not child.is_running() or child.status() == psutil.STATUS_ZOMBIE
     assert pi_children() == []
     [pong] = pongs(project)
-    assert pong.data["ok"] is False
+    assert pong.data["status"] == "interrupted" and "owning session ended" in pong.text
     assert registry.list(owner)[0]["state"] == "idle"
     assert registry.tasks.running(owner) == []
 

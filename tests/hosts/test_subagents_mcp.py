@@ -9,6 +9,7 @@ import os
 import sys
 from pathlib import Path
 
+import psutil
 import pytest
 from mcp.client.stdio import StdioServerParameters
 
@@ -20,7 +21,7 @@ from oraculum.tasks import NoticeStore
 from .conftest import StartModel
 from .host_tools import HostTools
 from .scripted_model import Reply
-from .subagent_host import MODEL, Gate, pi_environment, until
+from .subagent_host import MODEL, Gate, pi_children, pi_environment, until
 
 pytestmark = [pytest.mark.hosts, pytest.mark.slow]
 
@@ -83,8 +84,10 @@ async def test_the_session_end_stops_an_active_child(
         started = await client.call_tool("subagent_start", {"prompt": "Hold", "wait": False})
         assert not started.is_error, started.content[0].text
         await until(lambda: len(model.requests) == 1)
+        [child] = pi_children()  # the server's child while the server runs
     gate.open()
     notices = list(NoticeStore().notices(project_id(project)))
     [pong] = [n for n in notices if n.kind == "subagent"]
-    assert pong.data["ok"] is False
+    assert pong.data["status"] == "interrupted" and "owning session ended" in pong.text
+    assert not child.is_running() or child.status() == psutil.STATUS_ZOMBIE
     await asyncio.sleep(0)  # the held request has been answered to a closed connection

@@ -10,8 +10,10 @@ stopped with its whole process group when cancelled (its session ended) or timed
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import subprocess
 import threading
 import time
@@ -31,6 +33,7 @@ __all__ = [
     "STDOUT_HEAD_BYTES",
     "TIMEOUT_S",
     "SearchRequest",
+    "hurry_group",
     "plan_search",
     "resolve_executable",
     "run_search",
@@ -169,6 +172,13 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
     end_group(process.pid, lambda: process.poll() is not None, grace_s=_STOP_GRACE_S, verify_s=5)
 
 
+def hurry_group(pid: int) -> None:
+    """SIGTERM a helper's process group at once, without waiting: a session's end signals
+    every helper first, so none outlives a server killed moments later."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGTERM)
+
+
 def _wait(process: subprocess.Popen[bytes], cancel: threading.Event, deadline: float) -> str:
     """How the run ended: "exited", "cancelled" or "timeout"."""
     while process.poll() is None:
@@ -211,6 +221,8 @@ def run_search(
         raise
     if ended != "exited":
         _stop(process)
+    elif cancel.is_set() and process.returncode != 0:
+        ended = "cancelled"  # stopped by a signal of the session's end (see hurry_group)
     for capture in (out, err):
         capture.thread.join(5)
     return describe(request, ended, process.returncode, out, err)

@@ -63,6 +63,11 @@ class AgentChild(Protocol):
         """Block until the turn settles, ``cancel`` is set (abort) or the timeout passes."""
         ...
 
+    def hurry(self) -> None:
+        """Start stopping at once, without waiting (the owning session ends: its server may be
+        killed moments later); :meth:`wait_turn` then reports the turn interrupted."""
+        ...
+
     def close(self) -> None:
         """End the child process and everything it started (idempotent)."""
         ...

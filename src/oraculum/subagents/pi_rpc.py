@@ -12,9 +12,11 @@ a ``prompt`` response means accepted; ``agent_settled`` (``aborted``) ends the r
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import shutil
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -172,7 +174,7 @@ class PiChild:
             except queue.Empty:
                 continue
             if event is None:
-                return self._exited()
+                return self._cancelled() if cancel.is_set() else self._exited()
             if event.get("type") == "message_end" and _role(event) == "assistant":
                 last = event["message"]
             elif event.get("type") == "agent_settled":
@@ -202,7 +204,15 @@ class PiChild:
         self._abort_quietly()
         return TurnOutcome(TurnStatus.INTERRUPTED, "", "the owning session ended")
 
+    def hurry(self) -> None:
+        # Both are pi's orderly shutdown (docs/rpc.md "Shutdown"); together they are safe.
+        self.channel.close_input()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signal.SIGTERM)
+
     def _abort_quietly(self) -> None:
+        if self.process.poll() is not None:
+            return  # already gone: nothing to abort
         try:
             self._request({"type": "abort"}, CANCEL_SETTLE_S)
         except OracleError:

@@ -203,6 +203,10 @@ class SubagentRegistry:
             conversations = list(self._conversations.get(owner, {}).values())
         for conversation in conversations:
             conversation.cancel.set()  # waited-for turns stop too
+        for conversation in conversations:
+            child = conversation.child
+            if child is not None:
+                child.hurry()  # every child signalled before any wait
         self.tasks.cancel_owner(owner, join_s=CLOSE_JOIN_S)
 
     # --- a turn --------------------------------------------------------------------------

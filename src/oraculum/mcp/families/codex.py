@@ -9,7 +9,7 @@ once per session. Not durable: when the session's server stops, its searches are
 from __future__ import annotations
 
 import threading
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
@@ -28,6 +28,26 @@ MAX_CONCURRENT = 4
 CANCEL_JOIN_S = 10.0  # a cancelled search stops its process group within about a second
 
 BACKGROUND = BackgroundTasks("codex_search", MAX_CONCURRENT)
+_GROUPS_LOCK = threading.Lock()
+_GROUPS: dict[Owner, set[int]] = {}  # the running helpers' process groups, per owner
+
+
+def _run_tracked(owner: Owner, request: Any, cancel: threading.Event) -> TaskResult:
+    """Run one search, its process group known to :func:`shutdown` while it runs."""
+    from oraculum.codex.search import run_search
+
+    pids: list[int] = []
+
+    def started(pid: int) -> None:
+        pids.append(pid)
+        with _GROUPS_LOCK:
+            _GROUPS.setdefault(owner, set()).add(pid)
+
+    try:
+        return run_search(request, cancel, on_start=started)
+    finally:
+        with _GROUPS_LOCK:
+            _GROUPS.get(owner, set()).difference_update(pids)
 
 
 @with_config(UNTITLED)
@@ -80,7 +100,7 @@ async def codex_search(
     and verify them. A failure must be mentioned to the user; continue with another tool."""
 
     def call(state: OracleMcp) -> Outcome:
-        from oraculum.codex.search import plan_search, resolve_executable, run_search
+        from oraculum.codex.search import plan_search, resolve_executable
 
         request = plan_search(
             prompt, effort=effort, image=image, write=write, yolo=yolo, cwd=state.root
@@ -89,7 +109,7 @@ async def codex_search(
         owner = Owner(state.project_id, state.session_id)
 
         def work(cancel: threading.Event) -> TaskResult:
-            return run_search(request, cancel)
+            return _run_tracked(owner, request, cancel)
 
         title = f"codex_search: {prompt.strip().splitlines()[0]}"[:300]
         task_id = BACKGROUND.start(owner, title, work)
@@ -99,8 +119,18 @@ async def codex_search(
 
 
 def shutdown(state: OracleMcp) -> None:
-    """The session's server stops: abort its searches (not durable; each posts its notice)."""
-    BACKGROUND.cancel_owner(Owner(state.project_id, state.session_id), join_s=CANCEL_JOIN_S)
+    """The session's server stops: abort its searches (not durable; each posts its notice).
+    Every helper is signalled before any wait: a host may kill this server seconds later."""
+    from oraculum.codex.search import hurry_group
+
+    owner = Owner(state.project_id, state.session_id)
+    for task_id in BACKGROUND.running(owner):
+        BACKGROUND.cancel(task_id)  # before the signal: its exit then reads as cancelled
+    with _GROUPS_LOCK:
+        groups = sorted(_GROUPS.pop(owner, set()))
+    for pid in groups:
+        hurry_group(pid)
+    BACKGROUND.cancel_owner(owner, join_s=CANCEL_JOIN_S)
 
 
 TOOLS = (
