@@ -52,6 +52,44 @@ FollowUpArg = Annotated[
     str | None,
     arg("Follow-up of job", "A completed job whose provider thread this request continues."),
 ]
+PromptArg = Annotated[
+    str,
+    arg(
+        "Prompt",
+        "A self-contained request for the oracle: goal, background, what the archive "
+        "holds, the answer wanted. UTF-8, at most 8 MiB.",
+    ),
+]
+FilesArg = Annotated[
+    list[str],
+    arg(
+        "Files",
+        "Paths relative to the project root to archive ('.' for the whole repository).",
+        min_length=1,
+    ),
+]
+PresetArg = Annotated[
+    PresetId | None,
+    arg("Preset", "A model preset (see oracle_presets); omit for the configured default."),
+]
+ConversationArg = Annotated[
+    str | None,
+    arg("ChatGPT conversation", "Continue this ChatGPT conversation (id or /c/ URL)."),
+]
+IncludeGitDirArg = Annotated[
+    bool,
+    arg("Include .git", "Allow naming .git (it uploads every committed secret)."),
+]
+ResearchAnswerArg = Annotated[
+    str | None,
+    arg(
+        "Research answer",
+        "deep_research only: the reply to send if Deep Research asks a clarifying question "
+        "first (without it the job ends deep_research_needs_answer, the question saved).",
+        min_length=1,
+        max_length=20_000,
+    ),
+]
 
 
 def untitled(schema: dict[str, Any]) -> None:

@@ -48,16 +48,21 @@ from oraculum.mcp.render import Outcome
 from oraculum.mcp.schemas import (
     AuthOutput,
     CancelOutput,
+    ConversationArg,
+    FilesArg,
     FollowUpArg,
+    IncludeGitDirArg,
     JobIdArg,
     JobOutput,
     PreflightOutput,
-    PresetId,
+    PresetArg,
     PresetsOutput,
+    PromptArg,
     ProviderArg,
     ReadActionArg,
     ReadOutput,
     RealProvider,
+    ResearchAnswerArg,
     StatusOutput,
     WaitOutput,
     arg,
@@ -247,46 +252,14 @@ async def oracle_preflight(
 
 async def oracle_submit(
     ctx: Context,
-    prompt: Annotated[
-        str,
-        arg(
-            "Prompt",
-            "A self-contained request for the oracle: goal, background, what the archive "
-            "holds, the answer wanted. UTF-8, at most 8 MiB.",
-        ),
-    ],
-    files: Annotated[
-        list[str],
-        arg(
-            "Files",
-            "Paths relative to the project root to archive ('.' for the whole repository).",
-            min_length=1,
-        ),
-    ],
-    preset: Annotated[
-        PresetId | None,
-        arg("Preset", "A model preset (see oracle_presets); omit for the configured default."),
-    ] = None,
+    prompt: PromptArg,
+    files: FilesArg,
+    preset: PresetArg = None,
     provider: ProviderArg = None,
     followUpJobId: FollowUpArg = None,
-    conversationId: Annotated[
-        str | None,
-        arg("ChatGPT conversation", "Continue this ChatGPT conversation (id or /c/ URL)."),
-    ] = None,
-    includeGitDir: Annotated[
-        bool,
-        arg("Include .git", "Allow naming .git (it uploads every committed secret)."),
-    ] = False,
-    researchAnswer: Annotated[
-        str | None,
-        arg(
-            "Research answer",
-            "deep_research only: the reply to send if Deep Research asks a clarifying question "
-            "first (without it the job ends deep_research_needs_answer, the question saved).",
-            min_length=1,
-            max_length=20_000,
-        ),
-    ] = None,
+    conversationId: ConversationArg = None,
+    includeGitDir: IncludeGitDirArg = False,
+    researchAnswer: ResearchAnswerArg = None,
 ) -> Annotated[CallToolResult, JobOutput]:
     """Archive project files and submit a prompt as a background oracle job; returns at once
     with the job id (it never waits for the answer). After a successful or queued submit, stop:
@@ -373,6 +346,34 @@ async def oracle_auth(
     return await _run(ctx, "oracle_auth", call)
 
 
+class _ProgressReporter:
+    """Turns a wait's progress events (from its worker thread) into MCP progress
+    notifications: one per phase change, and at most one per ``PROGRESS_EVERY_S`` otherwise."""
+
+    def __init__(self, ctx: Context, timeout_s: float) -> None:
+        self.ctx = ctx
+        self.timeout_s = timeout_s
+        self.last_at = -PROGRESS_EVERY_S
+        self.last_phase: str | None = None
+
+    def __call__(self, event: dict[str, Any]) -> None:
+        phase = event.get("phase")
+        elapsed = event["elapsedSeconds"]
+        if phase == self.last_phase and elapsed - self.last_at < PROGRESS_EVERY_S:
+            return
+        self.last_at, self.last_phase = elapsed, phase
+        anyio.from_thread.run(self._report, event)
+
+    async def _report(self, event: dict[str, Any]) -> None:
+        message = (
+            f"oracle job {event['jobId']}: {event['phase']} ({event['elapsedSeconds']:g}s)"
+            if "jobId" in event
+            else f"waiting for this session's next oracle job ({event['elapsedSeconds']:g}s)"
+        )
+        with contextlib.suppress(Exception):
+            await self.ctx.report_progress(event["elapsedSeconds"], self.timeout_s, message)
+
+
 async def oracle_wait(
     ctx: Context,
     jobId: Annotated[
@@ -398,23 +399,7 @@ async def oracle_wait(
     at most timeoutSeconds; sends progress notifications while it waits. done=false when time
     runs out: the job keeps running, so call again or stop and wait for the wake-up."""
     timeout = max(0.0, min(float(timeoutSeconds), WAIT_MAX_S))
-    last: dict[str, Any] = {"at": -PROGRESS_EVERY_S, "phase": None}
-
-    async def report(event: dict[str, Any]) -> None:
-        message = (
-            f"oracle job {event['jobId']}: {event['phase']} ({event['elapsedSeconds']:g}s)"
-            if "jobId" in event
-            else f"waiting for this session's next oracle job ({event['elapsedSeconds']:g}s)"
-        )
-        with contextlib.suppress(Exception):
-            await ctx.report_progress(event["elapsedSeconds"], timeout, message)
-
-    def on_progress(event: dict[str, Any]) -> None:
-        phase = event.get("phase")
-        if phase == last["phase"] and event["elapsedSeconds"] - last["at"] < PROGRESS_EVERY_S:
-            return
-        last.update(at=event["elapsedSeconds"], phase=phase)
-        anyio.from_thread.run(report, event)
+    on_progress = _ProgressReporter(ctx, timeout)
 
     def call(state: OracleMcp) -> Outcome:
         result = wait(
