@@ -18,5 +18,6 @@ __all__ = [
     "TurnOutcome",
     "TurnStatus",
     "launch_spec",
+    "pi_rpc",  # the first backend, a module (loaded by whoever launches pi children)
     "routing",
 ]
