@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 import psutil
 
 from oraculum.core.config import Config, load_config
 from oraculum.core.paths import global_config_path
-from oraculum.jobs.model import Job
+from oraculum.jobs.model import Job, Status
 from oraculum.jobs.store import JobStore
 
 FAST = {
@@ -65,6 +66,18 @@ def finished(job_id: str, timeout: float = 90.0) -> Job:
             return job
         time.sleep(0.2)
     raise AssertionError(f"job {job_id} did not finish: {store.load(job_id).phase}")
+
+
+def log_of(job: Job) -> str:
+    """The job's worker log (what a failed assertion shows)."""
+    return Path(job.logs_dir, "worker.log").read_text()
+
+
+def complete(job: Job) -> Job:
+    """Wait for the job and require that it completed (its worker log shown when not)."""
+    done = finished(job.id)
+    assert done.status == Status.COMPLETE, f"{done.error}\n{log_of(done)}"
+    return done
 
 
 def watchdog_of(store: JobStore, job_id: str, timeout: float = 10.0) -> psutil.Process:

@@ -9,23 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from homes import SIMULATOR_WORKER, finished, write_global_config
+from homes import SIMULATOR_WORKER, finished, log_of, write_global_config
 from oraculum.jobs.model import Job, Status
 
 from .conftest import submit_chatgpt, write_config
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    return root
-
-
-def log_of(job: Job) -> str:
-    return Path(job.logs_dir, "worker.log").read_text()
 
 
 def sends_while_processing(sim, job: Job) -> list:

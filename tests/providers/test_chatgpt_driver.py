@@ -6,31 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from homes import finished
+from homes import complete, finished, log_of
 from oraculum.core.errors import OracleError
-from oraculum.jobs.model import Job, Status
+from oraculum.jobs.model import Status
 from oraculum.jobs.store import JobStore
 
 from .conftest import submit_chatgpt, write_config
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    return root
-
-
-def log_of(job: Job) -> str:
-    return Path(job.logs_dir, "worker.log").read_text()
-
-
-def complete(job: Job) -> Job:
-    done = finished(job.id)
-    assert done.status == Status.COMPLETE, f"{done.error}\n{log_of(done)}"
-    return done
 
 
 MATRIX = [

@@ -12,7 +12,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from homes import SIMULATOR_WORKER, finished, write_global_config
+from homes import SIMULATOR_WORKER, finished, log_of, write_global_config
 from oraculum.jobs.model import Job, Phase, Status
 from oraculum.jobs.store import JobStore
 from oraculum.service.read import read
@@ -24,17 +24,6 @@ from .conftest import submit_chatgpt, write_config
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 PROMPT = "Summarise the project."
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    return root
-
-
-def log_of(job: Job) -> str:
-    return Path(job.logs_dir, "worker.log").read_text()
 
 
 def wait_until(job_id: str, predicate, timeout: float = 60.0) -> Job:

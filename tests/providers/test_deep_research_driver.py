@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from homes import finished
+from homes import complete, finished, log_of
 from oraculum.core.presets import resolve_selection
 from oraculum.jobs.admission import JobRequest, submit_job
 from oraculum.jobs.model import Job, Status
@@ -25,23 +25,6 @@ SOURCES = (
     "datatracker.ietf.org/doc/html/rfc8878",
     "www.gnu.org/software/tar/manual",
 )
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    return root
-
-
-def log_of(job: Job) -> str:
-    return Path(job.logs_dir, "worker.log").read_text()
-
-
-def complete(job: Job) -> Job:
-    done = finished(job.id)
-    assert done.status == Status.COMPLETE, f"{done.error}\n{log_of(done)}"
-    return done
 
 
 def capture_record(job: Job) -> dict:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.async_api import async_playwright
 
-from homes import SIMULATOR_WORKER, finished, write_global_config
+from homes import SIMULATOR_WORKER, complete, finished, log_of, write_global_config
 from oraculum.auth.simulator import seed_simulator_profile
 from oraculum.browser.chromium import launch_args, resolve_executable
 from oraculum.browser.session import LaunchOptions
@@ -78,13 +78,6 @@ def revocable_seed(seeded: Config, sim: SimulatorThread) -> Iterator[Config]:
     sign_in_seed(seeded, sim)
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    return root
-
-
 def make_tar_gz(directory: Path, files: dict[str, bytes]) -> tuple[Path, str]:
     raw = io.BytesIO()
     with tarfile.open(fileobj=raw, mode="w:gz") as tar:
@@ -125,16 +118,6 @@ def submit_grok(
             follow_up_to_job_id=follow_up.id if follow_up else None,
         )
     )
-
-
-def log_of(job: Job) -> str:
-    return Path(job.logs_dir, "worker.log").read_text()
-
-
-def complete(job: Job) -> Job:
-    done = finished(job.id)
-    assert done.status == Status.COMPLETE, f"{done.error}\n{log_of(done)}"
-    return done
 
 
 def test_happy_path_saves_the_heavy_answer_bound_to_this_job(seeded, sim, project) -> None:

@@ -16,11 +16,11 @@ from typing import Any
 import psutil
 import pytest
 
-from homes import SIMULATOR_WORKER, finished, write_global_config
+from homes import SIMULATOR_WORKER, complete, finished, log_of, write_global_config
 from oraculum.browser import cdp, keeper
 from oraculum.core.config import Config
 from oraculum.core.paths import private_home_environment
-from oraculum.jobs.model import Job, Status
+from oraculum.jobs.model import Status
 from oraculum.simulator import SimulatorThread
 from providers.conftest import FAST_SIM, submit_chatgpt
 
@@ -76,23 +76,6 @@ def _record() -> keeper.KeeperRecord:
     record = keeper.read_record()
     assert record is not None
     return record
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    return root
-
-
-def log_of(job: Job) -> str:
-    return Path(job.logs_dir, "worker.log").read_text()
-
-
-def complete(job: Job) -> Job:
-    done = finished(job.id)
-    assert done.status == Status.COMPLETE, f"{done.error}\n{log_of(done)}"
-    return done
 
 
 def test_the_keeper_records_its_endpoint_privately(keeper_home) -> None:

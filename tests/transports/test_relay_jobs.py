@@ -96,13 +96,6 @@ def relay_home(
         yield proc, endpoint, sentinel
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    return root
-
-
 def test_a_relay_job_owns_one_background_tab_and_leaves_the_users_alone(
     relay_home, sim, project
 ) -> None:
