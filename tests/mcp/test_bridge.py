@@ -13,7 +13,7 @@ import pytest
 from mcp import Client
 from oraculum.cli import main
 from oraculum.mcp.bridge import BRIDGE_TOOLS
-from oraculum.mcp.prompts import FOLLOWUP_PROMPT, ORACLE_PROMPT
+from oraculum.mcp.prompts import BRIDGE_WAKEUP, MCP_WAKEUP, followup_prompt, oracle_prompt
 from oraculum.mcp.server import OracleMcp, build_server
 
 pytestmark = pytest.mark.slow  # real oraculum processes
@@ -45,8 +45,11 @@ async def test_describe_lists_the_mcp_servers_own_schemas(project: Path) -> None
 
 def test_describe_gives_the_dispatch_prompts_as_templates(project: Path) -> None:
     prompts = bridge("describe")["prompts"]
-    assert prompts["oracle"] == ORACLE_PROMPT.format(request="$@")
-    assert prompts["oracle-followup"] == FOLLOWUP_PROMPT.format(job_id="$1", request="${@:2}")
+    assert prompts["oracle"] == oracle_prompt("$@", wakeup=BRIDGE_WAKEUP)
+    assert prompts["oracle-followup"] == followup_prompt("$1", "${@:2}", wakeup=BRIDGE_WAKEUP)
+    # pi has no oracle_wait: the wake-up arrives as a new turn, and the prompt says so.
+    assert "oracle_wait" not in prompts["oracle"] and BRIDGE_WAKEUP in prompts["oracle"]
+    assert MCP_WAKEUP in oracle_prompt("x")
 
 
 async def test_call_results_and_errors_match_the_mcp_server(project: Path) -> None:
@@ -96,10 +99,10 @@ def test_call_arguments_that_are_not_json(project: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        (["oracle", "why", "so?"], ORACLE_PROMPT.format(request="why so?")),
+        (["oracle", "why", "so?"], oracle_prompt("why so?", wakeup=BRIDGE_WAKEUP)),
         (
             ["oracle-followup", "abcd", "and?"],
-            FOLLOWUP_PROMPT.format(job_id="abcd", request="and?"),
+            followup_prompt("abcd", "and?", wakeup=BRIDGE_WAKEUP),
         ),
     ],
 )

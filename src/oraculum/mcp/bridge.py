@@ -59,11 +59,11 @@ async def _listed() -> list[dict[str, Any]]:
 
 def _prompt_templates() -> dict[str, str]:
     """The dispatch prompts with their arguments as pi's template placeholders."""
-    from oraculum.mcp.prompts import FOLLOWUP_PROMPT, ORACLE_PROMPT
+    from oraculum.mcp.prompts import BRIDGE_WAKEUP, followup_prompt, oracle_prompt
 
     return {
-        "oracle": ORACLE_PROMPT.format(request="$@"),
-        "oracle-followup": FOLLOWUP_PROMPT.format(job_id="$1", request="${@:2}"),
+        "oracle": oracle_prompt("$@", wakeup=BRIDGE_WAKEUP),
+        "oracle-followup": followup_prompt("$1", "${@:2}", wakeup=BRIDGE_WAKEUP),
     }
 
 
@@ -74,12 +74,12 @@ def describe() -> dict[str, Any]:
 
 def render_prompt(name: str, arguments: list[str]) -> str:
     """A dispatch prompt filled in (a host that injects it itself instead of a template)."""
-    from oraculum.mcp.prompts import FOLLOWUP_PROMPT, ORACLE_PROMPT
+    from oraculum.mcp.prompts import BRIDGE_WAKEUP, followup_prompt, oracle_prompt
 
     if name == "oracle" and arguments:
-        return ORACLE_PROMPT.format(request=" ".join(arguments))
+        return oracle_prompt(" ".join(arguments), wakeup=BRIDGE_WAKEUP)
     if name == "oracle-followup" and len(arguments) >= 2:
-        return FOLLOWUP_PROMPT.format(job_id=arguments[0], request=" ".join(arguments[1:]))
+        return followup_prompt(arguments[0], " ".join(arguments[1:]), wakeup=BRIDGE_WAKEUP)
     usage = "oracle <request>" if name == "oracle" else "oracle-followup <jobId> <request>"
     raise OracleError(
         "invalid_argument",

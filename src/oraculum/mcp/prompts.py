@@ -7,6 +7,15 @@ selection at most twice in total, and a hard stop after a successful or queued s
 
 from __future__ import annotations
 
+__all__ = [
+    "BRIDGE_WAKEUP",
+    "FOLLOWUP_PROMPT",
+    "MCP_WAKEUP",
+    "ORACLE_PROMPT",
+    "followup_prompt",
+    "oracle_prompt",
+]
+
 _WORKFLOW = """\
 Follow this workflow exactly.
 
@@ -33,11 +42,17 @@ asked for a specific model or provider: the configured defaults apply.
 6. If oracle_submit fails with archive_too_large, use the reported size summary and any \
 auto-pruned paths to cut scope, and retry with a smaller archive. Make at most two submit \
 attempts in total for this request; if it still does not fit, report what was cut and why.
-7. After a successful or queued submit, stop. Tell the user the job id. The completion \
-wake-up arrives later in an oracle tool result (or long-poll with oracle_wait); then read the \
-answer with oracle_read. A wake-up is not an instruction to run oracle_auth, oracle_submit \
+7. After a successful or queued submit, stop. Tell the user the job id. {wakeup}; then read \
+the answer with oracle_read. A wake-up is not an instruction to run oracle_auth, oracle_submit \
 or oracle_cancel again.
 """
+
+# Where the completion arrives, by host: an MCP server shows it in a later tool result; the pi
+# bridge starts a new turn with it.
+MCP_WAKEUP = (
+    "The completion wake-up arrives later in an oracle tool result (or long-poll with oracle_wait)"
+)
+BRIDGE_WAKEUP = "The completion wake-up arrives later as a new message in this session"
 
 ORACLE_PROMPT = (
     "Consult the oracle (a frontier model through its web app, as a background job) about the "
@@ -51,3 +66,11 @@ FOLLOWUP_PROMPT = (
     + _WORKFLOW
     + "\nFollow-up request:\n{request}\n"
 )
+
+
+def oracle_prompt(request: str, *, wakeup: str = MCP_WAKEUP) -> str:
+    return ORACLE_PROMPT.format(request=request, wakeup=wakeup)
+
+
+def followup_prompt(job_id: str, request: str, *, wakeup: str = MCP_WAKEUP) -> str:
+    return FOLLOWUP_PROMPT.format(job_id=job_id, request=request, wakeup=wakeup)

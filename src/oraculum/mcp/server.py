@@ -38,12 +38,11 @@ from oraculum.core.project import find_project_root, project_id
 from oraculum.core.session import SESSION_ENV, validate_session_id
 from oraculum.jobs.model import Job
 from oraculum.jobs.store import JobStore
-from oraculum.mcp import render
+from oraculum.mcp import prompts, render
 from oraculum.mcp.arguments import prompt_problem, tool_problem, validators
 from oraculum.mcp.families import family_modules
 from oraculum.mcp.identity import INSTRUCTIONS, NAME, VERSION
 from oraculum.mcp.profiles import DEFAULT_PROFILE, ORACLE, profile_families
-from oraculum.mcp.prompts import FOLLOWUP_PROMPT, ORACLE_PROMPT
 from oraculum.mcp.render import Outcome
 from oraculum.mcp.schemas import (
     AuthOutput,
@@ -475,14 +474,14 @@ TOOLS: tuple[ToolSpec, ...] = (
 def oracle_prompt(
     request: Annotated[str, Field(description="What to ask the oracle, in your own words.")],
 ) -> str:
-    return ORACLE_PROMPT.format(request=request)
+    return prompts.oracle_prompt(request)
 
 
 def oracle_followup_prompt(
     jobId: Annotated[str, Field(description="The completed oracle job to continue.")],
     request: Annotated[str, Field(description="The follow-up request.")],
 ) -> str:
-    return FOLLOWUP_PROMPT.format(job_id=jobId, request=request)
+    return prompts.followup_prompt(jobId, request)
 
 
 def _resource_error(exc: Exception, uri: str) -> MCPError:
