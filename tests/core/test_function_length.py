@@ -49,7 +49,6 @@ def test_the_counter_sees_a_long_function_and_nothing_shorter(tmp_path: Path) ->
     package.mkdir()
     body = "\n".join(f"        x{i} = {i}" for i in range(LIMIT - 1))
     (package / "mod.py").write_text(
-        f"class C:\n    def long(self):\n{body}\n        return 1\n\n"
-        f"def short():\n{body}\n"
+        f"class C:\n    def long(self):\n{body}\n        return 1\n\ndef short():\n{body}\n"
     )
     assert _long_functions(package) == {("pkg.mod", "long")}

@@ -29,9 +29,7 @@ _CHUNK = 65536
 _JOIN_S = 5.0  # how long the output relay may take to pass the server's last bytes on
 
 
-def serve(
-    *, session: str | None = None, cwd: Path | None = None, profile: str = "oracle"
-) -> None:
+def serve(*, session: str | None = None, cwd: Path | None = None, profile: str = "oracle") -> None:
     """Run the stdio server until the client closes it."""
     logging.basicConfig(level=logging.WARNING)  # stderr only: stdout is the protocol
     head = _read_first_line(0)
