@@ -19,6 +19,9 @@ __all__ = ["bridge_app"]
 MAX_ARGUMENTS_BYTES = 16 * 2**20
 
 PROMPT_ARGUMENTS = typer.Argument(None, help="The prompt's arguments.")
+PROFILE_OPTION = typer.Option(
+    "oracle", "--profile", help="Capability profile (see `oraculum mcp --list-profiles`)."
+)
 
 bridge_app = typer.Typer(
     help="The oracle tools for agent-host bridges (JSON in, JSON out).",
@@ -47,11 +50,11 @@ def read_arguments(raw: bytes) -> object:
 
 
 @bridge_app.command("describe")
-def describe_command() -> None:
+def describe_command(profile: str = PROFILE_OPTION) -> None:
     """Print the tools (name, title, description, input schema) and the dispatch prompts."""
     from oraculum.mcp.bridge import describe
 
-    result = describe()
+    result = describe(profile)
     emit(result, text=json.dumps(result, indent=2, ensure_ascii=False))
 
 
@@ -59,13 +62,14 @@ def describe_command() -> None:
 def call_command(
     tool: str = typer.Argument(..., help="The tool's name, e.g. oracle_status."),
     session: str | None = SESSION_OPTION,
+    profile: str = PROFILE_OPTION,
 ) -> None:
     """Run one tool with the JSON arguments on stdin; print {text, data, isError}. A tool
     error is a result (exit 0), as in MCP."""
     from oraculum.mcp.bridge import call
 
     arguments = read_arguments(sys.stdin.buffer.read(MAX_ARGUMENTS_BYTES + 1))
-    result = call(tool, arguments, session=session)
+    result = call(tool, arguments, session=session, profile=profile)
     emit(result, text=result["text"])
 
 

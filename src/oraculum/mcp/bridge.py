@@ -18,8 +18,9 @@ import anyio
 
 from oraculum.core.errors import OracleError
 from oraculum.core.session import resolve_session_id
+from oraculum.mcp.profiles import DEFAULT_PROFILE
 
-__all__ = ["BRIDGE_TOOLS", "call", "describe"]
+__all__ = ["BRIDGE_FAMILY_TOOLS", "BRIDGE_TOOLS", "call", "describe"]
 
 # The MCP tools a bridge offers: the long poll (`oracle_wait`) and the preset list stay MCP's.
 BRIDGE_TOOLS = (
@@ -32,20 +33,39 @@ BRIDGE_TOOLS = (
 )
 
 
-def _specs() -> dict[str, Any]:
-    from oraculum.mcp.server import TOOLS
+# The other families' tools a bridge offers: those that finish within the call, or hand what
+# must outlive it to a durable owner (the scheduler's store, the session's process
+# supervisor). codex_search and the subagent tools keep their work in the server's own
+# process, so only a live MCP server offers them.
+BRIDGE_FAMILY_TOOLS = frozenset(
+    {
+        "browser_fetch",
+        "scheduler_submit",
+        "managed_process_start",
+        "managed_process_list",
+        "managed_process_output",
+        "managed_process_stop",
+    }
+)
 
-    return {spec.name: spec for spec in TOOLS if spec.name in BRIDGE_TOOLS}
+
+def _specs(profile: str = DEFAULT_PROFILE) -> dict[str, Any]:
+    """The bridge's tools in capability profile ``profile`` (see `oraculum mcp
+    --list-profiles`): the oracle's, then the profile's families' that a bridge can run."""
+    from oraculum.mcp.server import profile_tools
+
+    offered = BRIDGE_TOOLS + tuple(sorted(BRIDGE_FAMILY_TOOLS))
+    return {spec.name: spec for spec in profile_tools(profile) if spec.name in offered}
 
 
-async def _listed() -> list[dict[str, Any]]:
+async def _listed(profile: str = DEFAULT_PROFILE) -> list[dict[str, Any]]:
     """The tools as an MCP `tools/list` shows them, from a server holding only these tools."""
     from mcp.server.mcpserver import MCPServer
 
     from oraculum.mcp.toolkit import register_tools
 
     server: MCPServer = MCPServer(name="oraculum-bridge")
-    register_tools(server, _specs().values())
+    register_tools(server, _specs(profile).values())
     return [
         {
             "name": tool.name,
@@ -67,9 +87,9 @@ def _prompt_templates() -> dict[str, str]:
     }
 
 
-def describe() -> dict[str, Any]:
+def describe(profile: str = DEFAULT_PROFILE) -> dict[str, Any]:
     """``{"tools": [...], "prompts": {name: template}}``: what a bridge registers."""
-    return {"tools": anyio.run(_listed), "prompts": _prompt_templates()}
+    return {"tools": anyio.run(_listed, profile), "prompts": _prompt_templates()}
 
 
 def render_prompt(name: str, arguments: list[str]) -> str:
@@ -90,7 +110,12 @@ def render_prompt(name: str, arguments: list[str]) -> str:
 
 
 def call(
-    tool: str, arguments: object, *, session: str | None, cwd: Path | None = None
+    tool: str,
+    arguments: object,
+    *,
+    session: str | None,
+    cwd: Path | None = None,
+    profile: str = DEFAULT_PROFILE,
 ) -> dict[str, Any]:
     """Run one tool as the MCP server would for this session: ``{"text", "data", "isError"}``
     (the result's text, its structured content, and whether it is a tool error)."""
@@ -100,25 +125,36 @@ def call(
     try:
         session_id = resolve_session_id(session, action="use the oracle tools")
         assert session_id is not None  # required: resolve raises instead
-        outcome = anyio.run(_call, tool, {} if arguments is None else arguments, session_id, cwd)
+        given = {} if arguments is None else arguments
+        outcome = anyio.run(_call, tool, given, session_id, cwd, profile)
     except Exception as exc:  # every failure is a tool error in the documented shape
         outcome = render.error_outcome(surface_error(exc, surface=f"bridge {tool}"))
     return {"text": outcome.text, "data": outcome.data, "isError": outcome.is_error}
 
 
-async def _call(tool: str, arguments: object, session_id: str, cwd: Path | None) -> Any:
+async def _call(
+    tool: str, arguments: object, session_id: str, cwd: Path | None, profile: str
+) -> Any:
     from oraculum.mcp.arguments import tool_problem, validators
     from oraculum.mcp.render import Outcome
     from oraculum.mcp.server import OracleMcp
 
-    schemas = {t["name"]: t["inputSchema"] for t in await _listed()}
+    schemas = {t["name"]: t["inputSchema"] for t in await _listed(profile)}
     problem = tool_problem(validators(schemas), tool, arguments)
     if problem is not None:
         raise problem
+    assert isinstance(arguments, dict)  # the schema check requires an object
+    if arguments.get("background"):
+        raise OracleError(
+            "invalid_argument",
+            f"{tool}: background mode needs a live MCP server (its completion is a later tool "
+            "result); through the bridge the call runs to its end: omit background.",
+            rejected_value=True,
+        )
     state = await anyio.to_thread.run_sync(OracleMcp, session_id, cwd)
     state.poller.active = False  # wake-ups reach a bridge's session as turns, not in results
+    state.per_call = True
     context = SimpleNamespace(request_context=SimpleNamespace(lifespan_context=state))
-    assert isinstance(arguments, dict)  # the schema check requires an object
-    result = await _specs()[tool].function(context, **arguments)
+    result = await _specs(profile)[tool].function(context, **arguments)
     text = "".join(getattr(part, "text", "") for part in result.content)
     return Outcome(text, result.structured_content or {}, is_error=bool(result.is_error))

@@ -122,6 +122,9 @@ class OracleMcp:
         # shows and counts wake-ups, so two results never carry the same one.
         self.carrying = anyio.Lock()
         self.liveness: SessionLiveness | None = None
+        # A bridge runs each tool call in its own short process: whatever must outlive the call
+        # (managed processes) goes to the session's supervisor instead of this process.
+        self.per_call = False
 
     def start(self) -> None:
         self.liveness = SessionLiveness(self.project_id, self.session_id)

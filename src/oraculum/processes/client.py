@@ -9,13 +9,14 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from oraculum.core.errors import OracleError
 from oraculum.core.fsio import ensure_private_dir
-from oraculum.processes import supervisor
+from oraculum.processes import limits, supervisor
 
-__all__ = ["request"]
+__all__ = ["SupervisedManager", "request"]
 
 _START_WAIT_S = 10.0
 _REPLY_TIMEOUT_S = 30.0  # a stop waits its grace and verification, well under this
@@ -97,3 +98,45 @@ def _started_exchange(project_id: str, session_id: str, message: dict[str, Any])
                     details={"log": str(supervisor.socket_dir() / "supervisor.log")},
                 ) from None
             time.sleep(0.05)
+
+
+class SupervisedManager:
+    """A :class:`~oraculum.processes.manager.ProcessManager`'s calls, answered by the session's
+    supervisor: for a caller whose own process ends before its children should (the pi
+    bridge runs each tool call as one `oraculum bridge call`)."""
+
+    def __init__(self, project_id: str, session_id: str) -> None:
+        self.project_id = project_id
+        self.session_id = session_id
+
+    def _ask(self, message: dict[str, Any], *, start: bool = False) -> Any:
+        return request(self.project_id, self.session_id, message, start=start)
+
+    def start(self, executable: str, args: Sequence[str] = (), cwd: str | None = None) -> dict:
+        message = {"op": "start", "executable": executable, "args": list(args), "cwd": cwd}
+        return dict(self._ask(message, start=True))
+
+    def list_records(self) -> list[dict]:
+        return list(self._ask({"op": "list"}) or [])
+
+    def output(self, process_id: str, max_bytes: int = limits.OUTPUT_CALL_BYTES) -> dict:
+        message = {"op": "output", "id": process_id, "maxBytes": max_bytes}
+        return dict(self._known(self._ask(message), process_id))
+
+    def stop(self, process_id: str, *, reason: str = "explicit") -> dict:
+        return dict(self._known(self._ask({"op": "stop", "id": process_id}), process_id))
+
+    def stop_all(self, *, reason: str = "session_shutdown") -> list[dict]:
+        """Nothing: the supervisor's processes belong to the session, not to this call (the
+        session's end stops them: `oraculum proc shutdown`)."""
+        return []
+
+    @staticmethod
+    def _known(answer: Any, process_id: str) -> Any:
+        if answer is None:  # no supervisor: the session never started a process
+            raise OracleError(
+                "process_not_found",
+                f"No managed process {process_id[:40]} in this session.",
+                rejected_value=process_id[:100],
+            )
+        return answer

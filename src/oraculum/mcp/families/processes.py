@@ -22,6 +22,7 @@ from oraculum.mcp.schemas import UNTITLED, _Common, arg, hints
 from oraculum.mcp.server import OracleMcp, run_operation
 from oraculum.mcp.toolkit import ToolSpec
 from oraculum.processes import limits, wording
+from oraculum.processes.client import SupervisedManager
 from oraculum.processes.manager import ProcessManager
 
 __all__ = [
@@ -38,7 +39,8 @@ __all__ = [
 
 FAMILY = "processes"
 
-_MANAGERS: weakref.WeakKeyDictionary[OracleMcp, ProcessManager] = weakref.WeakKeyDictionary()
+Manager = ProcessManager | SupervisedManager
+_MANAGERS: weakref.WeakKeyDictionary[OracleMcp, Manager] = weakref.WeakKeyDictionary()
 _LOCK = threading.Lock()
 
 ProcessId = Annotated[str, arg("Process id", "A managed process id (see managed_process_list).")]
@@ -54,12 +56,16 @@ class ProcessOutput(_Common, total=False):
     stderrOmittedBytes: int
 
 
-def manager_for(state: OracleMcp) -> ProcessManager:
+def manager_for(state: OracleMcp) -> Manager:
     """This server's (this session's) process manager, made on first use."""
     with _LOCK:
         manager = _MANAGERS.get(state)
         if manager is None:
-            manager = _MANAGERS[state] = ProcessManager()
+            manager = _MANAGERS[state] = (
+                SupervisedManager(state.project_id, state.session_id)
+                if state.per_call
+                else ProcessManager()
+            )
         return manager
 
 
