@@ -16,7 +16,7 @@ import {
   type ToolResult,
   type Wakeup,
 } from "./logic.ts";
-import { jsonDocument, oraculumExecutable, runOraculum, sessionArgs } from "./oraculum.ts";
+import { jsonDocument, oraculumExecutable, oraculumProfile, runOraculum, sessionArgs } from "./oraculum.ts";
 import { ChannelProcess, WakeupWatcher } from "./watcher.ts";
 
 const FOOTER_REFRESH_MS = 60_000;
@@ -55,6 +55,10 @@ function toolResult(document: Record<string, unknown>): ToolResult {
 
 export default async function oraculum(pi: ExtensionAPI): Promise<void> {
   pi.registerFlag("oraculum", { description: "Path of the oraculum executable", type: "string" });
+  pi.registerFlag("oraculum-profile", {
+    description: "oraculum capability profile: oracle (default), research, processes, scheduler, all",
+    type: "string",
+  });
   const bridge = new Bridge(pi);
   await bridge.describe();
   bridge.registerTools();
@@ -74,6 +78,9 @@ class Bridge {
   private warned = new Set<string>();
   private pendingDispatch: string | undefined;
   private promptDir: string | undefined;
+  private session: { id: string; cwd: string } | undefined;
+  private describedProfile: string | undefined;
+  private registered = new Set<string>();
 
   constructor(pi: ExtensionAPI) {
     this.pi = pi;
@@ -83,22 +90,38 @@ class Bridge {
     return oraculumExecutable(this.pi.getFlag("oraculum"), process.env);
   }
 
+  profile(): string {
+    return oraculumProfile(this.pi.getFlag("oraculum-profile"), process.env);
+  }
+
   /** The tools and prompts as oraculum describes them (the MCP server's own schemas). */
   async describe(): Promise<void> {
-    const document = jsonDocument(await runOraculum(this.executable(), ["bridge", "describe"], { cwd: process.cwd() }));
+    this.describedProfile = this.profile();
+    const argv = ["bridge", "describe", "--profile", this.describedProfile];
+    const document = jsonDocument(await runOraculum(this.executable(), argv, { cwd: process.cwd() }));
     if (Array.isArray(document.tools)) this.description = document as unknown as Description;
     // Without oraculum there are no tools: the session says why once, at its start.
     else this.unavailable = toolResult(document).text;
   }
 
   async callTool(ctx: ExtensionContext, tool: string, args: unknown, signal?: AbortSignal): Promise<ToolResult> {
-    const argv = ["bridge", "call", tool, ...sessionArgs(sessionIdOf(ctx))];
+    const argv = ["bridge", "call", tool, "--profile", this.profile(), ...sessionArgs(sessionIdOf(ctx))];
     const run = await runOraculum(this.executable(), argv, { cwd: ctx.cwd, input: JSON.stringify(args ?? {}), signal });
     return toolResult(jsonDocument(run));
   }
 
+  /** pi parses its flags after loading the package: a `--oraculum-profile` flag is known at
+   * session start, when the profile's further tools are described and registered. */
+  async ensureProfile(): Promise<void> {
+    if (this.profile() === this.describedProfile) return;
+    await this.describe();
+    this.registerTools();
+  }
+
   registerTools(): void {
     for (const tool of this.description.tools) {
+      if (this.registered.has(tool.name)) continue;
+      this.registered.add(tool.name);
       this.pi.registerTool({
         name: tool.name,
         label: tool.title ?? tool.name,
@@ -124,15 +147,24 @@ class Bridge {
 
   private async startSession(ctx: ExtensionContext): Promise<void> {
     await this.stopSession();
+    await this.ensureProfile().catch(() => undefined);
     if (this.unavailable && ctx.hasUI) ctx.ui.notify(`oraculum tools unavailable: ${this.unavailable}`, "warning");
     void this.refreshFooter(ctx).catch(() => undefined);
     this.timers.push(setInterval(() => void this.refreshFooter(ctx).catch(() => undefined), FOOTER_REFRESH_MS));
     const sessionId = sessionIdOf(ctx);
+    this.session = sessionId ? { id: sessionId, cwd: ctx.cwd } : undefined;
     if (sessionId) await this.startWatcher(ctx, sessionId).catch(() => undefined);
   }
 
   private async endSession(): Promise<void> {
     await this.stopSession();
+    // Managed processes started through the bridge belong to the session: its end stops them.
+    const ended = this.session;
+    this.session = undefined;
+    if (ended) {
+      const argv = ["proc", "shutdown", "--session", ended.id];
+      await runOraculum(this.executable(), argv, { cwd: ended.cwd }).catch(() => undefined);
+    }
     if (this.promptDir) rmSync(this.promptDir, { recursive: true, force: true });
     this.promptDir = undefined;
   }

@@ -21,6 +21,14 @@ export function oraculumExecutable(flag: unknown, env: NodeJS.ProcessEnv): strin
   return configured ? configured : "oraculum";
 }
 
+/** The capability profile whose tools the bridge offers (`oraculum mcp --list-profiles`): the
+ * `--oraculum-profile` flag, else $ORACULUM_PROFILE, else `oracle`. */
+export function oraculumProfile(flag: unknown, env: NodeJS.ProcessEnv): string {
+  if (typeof flag === "string" && flag.trim() !== "") return flag.trim();
+  const configured = env.ORACULUM_PROFILE?.trim();
+  return configured ? configured : "oracle";
+}
+
 /** The child's environment: pi's own, without ORACULUM_SESSION (the session is passed as
  * `--session`, from the pi session file; a stray variable must never name another one). */
 export function childEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {

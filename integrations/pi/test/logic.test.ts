@@ -9,7 +9,7 @@ import {
   templateFile,
   wakeupMessage,
 } from "../src/logic.ts";
-import { childEnvironment, jsonDocument, LineSplitter, oraculumExecutable, sessionArgs } from "../src/oraculum.ts";
+import { childEnvironment, jsonDocument, LineSplitter, oraculumExecutable, oraculumProfile, sessionArgs } from "../src/oraculum.ts";
 
 const blocked = (code: string) => ({ text: `[${code}] no`, data: { error: { code } }, isError: true });
 
@@ -77,4 +77,10 @@ test("records split on LF only", () => {
   const lines = new LineSplitter();
   assert.deepEqual(lines.push('{"a":"x\u2028y"}\n{"b"'), ['{"a":"x\u2028y"}']);
   assert.deepEqual(lines.push(":1}\r\n\n"), ['{"b":1}']);
+});
+
+test("the profile comes from the flag, then $ORACULUM_PROFILE, else oracle", () => {
+  assert.equal(oraculumProfile(" research ", { ORACULUM_PROFILE: "all" }), "research");
+  assert.equal(oraculumProfile(undefined, { ORACULUM_PROFILE: "processes" }), "processes");
+  assert.equal(oraculumProfile("", {}), "oracle");
 });
