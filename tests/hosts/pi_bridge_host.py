@@ -26,7 +26,13 @@ from pathlib import Path
 from typing import Any
 
 from .host_tools import REPO, HostTools
-from .pi_host import ORACULUM_VARIABLES, PROVIDER, models_config, oraculum_executable
+from .pi_host import (
+    ORACULUM_VARIABLES,
+    PROVIDER,
+    models_config,
+    oraculum_executable,
+    pi_environment,
+)
 from .scripted_model import MODEL_ID, ScriptedModel, message_text, pair_tool_calls
 
 PACKAGE = REPO / "integrations" / "pi"
@@ -58,16 +64,9 @@ class PiBridgeHost:
         return self.root / "agent"
 
     def environment(self) -> dict[str, str]:
-        home = self.root / "home"
-        home.mkdir(parents=True, exist_ok=True, mode=0o700)
+        """pi's own minimal environment, and what the package's oraculum calls need."""
         return {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "HOME": str(home),
-            "LANG": "C.UTF-8",
-            "PI_CODING_AGENT_DIR": str(self.agent_dir),
-            "PI_OFFLINE": "1",
-            "PI_SKIP_VERSION_CHECK": "1",
-            "PI_TELEMETRY": "0",
+            **pi_environment(self.root),
             "ORACULUM_BIN": str(oraculum_executable()),
             **{name: os.environ[name] for name in ORACULUM_VARIABLES},
         }

@@ -85,6 +85,22 @@ def parse_events(stdout: bytes) -> list[dict[str, Any]]:
     return [json.loads(line) for line in stdout.split(b"\n") if line.strip()]
 
 
+def pi_environment(root: Path) -> dict[str, str]:
+    """A minimal environment for a pi whose home and agent dir live under ``root``, with no
+    network activity of pi's own (version check, model catalog, telemetry)."""
+    home = root / "home"
+    home.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(home),
+        "LANG": "C.UTF-8",
+        "PI_CODING_AGENT_DIR": str(root / "agent"),
+        "PI_OFFLINE": "1",
+        "PI_SKIP_VERSION_CHECK": "1",
+        "PI_TELEMETRY": "0",
+    }
+
+
 @dataclass(frozen=True)
 class PiHost:
     tools: HostTools
@@ -115,19 +131,8 @@ class PiHost:
             path.chmod(0o600)
 
     def environment(self) -> dict[str, str]:
-        """A minimal environment: no ORACULUM_* (the `env` map must carry them), no network
-        activity of pi's own (version check, model catalog, telemetry)."""
-        home = self.root / "home"
-        home.mkdir(exist_ok=True, mode=0o700)
-        return {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "HOME": str(home),
-            "LANG": "C.UTF-8",
-            "PI_CODING_AGENT_DIR": str(self.agent_dir),
-            "PI_OFFLINE": "1",
-            "PI_SKIP_VERSION_CHECK": "1",
-            "PI_TELEMETRY": "0",
-        }
+        """No ORACULUM_* here: the `env` map of mcp.json must carry them."""
+        return pi_environment(self.root)
 
     def argv(self, prompt: str) -> list[str]:
         return [
