@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import psutil
+import pytest
 
 from oraculum.core.config import Config, load_config
 from oraculum.core.paths import global_config_path
@@ -66,6 +67,15 @@ def finished(job_id: str, timeout: float = 90.0) -> Job:
             return job
         time.sleep(0.2)
     raise AssertionError(f"job {job_id} did not finish: {store.load(job_id).phase}")
+
+
+@pytest.fixture(name="project")
+def bare_project(tmp_path: Path) -> Path:
+    """An empty project directory, for tests whose oraculum home another fixture sets up (a
+    module that wants it imports it; the shared ``project`` fixture also isolates the home)."""
+    root = tmp_path / "project"
+    root.mkdir()
+    return root
 
 
 def log_of(job: Job) -> str:

@@ -112,11 +112,3 @@ def revocable_seed(seeded: Config, sim: SimulatorThread) -> Iterator[Config]:
     yield seeded
     seed = seed_profile_dir(seeded, "chatgpt")
     asyncio.run(seed_simulator_profile(seed, sim.url, LaunchOptions.from_config(seeded)))
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    """An empty project directory (the driver tests archive files they write into it)."""
-    root = tmp_path / "project"
-    root.mkdir()
-    return root

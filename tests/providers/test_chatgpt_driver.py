@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from homes import complete, finished, log_of
+from homes import bare_project, complete, finished, log_of  # noqa: F401 (bare_project: the fixture)
 from oraculum.core.errors import OracleError
 from oraculum.jobs.model import Status
 from oraculum.jobs.store import JobStore

@@ -12,7 +12,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from homes import SIMULATOR_WORKER, finished, log_of, write_global_config
+from homes import SIMULATOR_WORKER, bare_project, finished, log_of, write_global_config  # noqa: F401 (bare_project: the fixture)
 from oraculum.jobs.model import Job, Phase, Status
 from oraculum.jobs.store import JobStore
 from oraculum.service.read import read

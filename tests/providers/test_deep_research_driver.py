@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from homes import complete, finished, log_of
+from homes import bare_project, complete, finished, log_of  # noqa: F401 (bare_project: the fixture)
 from oraculum.core.presets import resolve_selection
 from oraculum.jobs.admission import JobRequest, submit_job
 from oraculum.jobs.model import Job, Status

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.async_api import async_playwright
 
-from homes import SIMULATOR_WORKER, complete, finished, log_of, write_global_config
+from homes import SIMULATOR_WORKER, bare_project, complete, finished, log_of, write_global_config  # noqa: F401 (bare_project: the fixture)
 from oraculum.auth.simulator import seed_simulator_profile
 from oraculum.browser.chromium import launch_args, resolve_executable
 from oraculum.browser.session import LaunchOptions

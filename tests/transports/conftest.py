@@ -4,11 +4,9 @@ a browser signed in to the simulator the way a person would (its own sign-in for
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import aiohttp
-import pytest
 from playwright.async_api import async_playwright
 
 from oraculum.browser import cdp
@@ -80,11 +78,3 @@ async def sign_in_and_open_sentinel(endpoint: cdp.Endpoint, sim: SimulatorThread
         await page.goto(SENTINEL_HTML)
     # Leaving the driver disconnects it; the browser and its tabs stay.
     return str(info["targetInfo"]["targetId"])
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    """An empty project directory (the driver tests archive files they write into it)."""
-    root = tmp_path / "project"
-    root.mkdir()
-    return root

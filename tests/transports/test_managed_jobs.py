@@ -16,7 +16,7 @@ from typing import Any
 import psutil
 import pytest
 
-from homes import SIMULATOR_WORKER, complete, finished, log_of, write_global_config
+from homes import SIMULATOR_WORKER, bare_project, complete, finished, log_of, write_global_config  # noqa: F401 (bare_project: the fixture)
 from oraculum.browser import cdp, keeper
 from oraculum.core.config import Config
 from oraculum.core.paths import private_home_environment

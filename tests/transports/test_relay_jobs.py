@@ -21,7 +21,7 @@ import psutil
 import pytest
 from playwright.async_api import async_playwright
 
-from homes import SIMULATOR_WORKER, finished, write_global_config
+from homes import SIMULATOR_WORKER, bare_project, finished, write_global_config  # noqa: F401 (bare_project: the fixture)
 from oraculum.browser import cdp
 from oraculum.browser.chromium import launch_args, resolve_executable
 from oraculum.browser.relay import prove_relay
