@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import re
 from pathlib import Path
+from types import ModuleType
 
 import oraculum
 from oraculum.providers.chatgpt import vocabulary
@@ -123,33 +124,41 @@ def _string_constants(source: str) -> list[tuple[int, str]]:
     ]  # fmt: skip
 
 
-def test_no_driver_module_repeats_a_vocabulary_label() -> None:
-    labels = _labels()
+def repeated_labels(driver: Path, modules: list[Path], labels: set[str]) -> list[str]:
+    """Where a driver's modules (as string literals) or in-page scripts quote a label."""
     repeats = [
         f"{path.name}:{line}: {value!r}"
-        for path in DRIVER_MODULES
+        for path in modules
         for line, value in _string_constants(path.read_text(encoding="utf-8"))
         if value in labels
     ]
-    for path in sorted((DRIVER / "js").glob("*.js")):
+    for path in sorted((driver / "js").glob("*.js")):
         text = path.read_text(encoding="utf-8")
         repeats += [f"{path.name}: {label!r}" for label in labels if f'"{label}"' in text]
-    assert repeats == []
+    return repeats
 
 
-def test_every_vocabulary_name_is_used() -> None:
+def unused_vocabulary_names(names: ModuleType, driver: Path) -> list[str]:
+    """Upper-case names of a driver's vocabulary module that nothing in the package uses."""
     sources = "\n".join(
         p.read_text(encoding="utf-8")
         for p in PACKAGE.rglob("*.py")
-        if p != DRIVER / "vocabulary.py"
+        if p != driver / "vocabulary.py"
     )
-    vocabulary_source = (DRIVER / "vocabulary.py").read_text(encoding="utf-8")
-    unused = [
+    vocabulary_source = (driver / "vocabulary.py").read_text(encoding="utf-8")
+    return [
         name
-        for name in vars(vocabulary)
+        for name in vars(names)
         if name.isupper()
         and not re.search(rf"\b{name}\b", sources)
         # used by another vocabulary entry (or page_vocabulary) counts too
         and len(re.findall(rf"\b{name}\b", vocabulary_source)) < 2
     ]
-    assert unused == []
+
+
+def test_no_driver_module_repeats_a_vocabulary_label() -> None:
+    assert repeated_labels(DRIVER, DRIVER_MODULES, _labels()) == []
+
+
+def test_every_vocabulary_name_is_used() -> None:
+    assert unused_vocabulary_names(vocabulary, DRIVER) == []

@@ -3,13 +3,16 @@ lives in `providers/grok/vocabulary.py`, and nothing there is dead (the ChatGPT 
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import oraculum
 from oraculum.providers.grok import vocabulary
 
-from .test_chatgpt_vocabulary import _string_constants, ui_strings_outside_vocabulary
+from .test_chatgpt_vocabulary import (
+    repeated_labels,
+    ui_strings_outside_vocabulary,
+    unused_vocabulary_names,
+)
 
 PACKAGE = Path(oraculum.__file__).parent
 DRIVER = PACKAGE / "providers" / "grok"
@@ -42,30 +45,8 @@ def test_no_driver_module_quotes_a_ui_string() -> None:
 def test_no_driver_module_or_script_repeats_a_vocabulary_label() -> None:
     labels = _labels()
     assert "Ask Grok anything" in labels and "Stop model response" in labels
-    repeats = [
-        f"{path.name}:{line}: {value!r}"
-        for path in DRIVER_MODULES
-        for line, value in _string_constants(path.read_text(encoding="utf-8"))
-        if value in labels
-    ]
-    for path in sorted((DRIVER / "js").glob("*.js")):
-        text = path.read_text(encoding="utf-8")
-        repeats += [f"{path.name}: {label!r}" for label in labels if f'"{label}"' in text]
-    assert repeats == []
+    assert repeated_labels(DRIVER, DRIVER_MODULES, labels) == []
 
 
 def test_every_vocabulary_name_is_used() -> None:
-    sources = "\n".join(
-        p.read_text(encoding="utf-8")
-        for p in PACKAGE.rglob("*.py")
-        if p != DRIVER / "vocabulary.py"
-    )
-    vocabulary_source = (DRIVER / "vocabulary.py").read_text(encoding="utf-8")
-    unused = [
-        name
-        for name in vars(vocabulary)
-        if name.isupper()
-        and not re.search(rf"\b{name}\b", sources)
-        and len(re.findall(rf"\b{name}\b", vocabulary_source)) < 2
-    ]
-    assert unused == []
+    assert unused_vocabulary_names(vocabulary, DRIVER) == []
