@@ -71,65 +71,17 @@ PATH_SEQUENCES: tuple[tuple[str, ...], ...] = ((".yarn", "cache"),)
 
 _SEQUENCE_STARTS = frozenset(seq[0] for seq in PATH_SEQUENCES)
 
-EXCLUDED_FILE_NAMES: frozenset[str] = frozenset(
+# Credential files stay excluded even inside an explicitly named (force-included) directory;
+# only naming the file itself includes it. Every one is also excluded by default (below).
+CREDENTIAL_NAMES: frozenset[str] = frozenset(
     {
-        ".coverage",
-        ".DS_Store",
         ".env",
         ".netrc",
-        ".scratchpad.md",
-        "Thumbs.db",
-        "id_dsa",
-        "id_ecdsa",
-        "id_ed25519",
-        "id_rsa",
         # Credential stores beyond the reference list; excluded by default for the same reason.
         ".git-credentials",
         ".pgpass",
         ".htpasswd",
         # Cloud and vault credentials that end up committed to many repositories.
-        "credentials.json",
-        "application_default_credentials.json",
-        "secrets.yml",
-        "secrets.yaml",
-        ".vault-token",
-    }
-)
-
-# Google service-account keys: `service-account.json`, `service-account-prod.json`…
-SERVICE_ACCOUNT_PREFIX = "service-account"
-
-# `.env.*` files hold secrets except these conventional, committed templates.
-ENV_ALLOWLIST: frozenset[str] = frozenset(
-    {".env.dist", ".env.example", ".env.sample", ".env.template"}
-)
-
-EXCLUDED_SUFFIXES: tuple[str, ...] = (
-    ".db",
-    ".key",
-    ".p12",
-    ".pfx",
-    ".pyc",
-    ".pyd",
-    ".pyo",
-    ".pem",
-    ".sqlite",
-    ".sqlite3",
-    ".tsbuildinfo",
-    ".tfstate",
-    ".jks",
-    ".keystore",
-)
-
-# Credential files stay excluded even inside an explicitly named (force-included) directory;
-# only naming the file itself includes it.
-CREDENTIAL_NAMES: frozenset[str] = frozenset(
-    {
-        ".env",
-        ".netrc",
-        ".git-credentials",
-        ".pgpass",
-        ".htpasswd",
         "credentials.json",
         "application_default_credentials.json",
         "secrets.yml",
@@ -146,6 +98,39 @@ CREDENTIAL_SUFFIXES: tuple[str, ...] = (
     ".keystore",
     ".tfstate",
 )
+
+EXCLUDED_FILE_NAMES: frozenset[str] = CREDENTIAL_NAMES | frozenset(
+    {
+        ".coverage",
+        ".DS_Store",
+        ".scratchpad.md",
+        "Thumbs.db",
+        "id_dsa",
+        "id_ecdsa",
+        "id_ed25519",
+        "id_rsa",
+    }
+)
+
+# Google service-account keys: `service-account.json`, `service-account-prod.json`…
+SERVICE_ACCOUNT_PREFIX = "service-account"
+
+# `.env.*` files hold secrets except these conventional, committed templates.
+ENV_ALLOWLIST: frozenset[str] = frozenset(
+    {".env.dist", ".env.example", ".env.sample", ".env.template"}
+)
+
+EXCLUDED_SUFFIXES: tuple[str, ...] = (
+    *CREDENTIAL_SUFFIXES,
+    ".db",
+    ".pyc",
+    ".pyd",
+    ".pyo",
+    ".sqlite",
+    ".sqlite3",
+    ".tsbuildinfo",
+)
+
 # SSH private keys: `id_rsa`, `id_ed25519_sk`, `id_work`… A dot means a public key (`.pub`) or an
 # ordinary source file such as `id_utils.py`, neither of which is a secret.
 _SSH_KEY = re.compile(r"id_[^./]+")
