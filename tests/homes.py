@@ -78,6 +78,16 @@ def bare_project(tmp_path: Path) -> Path:
     return root
 
 
+@pytest.fixture(name="home")
+def private_home(oraculum_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A private HOME beside a fresh oraculum home: `~` and the real-browser trees resolve
+    inside the test's tmp dir (a module that wants it imports it)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    return home
+
+
 def log_of(job: Job) -> str:
     """The job's worker log (what a failed assertion shows)."""
     return Path(job.logs_dir, "worker.log").read_text()

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from homes import private_home  # noqa: F401 (the fixture: home)
 from oraculum.cli import main
 from oraculum.core import paths
 from oraculum.core.config import all_keys
@@ -18,14 +19,6 @@ from oraculum.core.errors import ExitCode
 from oraculum.core.presets import PRESET_IDS
 
 ORACULUM = Path(sys.executable).parent / "oraculum"
-
-
-@pytest.fixture
-def env(oraculum_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    return home
 
 
 @pytest.fixture
@@ -48,7 +41,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def test_show_json(env: Path, project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_show_json(home: Path, project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     global_path = write(paths.global_config_path(), {"browser": {"maxConcurrentJobs": 3}})
     project_path = write(paths.project_config_path(project), {"worker": {"pollMs": 1500}})
     code, out, _ = run(capsys, "--json", "config", "show", "--project", str(project))
@@ -63,7 +56,7 @@ def test_show_json(env: Path, project: Path, capsys: pytest.CaptureFixture[str])
     assert data["files"] == [str(global_path), str(project_path)]
 
 
-def test_show_human(env: Path, project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_show_human(home: Path, project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     global_path = write(paths.global_config_path(), {"browser": {"maxConcurrentJobs": 3}})
     code, out, _ = run(capsys, "config", "show", "--project", str(project))
     assert code == 0
@@ -74,7 +67,7 @@ def test_show_human(env: Path, project: Path, capsys: pytest.CaptureFixture[str]
 
 
 def test_show_finds_the_project_from_the_cwd(
-    env: Path, project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    home: Path, project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     project_path = write(paths.project_config_path(project), {"poller": {"intervalMs": 700}})
     nested = project / "src" / "pkg"
@@ -87,7 +80,7 @@ def test_show_finds_the_project_from_the_cwd(
     assert data["sources"]["poller.intervalMs"] == str(os.path.realpath(project_path))
 
 
-def test_check_ok(env: Path, project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_ok(home: Path, project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "config", "check", "--project", str(project))
     assert (code, out.startswith("OK")) == (0, True)
     code, out, _ = run(capsys, "--json", "config", "check", "--project", str(project))
@@ -96,7 +89,7 @@ def test_check_ok(env: Path, project: Path, capsys: pytest.CaptureFixture[str]) 
 
 
 def test_check_reports_the_error(
-    env: Path, project: Path, capsys: pytest.CaptureFixture[str]
+    home: Path, project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = write(paths.project_config_path(project), {"browser": {"executablePath": "/bin/sh"}})
     code, out, err = run(capsys, "config", "check", "--project", str(project))
@@ -113,7 +106,7 @@ def test_check_reports_the_error(
 
 
 def test_show_fails_on_invalid_config_in_json_mode(
-    env: Path, project: Path, capsys: pytest.CaptureFixture[str]
+    home: Path, project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = write(paths.global_config_path(), {"browser": {"args": ["--remote-debugging-port=1"]}})
     code, out, _ = run(capsys, "config", "--json", "show", "--project", str(project))
@@ -124,7 +117,7 @@ def test_show_fails_on_invalid_config_in_json_mode(
 
 
 def test_missing_project_dir_is_a_usage_error(
-    env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out, _ = run(capsys, "--json", "config", "show", "--project", str(tmp_path / "nope"))
     assert code == ExitCode.INVALID_INPUT
@@ -169,7 +162,7 @@ def _subprocess(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_subprocess_show_json(env: Path, project: Path) -> None:
+def test_subprocess_show_json(home: Path, project: Path) -> None:
     global_path = write(paths.global_config_path(), {"artifacts": {"capture": False}})
     done = _subprocess(["--json", "config", "show"], cwd=project)
     assert done.returncode == 0, done.stderr
@@ -179,7 +172,7 @@ def test_subprocess_show_json(env: Path, project: Path) -> None:
     assert data["files"] == [str(global_path)]
 
 
-def test_subprocess_error_json(env: Path, project: Path) -> None:
+def test_subprocess_error_json(home: Path, project: Path) -> None:
     write(paths.global_config_path(), {"browser": {"chatUrl": "https://evil.example/"}})
     done = _subprocess(["--json", "config", "check"], cwd=project)
     assert done.returncode == ExitCode.NOT_READY

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from homes import bare_project, private_home  # noqa: F401 (the fixtures: project, home)
 from oraculum.core import paths
 from oraculum.core.config import (
     ARGUMENTS,
@@ -25,22 +26,6 @@ from oraculum.core.errors import ExitCode, OracleError
 from oraculum.core.presets import PRESET_IDS
 
 DAY_MS = 24 * 60 * 60 * 1000
-
-
-@pytest.fixture
-def home(oraculum_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A private HOME: `~` and the real-browser trees resolve inside the test's tmp dir."""
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    return home
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = tmp_path / "project"
-    root.mkdir()
-    return root
 
 
 def write_json(path: Path, data: Any) -> Path:
