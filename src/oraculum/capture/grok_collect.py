@@ -13,23 +13,20 @@ archive's user message at the saved index) and never guesses one.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
-
-from playwright.async_api import Page
+from typing import Concatenate, ParamSpec
 
 from oraculum.capture.collect import (
     CaptureFn,
     CollectionResult,
-    Persist,
-    Reopen,
     collect,
     recollect,
 )
 from oraculum.capture.page import CaptureRequest, TurnCapture
 from oraculum.capture.redact import safe_url
-from oraculum.core.config import Config
-from oraculum.jobs.model import Job
-from oraculum.jobs.store import JobPaths
+
+P = ParamSpec("P")
 
 
 def _judged_sources(capture: TurnCapture) -> TurnCapture:
@@ -54,36 +51,18 @@ def _judging(capture_fn: CaptureFn) -> CaptureFn:
     return capture
 
 
-async def collect_with(
-    capture_fn: CaptureFn,
-    page: Page,
-    job: Job,
-    paths: JobPaths,
-    config: Config,
-    *,
-    response_index: int,
-    reopen: Reopen,
-    persist: Persist,
-) -> CollectionResult:
-    """`collect.collect` with the provider's capture function (its links judged here)."""
-    return await collect(
-        page, job, paths, config, response_index=response_index, reopen=reopen,
-        persist=persist, capture_fn=_judging(capture_fn),
-    )  # fmt: skip
+def _judged(
+    entry: Callable[P, Awaitable[CollectionResult]],
+) -> Callable[Concatenate[CaptureFn, P], Awaitable[CollectionResult]]:
+    """``entry`` (`collect.collect` or `collect.recollect`) with the provider's capture function
+    as its first argument, its links judged here; every other argument is ``entry``'s own."""
+
+    async def run(capture_fn: CaptureFn, /, *args: P.args, **kwargs: P.kwargs) -> CollectionResult:
+        kwargs["capture_fn"] = _judging(capture_fn)
+        return await entry(*args, **kwargs)
+
+    return run
 
 
-async def recollect_with(
-    capture_fn: CaptureFn,
-    page: Page,
-    job: Job,
-    paths: JobPaths,
-    config: Config,
-    *,
-    reopen: Reopen,
-    persist: Persist,
-) -> CollectionResult:
-    """`collect.recollect` with the provider's capture function (its links judged here)."""
-    return await recollect(
-        page, job, paths, config, reopen=reopen, persist=persist,
-        capture_fn=_judging(capture_fn),
-    )  # fmt: skip
+collect_with = _judged(collect)
+recollect_with = _judged(recollect)
