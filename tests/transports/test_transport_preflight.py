@@ -4,11 +4,15 @@ by hand), and the isolated default still requires it."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from homes import write_fast_config
 from oraculum.service.preflight import preflight
+
+if TYPE_CHECKING:
+    from oraculum.service.doctor import DoctorReport
 
 
 @pytest.mark.parametrize(
@@ -36,8 +40,8 @@ def test_the_isolated_transport_still_needs_its_seed(project: Path) -> None:
     assert report.error is not None and report.error.code == "auth_seed_profile_missing"
 
 
-def _checks(result: dict) -> dict[str, dict]:
-    return {c["check"]: c for c in result["checks"]}
+def _checks(result: DoctorReport) -> dict[str, dict]:
+    return {c["check"]: c for c in result.to_json()["checks"]}
 
 
 def test_doctor_checks_the_attached_browser_instead_of_a_seed(project: Path) -> None:
@@ -58,4 +62,4 @@ def test_doctor_checks_the_attached_browser_instead_of_a_seed(project: Path) -> 
     assert "seed profile" not in checks
     assert checks["relay browser"]["status"] == "fail"
     assert checks["relay browser"]["code"] == "relay_endpoint_unproven"
-    assert result["ok"] is False
+    assert result.ok is False

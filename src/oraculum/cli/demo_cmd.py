@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 import typer
 
 from oraculum.cli.app import MODE, app, console, emit
-from oraculum.core.errors import OracleError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -58,21 +57,17 @@ def demo_command(
     finally:
         if spinner is not None:
             spinner.stop()
-    job = result["job"]
-    if job["status"] != "complete":
-        raise OracleError(
-            "demo_failed",
-            f"The demo job {job['id']} ended {job['status']}: {job.get('error')}",
-            suggested_next_step=f"See `oraculum status {job['id']}` and its logs directory.",
-        )
+    if result.error is not None:
+        raise result.error
 
     def render(out: Console) -> None:
-        out.print(f"[green]✓[/] job {job['id']} complete — answer saved to {job['responsePath']}")
+        out.print("[green]✓[/] ", end="")
+        out.print(result.headline, markup=False, highlight=False)
         out.rule("answer")
-        text = result["response"] or ""
+        text = result.response or ""
         if raw:
             out.print(text, markup=False, highlight=False)
         else:
             out.print(Markdown(text))
 
-    emit(result, render)
+    emit(result.to_json(), render)

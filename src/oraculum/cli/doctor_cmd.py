@@ -11,20 +11,22 @@ from oraculum.cli.app import MODE, app, console, emit
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from oraculum.service.doctor import DoctorReport
+
 _MARKS = {"ok": "[green]ok[/]  ", "warn": "[yellow]warn[/]", "fail": "[red]FAIL[/]"}
 
 
-def render_doctor(result: dict[str, Any], out: Console) -> None:
-    for check in result["checks"]:
-        out.print(f"{_MARKS.get(check['status'], check['status'])}  {check['check']}: ", end="")
-        out.print(check["detail"], markup=False)
-        if check.get("nextStep"):
-            out.print(f"        next step: {check['nextStep']}", markup=False)
-    live = result.get("live")
-    if live and live["entries"]:
-        render_live(live, out)
-    verdict = "[green]no problems found[/]" if result["ok"] else "[red]problems found[/]"
-    out.print(f"doctor ({result['provider']}): {verdict}")
+def render_doctor(report: DoctorReport, out: Console) -> None:
+    """The report's fields in colour, the live table as a table (the words are the report's)."""
+    for check in report.checks:
+        out.print(f"{_MARKS[check.status]}  {check.check}: ", end="")
+        out.print(check.detail, markup=False)
+        if check.next_step:
+            out.print(f"        next step: {check.next_step}", markup=False)
+    if report.live and report.live["entries"]:
+        render_live(report.live, out)
+    colour = "green" if report.ok else "red"
+    out.print(f"doctor ({report.provider}): [{colour}]{report.verdict}[/]")
 
 
 def render_live(live: dict[str, Any], out: Console) -> None:
@@ -57,13 +59,13 @@ def doctor_command(
 ) -> None:
     """Find what would make the next job fail: config, directories, Chromium, sign-in,
     capacity, stale leases, leftovers; --live checks the provider's page too. Changes nothing."""
-    from oraculum.service.doctor import doctor, doctor_error
+    from oraculum.service.doctor import doctor
 
-    result = doctor(provider, live=live)
+    report = doctor(provider, live=live)
     # Failing or not, the output is the report (in JSON its `error` names the failed checks);
     # a failure sets the exit code.
-    emit(result, lambda out: render_doctor(result, out))
-    error = doctor_error(result)
+    emit(report.to_json(), lambda out: render_doctor(report, out))
+    error = report.error
     if error is not None:
         if not MODE.json:
             console(stderr=True).print(f"error[{error.code}]: {error.message}", markup=False)

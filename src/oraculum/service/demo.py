@@ -12,6 +12,7 @@ import os
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,8 @@ from oraculum.core.fsio import ensure_private_dir
 from oraculum.core.paths import data_dir
 from oraculum.core.project import find_project_root, has_marker
 from oraculum.core.providers import CHATGPT, GROK, provider_spec
-from oraculum.jobs.model import Job
+from oraculum.core.surface import Surface
+from oraculum.jobs.model import Job, Status
 from oraculum.jobs.store import JobStore
 from oraculum.service.submit import submit
 from oraculum.simulator import SimulatorThread
@@ -47,6 +49,44 @@ SAMPLE_PROJECT = {
 FINISH_TIMEOUT_S = 300.0
 # The selection each provider's demo asks for (Grok's is its default mode, Heavy).
 DEMO_PRESET: dict[str, str | None] = {CHATGPT.name: "thinking_standard", GROK.name: None}
+
+
+@dataclass(frozen=True)
+class DemoResult:
+    """The demo's finished job, the project it sent and the saved answer (None if missing)."""
+
+    job: Job
+    project: Path
+    sample_project: bool
+    response: str | None
+
+    @property
+    def error(self) -> OracleError | None:
+        """`demo_failed` when the job ended other than complete."""
+        job = self.job
+        if job.status == Status.COMPLETE:
+            return None
+        return OracleError(
+            "demo_failed",
+            f"The demo job {job.id} ended {job.status.value}: {job.error}",
+            suggested_next_step=f"See `oraculum status {job.id}` and its logs directory.",
+        )
+
+    @property
+    def headline(self) -> str:
+        return f"job {self.job.id} complete — answer saved to {self.job.response_path}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "job": self.job.to_json_dict(),
+            "project": str(self.project),
+            "sampleProject": self.sample_project,
+            "response": self.response,
+        }
+
+    def text(self, surface: Surface) -> str:
+        # The answer as plain text after its headline; no command here names a tool.
+        return f"{self.headline}\n\n{self.response or ''}"
 
 
 def demo_project(cwd: Path) -> tuple[Path, bool]:
@@ -105,7 +145,7 @@ def run_demo(
     provider: str = CHATGPT.name,
     on_phase: Callable[[Job, float], None] = lambda _job, _t: None,
     on_step: Callable[[str], None] = lambda _text: None,
-) -> dict[str, Any]:
+) -> DemoResult:
     spec = provider_spec(provider, dry_run=False)
     project, sample = demo_project(cwd or Path.cwd())
     on_step(f"project: {project}" + (" (a bundled sample project)" if sample else ""))
@@ -131,9 +171,4 @@ def run_demo(
         on_step(f"submitted job {job_id}")
         job = follow(job_id, on_phase)
     response = Path(job.response_path)
-    return {
-        "job": job.to_json_dict(),
-        "project": str(project),
-        "sampleProject": sample,
-        "response": response.read_text() if response.exists() else None,
-    }
+    return DemoResult(job, project, sample, response.read_text() if response.exists() else None)

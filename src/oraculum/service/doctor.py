@@ -33,6 +33,7 @@ from oraculum.core.fsio import DIR_MODE
 from oraculum.core.paths import data_dir, jobs_dir, state_dir
 from oraculum.core.presets import CHATGPT, GROK
 from oraculum.core.providers import provider_spec
+from oraculum.core.surface import Surface, for_surface
 from oraculum.jobs.admission import Capacity, capacity, lease_is_live
 from oraculum.jobs.leases import CONVERSATION, RUNTIME, Lease, list_leases
 from oraculum.jobs.process import kill_profile_processes
@@ -200,34 +201,76 @@ def vocabulary_check(entries: list[Any]) -> Check:
     )
 
 
-def report(provider: str, checks: list[Check], live: dict[str, Any] | None) -> dict[str, Any]:
-    """The doctor document; a failing one carries its error (`doctor_failed`) as well."""
-    out: dict[str, Any] = {
-        "ok": not any(c.status == FAIL for c in checks),
-        "provider": provider,
-        "checks": [c.to_json() for c in checks],
-    }
-    if live is not None:
-        out["live"] = live
-    problems = [c for c in checks if c.status == FAIL]
-    if problems:
-        out["error"] = OracleError(
+_MARKS = {OK: "ok  ", WARN: "warn", FAIL: "FAIL"}
+
+
+@dataclass(frozen=True)
+class DoctorReport:
+    """Every check in the order a job meets them; with ``live``, the page's vocabulary table.
+
+    A failing report still is the output (its `error` names the failed checks); the failure
+    only sets the exit code (`doctor_failed`)."""
+
+    provider: str
+    checks: tuple[Check, ...]
+    live: dict[str, Any] | None = None  # {"url", "entries": [probe entries' JSON]}
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def problems(self) -> list[Check]:
+        return [c for c in self.checks if c.status == FAIL]
+
+    @property
+    def error(self) -> OracleError | None:
+        problems = self.problems
+        if not problems:
+            return None
+        return OracleError(
             "doctor_failed",
             f"oraculum doctor found {len(problems)} problem(s): "
             + ", ".join(c.check for c in problems)
             + ".",
             suggested_next_step=problems[0].next_step,
             details={"failed": [c.check for c in problems]},
-        ).to_dict()
-    return out
+        )
+
+    @property
+    def verdict(self) -> str:
+        return "no problems found" if self.ok else "problems found"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "ok": self.ok,
+            "provider": self.provider,
+            "checks": [c.to_json() for c in self.checks],
+        }
+        if self.live is not None:
+            out["live"] = self.live
+        error = self.error
+        if error is not None:
+            out["error"] = error.to_dict()
+        return out
+
+    def text(self, surface: Surface) -> str:
+        lines: list[str] = []
+        for c in self.checks:
+            lines.append(f"{_MARKS[c.status]}  {c.check}: {c.detail}")
+            if c.next_step:
+                step = for_surface(c.next_step, surface) or c.next_step
+                lines.append(f"        next step: {step}")
+        if self.live is not None and self.live["entries"]:
+            lines.append(f"live vocabulary at {self.live['url']}:")
+            lines += [_entry_line(entry) for entry in self.live["entries"]]
+        lines.append(f"doctor ({self.provider}): {self.verdict}")
+        return "\n".join(lines)
 
 
-def doctor_error(result: dict[str, Any]) -> OracleError | None:
-    """The failure of a doctor report as an error (for its exit code)."""
-    error = result.get("error")
-    if not error:
-        return None
-    return OracleError(error["code"], error["message"])
+def _entry_line(entry: dict[str, Any]) -> str:
+    mark = "ok" if entry["ok"] else "NO"
+    return f"  {mark}  {entry['entry']}: expected {entry['expected']}; found {entry['found']}"
 
 
 # Reading the machine ------------------------------------------------------------------------
@@ -451,8 +494,8 @@ def doctor(
     live: bool = False,
     cwd: Path | None = None,
     store: JobStore | None = None,
-) -> dict[str, Any]:
-    """Every check, in the order a job meets them; the report (see :func:`report`)."""
+) -> DoctorReport:
+    """Every check, in the order a job meets them (see :class:`DoctorReport`)."""
     return asyncio.run(_doctor(provider, live=live, cwd=cwd, store=store or JobStore()))
 
 
@@ -463,7 +506,7 @@ def choose_doctor_provider(provider: str) -> str:
 
 async def _doctor(
     provider: str | None, *, live: bool, cwd: Path | None, store: JobStore
-) -> dict[str, Any]:
+) -> DoctorReport:
     wanted = choose_doctor_provider(provider) if provider is not None else None
     config_check, config = _config_check(cwd)
     chosen = wanted or (config.defaults.provider if config is not None else CHATGPT)
@@ -482,4 +525,4 @@ async def _doctor(
             checks += page_checks
     if live and chosen == CHATGPT and live_part is None:
         checks.append(NOT_PROBED)
-    return report(chosen, checks, live_part)
+    return DoctorReport(chosen, tuple(checks), live_part)
