@@ -22,16 +22,17 @@ import struct
 import termios
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from .host_tools import REPO, HostTools
+from .host_tools import REPO
 from .pi_host import (
     ORACULUM_VARIABLES,
     PROVIDER,
+    PiHome,
     models_config,
     oraculum_executable,
     pi_environment,
+    run_pi,
 )
 from .scripted_model import MODEL_ID, ScriptedModel, message_text, pair_tool_calls
 
@@ -53,16 +54,7 @@ def text_count(model: ScriptedModel, needle: str) -> int:
 
 
 @dataclass(frozen=True)
-class PiBridgeHost:
-    tools: HostTools
-    root: Path  # pi's home, agent dir and session store live here
-    project: Path
-    session: str
-
-    @property
-    def agent_dir(self) -> Path:
-        return self.root / "agent"
-
+class PiBridgeHost(PiHome):
     def environment(self) -> dict[str, str]:
         """pi's own minimal environment, and what the package's oraculum calls need."""
         return {
@@ -77,18 +69,14 @@ class PiBridgeHost:
         models = self.agent_dir / "models.json"
         models.write_text(json.dumps(models_config(base_url), indent=2))
         models.chmod(0o600)
-        proc = await asyncio.create_subprocess_exec(
-            *self.tools.pi,
-            "install",
-            str(PACKAGE),
+        code, out, err = await run_pi(
+            [*self.tools.pi, "install", str(PACKAGE)],
             cwd=self.project,
             env=self.environment(),
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
+            timeout_s=120,
+            what="pi install",
         )
-        out, err = await asyncio.wait_for(proc.communicate(), 120)
-        assert proc.returncode == 0, (out + err).decode(errors="replace")[-3000:]
+        assert code == 0, (out + err).decode(errors="replace")[-3000:]
 
     def argv(self, *mode: str, persisted: bool = True) -> list[str]:
         """pi's command line; without ``persisted`` the session lives in memory only."""
@@ -111,23 +99,14 @@ class PiBridgeHost:
         self, prompt: str, timeout_s: float = 120.0, *, persisted: bool = True
     ) -> tuple[int, str, str]:
         """One `pi -p` run: (exit code, stdout, stderr)."""
-        proc = await asyncio.create_subprocess_exec(
-            *self.argv("-p", persisted=persisted),
-            prompt,
+        code, out, err = await run_pi(
+            [*self.argv("-p", persisted=persisted), prompt],
             cwd=self.project,
             env=self.environment(),
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
+            timeout_s=timeout_s,
+            what="pi -p",
         )
-        try:
-            out, err = await asyncio.wait_for(proc.communicate(), timeout_s)
-        except TimeoutError:
-            proc.kill()
-            await proc.communicate()
-            raise AssertionError(f"pi -p did not finish within {timeout_s:g}s") from None
-        assert proc.returncode is not None
-        return proc.returncode, out.decode(errors="replace"), err.decode(errors="replace")
+        return code, out.decode(errors="replace"), err.decode(errors="replace")
 
     @contextlib.asynccontextmanager
     async def rpc(self) -> AsyncIterator[RpcPi]:

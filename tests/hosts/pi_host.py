@@ -101,8 +101,36 @@ def pi_environment(root: Path) -> dict[str, str]:
     }
 
 
+async def run_pi(
+    argv: list[str], *, cwd: Path, env: dict[str, str], timeout_s: float, what: str
+) -> tuple[int, bytes, bytes]:
+    """Run pi to its exit without stdin: (exit code, stdout, stderr). Past ``timeout_s`` pi is
+    killed (no process outlives the test) and the run fails with the tail of its stderr."""
+    proc = await asyncio.create_subprocess_exec(
+        *argv,
+        cwd=cwd,
+        env=env,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        stdout, stderr = await asyncio.wait_for(proc.communicate(), timeout_s)
+    except TimeoutError:
+        proc.kill()
+        _, stderr = await proc.communicate()
+        raise AssertionError(
+            f"{what} did not finish within {timeout_s:g}s; stderr:\n"
+            + stderr.decode(errors="replace")[-3000:]
+        ) from None
+    assert proc.returncode is not None  # communicate() waited for the exit
+    return proc.returncode, stdout, stderr
+
+
 @dataclass(frozen=True)
-class PiHost:
+class PiHome:
+    """Where one pi lives: the MCP host and the bridge host both start from here."""
+
     tools: HostTools
     root: Path  # pi's home, agent dir and session store live here
     project: Path
@@ -112,6 +140,9 @@ class PiHost:
     def agent_dir(self) -> Path:
         return self.root / "agent"
 
+
+@dataclass(frozen=True)
+class PiHost(PiHome):
     def configure(
         self,
         base_url: str,
@@ -153,21 +184,11 @@ class PiHost:
 
     async def run(self, prompt: str, timeout_s: float = 90.0) -> PiRun:
         """One non-interactive pi invocation; pi stops its MCP servers when it exits."""
-        proc = await asyncio.create_subprocess_exec(
-            *self.argv(prompt),
+        code, stdout, stderr = await run_pi(
+            self.argv(prompt),
             cwd=self.project,
             env=self.environment(),
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
+            timeout_s=timeout_s,
+            what="pi",
         )
-        try:
-            stdout, stderr = await asyncio.wait_for(proc.communicate(), timeout_s)
-        except TimeoutError:
-            proc.kill()
-            _, stderr = await proc.communicate()
-            raise AssertionError(
-                f"pi did not finish within {timeout_s:g}s; stderr:\n{stderr.decode()[-3000:]}"
-            ) from None
-        assert proc.returncode is not None  # communicate() waited for the exit
-        return PiRun(proc.returncode, parse_events(stdout), stderr.decode(errors="replace"))
+        return PiRun(code, parse_events(stdout), stderr.decode(errors="replace"))

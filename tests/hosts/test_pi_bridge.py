@@ -20,8 +20,8 @@ from oraculum.jobs.store import JobStore
 from .conftest import POLL_MS, StartModel
 from .host_tools import HostTools
 from .job_gates import WAKEUP_FIRST_LINE, job_finished, live_servers, only_job, until
-from .pi_bridge_host import PiBridgeHost, bridge_results, text_count
-from .scripted_model import Reply, ScriptedModel, ToolCall, Transcript, message_text
+from .pi_bridge_host import PiBridgeHost, RpcPi, bridge_results, text_count
+from .scripted_model import Reply, ScriptedModel, Step, ToolCall, Transcript, message_text
 
 pytestmark = [pytest.mark.hosts, pytest.mark.slow]
 
@@ -46,6 +46,17 @@ def submitted_job(transcript: Transcript) -> str:
 def read_after_wakeup() -> ToolCall:
     """The wake-up turn reads the answer (which settles the wake-up: no reminder follows)."""
     return ToolCall("oracle_read", lambda t: {"jobId": submitted_job(t)}, prefix="")
+
+
+def ask_then_read() -> list[Step]:
+    """One `/oracle` run that submits, then reads the answer in its wake-up turn."""
+    return [PREFLIGHT, SUBMIT, Reply("Submitted."), read_after_wakeup(), Reply("It is 42.")]
+
+
+async def oracle_until_wakeup(pi: RpcPi, model: ScriptedModel) -> None:
+    """Send `/oracle` and wait for the wake-up turn: five model requests, two settled runs."""
+    await pi.send({"type": "prompt", "message": f"/oracle {PROMPT}"})
+    await pi.until(lambda: len(model.requests) == 5 and pi.settled() >= 2, "the wake-up turn")
 
 
 def bridge_host(host_tools: HostTools, project: Path, root: Path, session: str) -> PiBridgeHost:
@@ -86,14 +97,11 @@ async def test_print_mode_oracle_dispatches_a_job(
 async def test_rpc_idle_session_gets_exactly_one_wakeup_turn(
     pi_bridge: PiBridgeHost, oraculum_env: dict[str, str], scripted_model: StartModel
 ) -> None:
-    model = await scripted_model(
-        [PREFLIGHT, SUBMIT, Reply("Submitted."), read_after_wakeup(), Reply("It is 42.")]
-    )
+    model = await scripted_model(ask_then_read())
     await pi_bridge.install(model.base_url)
     async with pi_bridge.rpc() as pi:
         await pi.until(lambda: bool(pi.statuses("oracle")), "the footer")
-        await pi.send({"type": "prompt", "message": f"/oracle {PROMPT}"})
-        await pi.until(lambda: len(model.requests) == 5 and pi.settled() >= 2, "the wake-up turn")
+        await oracle_until_wakeup(pi, model)
         await asyncio.sleep(SCANS_S)  # room for a second (wrong) delivery to show
         footer = pi.statuses("oracle")
 
@@ -129,8 +137,7 @@ async def test_rpc_busy_session_gets_the_wakeup_after_it_settles(
     )
     await pi_bridge.install(model.base_url)
     async with pi_bridge.rpc() as pi:
-        await pi.send({"type": "prompt", "message": f"/oracle {PROMPT}"})
-        await pi.until(lambda: len(model.requests) == 5 and pi.settled() >= 2, "the wake-up turn")
+        await oracle_until_wakeup(pi, model)
 
     assert seen_while_busy == [0], "a wake-up was claimed while the session was busy"
     assert model.overruns == 0
@@ -149,16 +156,13 @@ async def test_rpc_two_sessions_never_both_get_one_job(
 ) -> None:
     origin = bridge_host(host_tools, project, tmp_path / "pi-a", "pi-bridge-a")
     other = bridge_host(host_tools, project, tmp_path / "pi-b", "pi-bridge-b")
-    asks = await scripted_model(
-        [PREFLIGHT, SUBMIT, Reply("Submitted."), read_after_wakeup(), Reply("It is 42.")]
-    )
+    asks = await scripted_model(ask_then_read())
     idle = await scripted_model([])  # any request to this model is an overrun
     await origin.install(asks.base_url)
     await other.install(idle.base_url)
     async with other.rpc() as bystander, origin.rpc() as pi:
         await bystander.until(lambda: bool(bystander.statuses("oracle")), "the other session")
-        await pi.send({"type": "prompt", "message": f"/oracle {PROMPT}"})
-        await pi.until(lambda: len(asks.requests) == 5 and pi.settled() >= 2, "the wake-up turn")
+        await oracle_until_wakeup(pi, asks)
         await asyncio.sleep(SCANS_S)
 
     job = only_job()
@@ -183,8 +187,7 @@ async def test_rpc_jobs_ending_together_are_one_wakeup_message(
     )
     await pi_bridge.install(model.base_url)
     async with pi_bridge.rpc() as pi:
-        await pi.send({"type": "prompt", "message": f"/oracle {PROMPT}"})
-        await pi.until(lambda: len(model.requests) == 5 and pi.settled() >= 2, "the wake-up turn")
+        await oracle_until_wakeup(pi, model)
 
     first_id, second_id = JobStore().list_ids()
     lines = [WAKEUP_FIRST_LINE.format(job_id=job_id) for job_id in (first_id, second_id)]

@@ -16,7 +16,15 @@ from .host_tools import HostTools
 from .job_gates import job_finished, only_job
 from .pi_bridge_host import PiBridgeHost, bridge_results
 from .scripted_model import Reply, ToolCall
-from .test_pi_bridge import PREFLIGHT, PROMPT, SCANS_S, SUBMIT, read_after_wakeup
+from .test_pi_bridge import (
+    PREFLIGHT,
+    PROMPT,
+    SCANS_S,
+    SUBMIT,
+    ask_then_read,
+    oracle_until_wakeup,
+    read_after_wakeup,
+)
 
 pytestmark = [pytest.mark.hosts, pytest.mark.slow]
 
@@ -53,13 +61,10 @@ async def test_read_first_settles_without_a_wakeup_turn(
 async def test_slash_commands_reach_oraculum(
     pi_bridge: PiBridgeHost, oraculum_env: dict[str, str], scripted_model: StartModel
 ) -> None:
-    model = await scripted_model(
-        [PREFLIGHT, SUBMIT, Reply("Submitted."), read_after_wakeup(), Reply("It is 42.")]
-    )
+    model = await scripted_model(ask_then_read())
     await pi_bridge.install(model.base_url)
     async with pi_bridge.rpc() as pi:
-        await pi.send({"type": "prompt", "message": f"/oracle {PROMPT}"})
-        await pi.until(lambda: len(model.requests) == 5 and pi.settled() >= 2, "the wake-up turn")
+        await oracle_until_wakeup(pi, model)
         job_id = only_job().id
         for command in ("/oracle-status", f"/oracle-read {job_id}", "/oracle-cancel"):
             shown = len(pi.notices())
