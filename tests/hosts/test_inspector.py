@@ -15,20 +15,15 @@ from typing import Any
 
 import pytest
 
+from oraculum.mcp.bridge import BRIDGE_TOOLS
+
 from .host_tools import HostTools
 from .pi_host import ORACULUM_VARIABLES, oraculum_executable
 
 pytestmark = [pytest.mark.hosts, pytest.mark.slow]
 
-ORACLE_TOOLS = {
-    "oracle_preflight",
-    "oracle_submit",
-    "oracle_read",
-    "oracle_status",
-    "oracle_cancel",
-    "oracle_auth",
-    "oracle_wait",
-}
+# The tools a bridge offers, and the long poll only MCP offers.
+ORACLE_TOOLS = {*BRIDGE_TOOLS, "oracle_wait"}
 SESSION = "inspector-1"
 
 

@@ -7,20 +7,14 @@ from pathlib import Path
 import anyio
 import pytest
 
+from oraculum.mcp.bridge import BRIDGE_TOOLS
+
 from .support import mcp_client, text_of
 
 pytestmark = pytest.mark.slow
 
-TOOLS = {
-    "oracle_preflight",
-    "oracle_submit",
-    "oracle_read",
-    "oracle_status",
-    "oracle_cancel",
-    "oracle_auth",
-    "oracle_wait",
-    "oracle_presets",
-}
+# The tools a bridge offers, and the two only MCP offers: the long poll and the preset list.
+TOOLS = {*BRIDGE_TOOLS, "oracle_wait", "oracle_presets"}
 
 
 async def test_tools_prompts_submit_wait_read(project: Path) -> None:

@@ -10,22 +10,15 @@ from pathlib import Path
 import pytest
 
 from mcp import Client
+from oraculum.mcp.bridge import BRIDGE_TOOLS
 from oraculum.mcp.profiles import PROFILES
 
 from .mcp_support import ORACULUM, server
 
 pytestmark = pytest.mark.slow
 
-ORACLE_TOOLS = {
-    "oracle_preflight",
-    "oracle_submit",
-    "oracle_read",
-    "oracle_status",
-    "oracle_cancel",
-    "oracle_auth",
-    "oracle_wait",
-    "oracle_presets",
-}
+# The tools a bridge offers, and the two only MCP offers: the long poll and the preset list.
+ORACLE_TOOLS = {*BRIDGE_TOOLS, "oracle_wait", "oracle_presets"}
 PROCESS_TOOLS = {
     "managed_process_start",
     "managed_process_list",
