@@ -23,6 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from _home import startup_home
 from _report import record
 
 PYTHON = sys.executable
@@ -39,18 +40,9 @@ app(["hello"])
 
 
 def setup_home(home: Path) -> Path:
-    """Point every oraculum location into ``home``; return a project directory inside it."""
-    from oraculum.core.paths import private_home_environment
-
-    os.environ.update(private_home_environment(home))
+    """The throwaway home and project, in one oraculum session (for `status` to list)."""
     os.environ["ORACULUM_SESSION"] = "bench-cli-startup"
-    # Without cached bytecode every run would compile oraculum's sources again.
-    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-    os.environ["PYTHONPYCACHEPREFIX"] = str(home / "pycache")
-    project = home / "project"
-    project.mkdir()
-    (project / "pyproject.toml").write_text("")
-    return project
+    return startup_home(home)
 
 
 def finished_job(project: Path) -> str:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -22,6 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from _home import startup_home
 from _report import record
 
 ORACULUM = str(Path(sys.executable).with_name("oraculum"))
@@ -44,19 +44,6 @@ AFTER = [
 
 def line(message: dict[str, object]) -> bytes:
     return json.dumps(message).encode() + b"\n"
-
-
-def setup_home(home: Path) -> Path:
-    """Point every oraculum location into ``home``; return a project directory inside it."""
-    from oraculum.core.paths import private_home_environment
-
-    os.environ.update(private_home_environment(home))
-    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-    os.environ["PYTHONPYCACHEPREFIX"] = str(home / "pycache")
-    project = home / "project"
-    project.mkdir()
-    (project / "pyproject.toml").write_text("")
-    return project
 
 
 def one_run(project: Path) -> tuple[float, float]:
@@ -98,7 +85,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15, help="timed runs")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="oraculum-bench-mcp-") as tmp:
-        project = setup_home(Path(tmp))
+        project = startup_home(Path(tmp))
         one_run(project)  # untimed: compiles bytecode into the cache, warms the page cache
         runs = [one_run(project) for _ in range(args.runs)]
     print(f"{args.runs} runs of `oraculum mcp`:")
