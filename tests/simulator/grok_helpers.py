@@ -17,16 +17,22 @@ THOUGHT = re.compile(r"^Thought for \d+s$")
 ASSISTANT_ACTIONS = ("Regenerate", "Copy", "Like", "Dislike", "More actions")
 
 
-def make_tar_gz(path: Path, files: dict[str, bytes]) -> str:
-    """Write a .tar.gz with `files`; return its sha256."""
+def tar_gz(files: dict[str, bytes]) -> bytes:
+    """A .tar.gz holding `files` (what Grok is sent; ChatGPT's .tar.zst is the simulator's)."""
     raw = io.BytesIO()
     with tarfile.open(fileobj=raw, mode="w:gz") as tar:
         for name, content in files.items():
             info = tarfile.TarInfo(name)
             info.size = len(content)
             tar.addfile(info, io.BytesIO(content))
-    path.write_bytes(raw.getvalue())
-    return hashlib.sha256(raw.getvalue()).hexdigest()
+    return raw.getvalue()
+
+
+def make_tar_gz(path: Path, files: dict[str, bytes]) -> str:
+    """Write a .tar.gz with `files`; return its sha256."""
+    data = tar_gz(files)
+    path.write_bytes(data)
+    return hashlib.sha256(data).hexdigest()
 
 
 def composer(page: Page) -> Locator:

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import io
-import tarfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import zstandard
 from playwright.async_api import Locator, Page, expect
+
+from oraculum.simulator.uploads import tar_zst
 
 LABELS = {
     "classic": {"composer": "Chat with ChatGPT", "send": "Send prompt", "stop": "Stop answering"},
@@ -21,14 +20,8 @@ SHELLS = tuple(LABELS)
 
 
 def make_tar_zst(path: Path, files: dict[str, bytes]) -> str:
-    """Write a .tar.zst with `files`; return its sha256."""
-    raw = io.BytesIO()
-    with tarfile.open(fileobj=raw, mode="w") as tar:
-        for name, content in files.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(content)
-            tar.addfile(info, io.BytesIO(content))
-    data = zstandard.ZstdCompressor().compress(raw.getvalue())
+    """Write a .tar.zst with `files` (as the simulator builds one); return its sha256."""
+    data = tar_zst(files)
     path.write_bytes(data)
     return hashlib.sha256(data).hexdigest()
 
@@ -75,6 +68,18 @@ async def wait_answer_done(page: Page, shell: str, count: int = 1) -> None:
     await expect(page.locator('[data-testid="stop-button"]')).to_have_count(0)
     # Each committed turn has its action bar ("Copy" fresh, "Copy response" after a reload).
     await expect(page.get_by_role("group", name="Response actions")).to_have_count(count)
+
+
+async def raise_power_twice(page: Page, power: Locator) -> None:
+    """Focus the power slider's menu item and press Right twice: Medium (2 of 5) becomes
+    Extra High (4 of 5), as its accessible description says."""
+    await power.focus()
+    assert await power.evaluate("e => document.activeElement === e")
+    await page.keyboard.press("ArrowRight")
+    await page.keyboard.press("ArrowRight")
+    await expect(power).to_have_accessible_description(
+        "Extra High, 4 of 5. Use Left and Right arrow keys to adjust power."
+    )
 
 
 async def eventually(read: Callable[[], Any], expected: Any, timeout: float = 5.0) -> None:

@@ -3,13 +3,8 @@
 from __future__ import annotations
 
 import hashlib
-import io
 import json
-import os
 import subprocess
-import sys
-import tarfile
-import time
 import urllib.error
 import urllib.request
 
@@ -19,20 +14,10 @@ import pytest
 from oraculum.simulator import ScenarioError, SimulatorThread, run_simulator
 from oraculum.simulator.scenarios import FLAGS, GROK_FLAGS, Scenario, apply, parse_model
 
-from .test_server import _doc_table, _page_config
+from .grok_helpers import tar_gz
+from .test_server import CLI, _doc_table, _page_config, served, served_url
 
-CLI = [sys.executable, "-c", "from oraculum.cli import entrypoint; entrypoint()"]
 GROK = Scenario(provider="grok")
-
-
-def _tar_gz(files: dict[str, bytes]) -> bytes:
-    raw = io.BytesIO()
-    with tarfile.open(fileobj=raw, mode="w:gz") as tar:
-        for name, content in files.items():
-            info = tarfile.TarInfo(name)
-            info.size = len(content)
-            tar.addfile(info, io.BytesIO(content))
-    return raw.getvalue()
 
 
 def test_chatgpt_only_flags_are_refused_on_grok() -> None:
@@ -92,7 +77,7 @@ async def test_grok_sign_in_sets_sso_and_uploads_list_tar_gz_members() -> None:
         async with http.get(f"{sim.url}/__sim/session") as response:
             assert response.status == 200 and (await response.json())["email"] == "g@x.ai"
 
-        data = _tar_gz({"pkg/mod.py": b"x = 1\n"})
+        data = tar_gz({"pkg/mod.py": b"x = 1\n"})
         form = aiohttp.FormData()
         form.add_field("file", data, filename="context-1.tar.gz")
         async with http.post(f"{sim.url}/rest/app-chat/upload-file", data=form) as response:
@@ -150,30 +135,15 @@ def test_docs_list_the_grok_flags() -> None:
 
 
 def test_cli_serve_grok_prints_its_urls() -> None:
-    process = subprocess.Popen(
-        [*CLI, "simulator", "serve", "--port", "0", "--provider", "grok"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "COLUMNS": "200"},
-    )
-    try:
-        assert process.stdout is not None
-        lines = [process.stdout.readline() for _ in range(3)]
+    with served("--provider", "grok") as lines:
         assert "grok" in lines[0]
-        url = next(line.split()[-1] for line in lines if "url:" in line).rstrip("/")
+        url = served_url(lines)
         sign_in = next(line.split()[2] for line in lines if "sign in:" in line)
         assert sign_in == url + "/sign-in"
         with urllib.request.urlopen(sign_in) as response:
             assert b"Continue" in response.read()
         with urllib.request.urlopen(url + "/") as response:
             assert b"/static/grok.js" in response.read()
-    finally:
-        process.terminate()
-        deadline = time.time() + 10
-        while process.poll() is None and time.time() < deadline:
-            time.sleep(0.05)
-    assert process.returncode == 0, process.stderr.read() if process.stderr else ""
 
 
 def test_cli_serve_grok_json_and_refused_flag() -> None:

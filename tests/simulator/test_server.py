@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import io
 import json
@@ -13,6 +14,7 @@ import tarfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import aiohttp
@@ -25,6 +27,9 @@ from oraculum.simulator.answers import html_text
 from oraculum.simulator.scenarios import FLAGS, KNOBS, Scenario, apply
 from oraculum.simulator.state import SimState
 from oraculum.simulator.uploads import archive_members
+
+# The CLI as a user runs it, from this interpreter (the venv's oraculum).
+CLI = [sys.executable, "-c", "from oraculum.cli import entrypoint; entrypoint()"]
 
 
 def test_knobs_parse_and_reject() -> None:
@@ -157,11 +162,12 @@ def test_simulator_thread_from_sync_code() -> None:
             raise AssertionError("outage scenario served a normal page")
 
 
-def test_cli_serve_as_a_new_user() -> None:
-    """`oraculum simulator serve` prints its URL, serves, and stops on SIGTERM."""
-    cli = [sys.executable, "-c", "from oraculum.cli import entrypoint; entrypoint()"]
+@contextlib.contextmanager
+def served(*options: str) -> Iterator[list[str]]:
+    """`oraculum simulator serve --port 0 <options>` as a user starts it, for the block: the
+    first three lines it printed. SIGTERM after the block must stop it cleanly (exit 0)."""
     process = subprocess.Popen(
-        [*cli, "simulator", "serve", "--port", "0", "--shell", "redesign"],
+        [*CLI, "simulator", "serve", "--port", "0", *options],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -169,8 +175,24 @@ def test_cli_serve_as_a_new_user() -> None:
     )
     try:
         assert process.stdout is not None
-        lines = [process.stdout.readline() for _ in range(3)]
-        url = next(line.split()[-1] for line in lines if "url:" in line).rstrip("/")
+        yield [process.stdout.readline() for _ in range(3)]
+    finally:
+        process.terminate()
+        deadline = time.time() + 10
+        while process.poll() is None and time.time() < deadline:
+            time.sleep(0.05)
+    assert process.returncode == 0, process.stderr.read() if process.stderr else ""
+
+
+def served_url(lines: list[str]) -> str:
+    """The simulator's base URL, from the `url:` line `serve` printed."""
+    return next(line.split()[-1] for line in lines if "url:" in line).rstrip("/")
+
+
+def test_cli_serve_as_a_new_user() -> None:
+    """`oraculum simulator serve` prints its URL, serves, and stops on SIGTERM."""
+    with served("--shell", "redesign") as lines:
+        url = served_url(lines)
         assert url.startswith("http://127.0.0.1:")
         with urllib.request.urlopen(url + "/auth/login") as response:
             assert b"Continue" in response.read()
@@ -180,18 +202,11 @@ def test_cli_serve_as_a_new_user() -> None:
             assert error.code == 401
         else:
             raise AssertionError("expected 401 before signing in")
-    finally:
-        process.terminate()
-        deadline = time.time() + 10
-        while process.poll() is None and time.time() < deadline:
-            time.sleep(0.05)
-    assert process.returncode == 0, process.stderr.read() if process.stderr else ""
 
 
 def test_cli_serve_json_and_bad_knob() -> None:
-    cli = [sys.executable, "-c", "from oraculum.cli import entrypoint; entrypoint()"]
     bad = subprocess.run(
-        [*cli, "--json", "simulator", "serve", "--port", "0", "--scenario", "nope"],
+        [*CLI, "--json", "simulator", "serve", "--port", "0", "--scenario", "nope"],
         capture_output=True,
         text=True,
         timeout=30,
