@@ -22,6 +22,7 @@ from .helpers import (
     composer,
     eventually,
     make_tar_zst,
+    raise_power_twice,
     send_button,
     wait_answer_done,
     wait_editable,
@@ -90,13 +91,7 @@ async def test_drift_zero_height_slider_is_collapsed_yet_steps_by_keyboard(
     await expect(menu).to_be_visible()
     await expect(opener).to_have_attribute("aria-expanded", "true")
 
-    await power.focus()
-    assert await power.evaluate("e => document.activeElement === e")
-    await page.keyboard.press("ArrowRight")
-    await page.keyboard.press("ArrowRight")
-    await expect(power).to_have_accessible_description(
-        "Extra High, 4 of 5. Use Left and Right arrow keys to adjust power."
-    )
+    await raise_power_twice(page, power)
     await expect(slider).to_have_attribute("aria-valuenow", "3")
     await eventually(
         lambda: (sim.state.selection.family, sim.state.selection.effort), ("thinking", "heavy")

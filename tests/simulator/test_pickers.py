@@ -12,6 +12,7 @@ from .helpers import (
     assistant_turns,
     composer,
     eventually,
+    raise_power_twice,
     send,
     wait_answer_done,
     wait_editable,
@@ -130,13 +131,7 @@ async def test_power_slider(page: Page, sim: Simulator, shell: str) -> None:
     await expect(power).to_have_accessible_description(
         "Medium, 2 of 5. Use Left and Right arrow keys to adjust power."
     )
-    await power.focus()
-    assert await power.evaluate("e => document.activeElement === e")
-    await page.keyboard.press("ArrowRight")
-    await page.keyboard.press("ArrowRight")
-    await expect(power).to_have_accessible_description(
-        "Extra High, 4 of 5. Use Left and Right arrow keys to adjust power."
-    )
+    await raise_power_twice(page, power)
     await eventually(lambda: _selection(sim), ("thinking", "heavy"))
     await page.keyboard.press("ArrowRight")
     await expect(menu.get_by_role("menuitemradio", name="Standard")).to_be_visible()

@@ -10,17 +10,7 @@ from playwright.async_api import Browser, Page, expect
 
 from oraculum.simulator import Simulator
 
-from .helpers import (
-    assistant_turns,
-    composer,
-    eventually,
-    make_tar_zst,
-    send,
-    send_button,
-    stop_button,
-    wait_answer_done,
-    wait_editable,
-)
+from . import helpers as ui
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="session")]
 
@@ -67,7 +57,7 @@ async def test_conversation_url_redirects_to_login_when_signed_out(
         assert "/auth/login" in page.url
         await page.get_by_role("button", name="Continue", exact=True).click()
         await expect(page).to_have_url(sim.conversation_url(conv_id))
-        await expect(assistant_turns(page)).to_have_count(1)
+        await expect(ui.assistant_turns(page)).to_have_count(1)
     finally:
         await context.close()
 
@@ -107,79 +97,79 @@ async def test_transient_outage_clears_on_reload(page: Page, sim: Simulator) -> 
 
 async def test_rate_limit_refuses_send(page: Page, sim: Simulator) -> None:
     await page.goto(sim.chat_url(scenario="rate_limit"))
-    await send(page, "classic", "hello")
+    await ui.send(page, "classic", "hello")
     await expect(page.get_by_role("alert")).to_contain_text("Too many requests")
     await expect(page.get_by_role("alert")).to_contain_text("rate limit")
     assert "/c/" not in page.url
-    await expect(composer(page, "classic")).to_have_text("hello")
+    await expect(ui.composer(page, "classic")).to_have_text("hello")
     assert sim.state.user_messages() == []
 
 
 async def test_upload_failure(page: Page, sim: Simulator, tmp_path: Path) -> None:
     archive = tmp_path / "context-bad.tar.zst"
-    make_tar_zst(archive, {"a": b"a"})
+    ui.make_tar_zst(archive, {"a": b"a"})
     await page.goto(sim.chat_url(scenario="upload_fail"))
-    await wait_editable(page)
-    await composer(page, "classic").fill("with file")
+    await ui.wait_editable(page)
+    await ui.composer(page, "classic").fill("with file")
     await page.get_by_role("button", name="Add files and more").click()
     await page.locator("input[type=file]").set_input_files(str(archive))
     await expect(page.get_by_text("Failed upload")).to_be_visible()
     await expect(page.get_by_role("alert")).to_contain_text("Could not upload context-bad.tar.zst")
-    await expect(send_button(page, "classic")).to_be_disabled()
+    await expect(ui.send_button(page, "classic")).to_be_disabled()
     assert sim.state.uploads == {}
     await page.get_by_role("button", name="Remove context-bad.tar.zst").click()
-    await expect(send_button(page, "classic")).to_be_enabled()
+    await expect(ui.send_button(page, "classic")).to_be_enabled()
 
 
 async def test_generation_error_then_retry(page: Page, sim: Simulator) -> None:
     await page.goto(sim.chat_url(scenario="generation_error", answer="echo"))
-    await send(page, "classic", "please fail once")
+    await ui.send(page, "classic", "please fail once")
     await expect(
         page.get_by_text("Something went wrong while generating the response.")
     ).to_be_visible()
     retry = page.get_by_role("button", name="Retry")
     await expect(retry).to_be_visible()
     await expect(page.locator('[data-testid="stop-button"]')).to_have_count(0)
-    first_id = await assistant_turns(page).get_attribute("data-message-id")
+    first_id = await ui.assistant_turns(page).get_attribute("data-message-id")
     await page.reload()  # the failure is committed too
     await expect(page.get_by_role("button", name="Retry")).to_be_visible()
     await page.get_by_role("button", name="Retry").click()
-    await wait_answer_done(page, "classic")
-    await expect(assistant_turns(page)).to_contain_text("please fail once")
-    assert await assistant_turns(page).get_attribute("data-message-id") != first_id
+    await ui.wait_answer_done(page, "classic")
+    await expect(ui.assistant_turns(page)).to_contain_text("please fail once")
+    assert await ui.assistant_turns(page).get_attribute("data-message-id") != first_id
     await expect(page.get_by_role("button", name="Retry")).to_have_count(0)
 
 
 async def test_stale_stop_control(page: Page, sim: Simulator) -> None:
     await page.goto(sim.chat_url(scenario="stale_stop", answer="echo"))
-    await send(page, "classic", "stale")
+    await ui.send(page, "classic", "stale")
     conv_id = await page.wait_for_function("() => window.__oraculumSimulator.conversationId")
     conv_id = await conv_id.json_value()
     await page.wait_for_function(
         "() => document.querySelector('[data-message-author-role=assistant]')"
         "?.innerText.includes('stale')"
     )
-    await eventually(lambda: sim.state.conversation(conv_id).turns[1].status, "complete")
+    await ui.eventually(lambda: sim.state.conversation(conv_id).turns[1].status, "complete")
     await page.wait_for_timeout(200)  # the page has had time to hear "done"
-    await expect(stop_button(page, "classic")).to_be_visible()  # still there, stream is over
+    await expect(ui.stop_button(page, "classic")).to_be_visible()  # still there, stream is over
     await page.reload()
-    await expect(assistant_turns(page)).to_contain_text("stale")
+    await expect(ui.assistant_turns(page)).to_contain_text("stale")
     await expect(page.locator('[data-testid="stop-button"]')).to_have_count(0)
 
 
 async def test_hidden_tab_freezes_stream_reload_shows_full(page: Page, sim: Simulator) -> None:
     await page.goto(sim.chat_url(scenario="hidden_tab", hidden_after_chars=30))
-    await send(page, "classic", "a long enough answer")
+    await ui.send(page, "classic", "a long enough answer")
     # The page turns hidden once it has shown the trigger point; under load that frame can come
     # late, so wait for it rather than sampling once.
     await page.wait_for_function("document.hidden === true")
     await expect(page.locator('[data-testid="stop-button"]')).to_have_count(0)
     assert await page.evaluate("document.hidden") is True
-    streamed = await assistant_turns(page).inner_text()
+    streamed = await ui.assistant_turns(page).inner_text()
     conv = sim.state.conversation(page.url.rsplit("/", 1)[1])
     assert conv.turns[1].status == "complete"
     await page.reload()
-    reloaded = await assistant_turns(page).inner_text()
+    reloaded = await ui.assistant_turns(page).inner_text()
     assert len(streamed.strip()) < len(reloaded.strip())
     assert "Upload receipt" in reloaded and "References" in reloaded
     assert "References" not in streamed
@@ -187,7 +177,7 @@ async def test_hidden_tab_freezes_stream_reload_shows_full(page: Page, sim: Simu
 
 async def test_navigation_away_mid_answer(page: Page, sim: Simulator) -> None:
     await page.goto(sim.chat_url(scenario="navigate_away", token_ms=10))
-    await send(page, "classic", "do not lose me")
+    await ui.send(page, "classic", "do not lose me")
     # Locators survive the navigation; the other conversation's user turn shows its archive.
     await expect(page.get_by_role("group", name="context-other.tar.zst")).to_be_visible()
     [own] = [c for c in sim.state.conversations.values() if not c.decoy]
@@ -195,19 +185,19 @@ async def test_navigation_away_mid_answer(page: Page, sim: Simulator) -> None:
     assert page.url.endswith(f"/c/{decoy.id}")
     await page.goto(sim.conversation_url(own.id))
     # The server kept generating while the tab was elsewhere; the answer completes here.
-    await wait_answer_done(page, "classic")
-    await expect(assistant_turns(page)).to_contain_text("do not lose me")
+    await ui.wait_answer_done(page, "classic")
+    await expect(ui.assistant_turns(page)).to_contain_text("do not lose me")
 
 
 async def test_restored_draft(page: Page, sim: Simulator) -> None:
     await page.goto(sim.chat_url(draft="an old unsent draft"))
-    await wait_editable(page)
-    await expect(composer(page, "classic")).to_have_text("an old unsent draft")
-    await expect(send_button(page, "classic")).to_be_enabled()
+    await ui.wait_editable(page)
+    await expect(ui.composer(page, "classic")).to_have_text("an old unsent draft")
+    await expect(ui.send_button(page, "classic")).to_be_enabled()
     # A person replaces it (fill selects all first) and only the new prompt is sent.
-    await composer(page, "classic").fill("the real prompt")
-    await send_button(page, "classic").click()
-    await expect(assistant_turns(page)).to_have_count(1)
+    await ui.composer(page, "classic").fill("the real prompt")
+    await ui.send_button(page, "classic").click()
+    await expect(ui.assistant_turns(page)).to_have_count(1)
     assert [t.text for t in sim.state.user_messages()] == ["the real prompt"]
 
 
@@ -217,8 +207,8 @@ async def test_tricky_words_are_ordinary_content(page: Page, sim: Simulator) -> 
         ["Why did Cloudflare say Just a moment?", {"answer": "tricky"}], answer="tricky"
     )
     await page.goto(sim.conversation_url(conv_id))
-    await send(page, "classic", "and the rate limit?")
-    await wait_answer_done(page, "classic", count=2)
+    await ui.send(page, "classic", "and the rate limit?")
+    await ui.wait_answer_done(page, "classic", count=2)
     text = await page.locator("body").inner_text()
     for word in ("Cloudflare", "rate limit", "Something went wrong", "Too many requests"):
         assert word in text

@@ -99,20 +99,11 @@ async def _assert_binding(
     await expect(page.get_by_role("group", name=archive.name, exact=True)).to_be_visible()
 
 
-@pytest.mark.parametrize(("shell", "picker"), PREFILL_CASES)
-async def test_prefilled_thread_earlier_reply_is_at_the_pre_send_count(
-    page: Page, sim: Simulator, tmp_path: Path, shell: str, picker: str
-) -> None:
-    archive = _archive(tmp_path, "context-job13prefill.tar.zst")
-    prompt = "Our question for job 13"
+async def _open_prefilled(page: Page, sim: Simulator, scenario: str, **knobs: str) -> int:
+    """Open a new chat whose earlier exchange (`prefilled_thread`) shows a moment after the
+    composer is ready; return the assistant turns a driver counts before that (none)."""
     await page.goto(
-        sim.chat_url(
-            shell=shell,
-            picker=picker,
-            scenario="prefilled_thread",
-            answer="echo",
-            prefill_delay_ms=PREFILL_DELAY_MS,
-        )
+        sim.chat_url(scenario=scenario, answer="echo", prefill_delay_ms=PREFILL_DELAY_MS, **knobs)
     )
     await wait_editable(page)
     # What a driver counts once the composer is ready: the new chat looks empty.
@@ -120,6 +111,31 @@ async def test_prefilled_thread_earlier_reply_is_at_the_pre_send_count(
     assert count_before_send == 0
     # A moment later the earlier exchange shows, still on the new-chat page.
     await expect(assistant_turns(page)).to_have_count(1)
+    return count_before_send
+
+
+async def _assert_same_after_reload(
+    page: Page, shell: str, archive: Path, prompt: str, *, ids: list[str], texts: list[str]
+) -> None:
+    """A reload shows the same two assistant turns, and the second is still bound as ours
+    (the count before sending was 0 in both tests that reload)."""
+    await page.reload()
+    await expect(assistant_turns(page)).to_have_count(2)
+    assert await _assistant_ids(page) == ids
+    assert await assistant_texts(page) == texts
+    await _assert_binding(page, archive, count_before_send=0, ours=1, prompt=prompt)
+    await _assert_ordinary_vocabulary(page, shell)
+
+
+@pytest.mark.parametrize(("shell", "picker"), PREFILL_CASES)
+async def test_prefilled_thread_earlier_reply_is_at_the_pre_send_count(
+    page: Page, sim: Simulator, tmp_path: Path, shell: str, picker: str
+) -> None:
+    archive = _archive(tmp_path, "context-job13prefill.tar.zst")
+    prompt = "Our question for job 13"
+    count_before_send = await _open_prefilled(
+        page, sim, "prefilled_thread", shell=shell, picker=picker
+    )
     await expect(page.get_by_role("group", name=PREFILL_ARCHIVE, exact=True)).to_be_visible()
     assert urlsplit(page.url).path == "/"
     assert PREFILL_PROMPT in (await assistant_texts(page))[0]
@@ -144,13 +160,8 @@ async def test_prefilled_thread_earlier_reply_is_at_the_pre_send_count(
     assert [sim.state.uploads[i].name for i in conv.turns[2].attachments] == [archive.name]
     assert [t.text for t in sim.state.user_messages()] == [prompt]
 
-    await page.reload()
-    await expect(assistant_turns(page)).to_have_count(2)
-    assert await _assistant_ids(page) == ids
-    assert await assistant_texts(page) == texts
+    await _assert_same_after_reload(page, shell, archive, prompt, ids=ids, texts=texts)
     await expect(page.get_by_role("group", name=PREFILL_ARCHIVE, exact=True)).to_be_visible()
-    await _assert_binding(page, archive, count_before_send=count_before_send, ours=1, prompt=prompt)
-    await _assert_ordinary_vocabulary(page, shell)
 
 
 async def test_prefilled_thread_shown_with_the_send_is_missed_by_a_count_at_send(
@@ -210,12 +221,7 @@ async def test_extra_assistant_turn_is_at_the_pre_send_count(
     assert [t.message_id for t in conv.assistant_turns()] == ids
     assert [t.text for t in sim.state.user_messages()] == [prompt]
 
-    await page.reload()
-    await expect(assistant_turns(page)).to_have_count(2)
-    assert await _assistant_ids(page) == ids
-    assert await assistant_texts(page) == texts
-    await _assert_binding(page, archive, count_before_send=count_before_send, ours=1, prompt=prompt)
-    await _assert_ordinary_vocabulary(page, shell)
+    await _assert_same_after_reload(page, shell, archive, prompt, ids=ids, texts=texts)
 
 
 async def test_extra_assistant_on_a_follow_up(page: Page, sim: Simulator, tmp_path: Path) -> None:
@@ -253,17 +259,7 @@ async def test_prefilled_thread_and_extra_assistant_together(
 ) -> None:
     archive = _archive(tmp_path, "context-job13both.tar.zst")
     prompt = "Both at once"
-    await page.goto(
-        sim.chat_url(
-            scenario="prefilled_thread,extra_assistant",
-            answer="echo",
-            prefill_delay_ms=PREFILL_DELAY_MS,
-        )
-    )
-    await wait_editable(page)
-    count_before_send = await assistant_turns(page).count()
-    assert count_before_send == 0
-    await expect(assistant_turns(page)).to_have_count(1)
+    count_before_send = await _open_prefilled(page, sim, "prefilled_thread,extra_assistant")
     await _send_with_archive(page, "classic", archive, prompt)
     await wait_answer_done(page, "classic", count=3)
     texts = await assistant_texts(page)
