@@ -7,28 +7,42 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
-def test_demo_completes_outside_a_project(oraculum_home: Path, tmp_path: Path) -> None:
-    empty = tmp_path / "nowhere"
-    empty.mkdir()
+def run_demo(*args: str, cwd: Path, timeout: float = 240) -> subprocess.CompletedProcess[str]:
+    """`oraculum demo <args>` by the venv's entry point, as a user runs it (it inherits the
+    test home's environment)."""
     exe = Path(sys.executable).with_name("oraculum")
-    done = subprocess.run(
-        [str(exe), "demo", "--json"],
-        cwd=empty,
+    return subprocess.run(
+        [str(exe), "demo", *args],
+        cwd=cwd,
         env=dict(os.environ),
         capture_output=True,
         text=True,
-        timeout=240,
+        timeout=timeout,
         check=False,
     )
+
+
+def demo_outside_a_project(tmp_path: Path, *args: str) -> dict[str, Any]:
+    """`oraculum demo --json <args>` from an empty directory: its result, which must succeed on
+    the sample project."""
+    empty = tmp_path / "nowhere"
+    empty.mkdir()
+    done = run_demo(*args, "--json", cwd=empty)
     assert done.returncode == 0, done.stdout + done.stderr
-    result = json.loads(done.stdout)
+    result: dict[str, Any] = json.loads(done.stdout)
     assert result["sampleProject"] is True
+    return result
+
+
+def test_demo_completes_outside_a_project(oraculum_home: Path, tmp_path: Path) -> None:
+    result = demo_outside_a_project(tmp_path)
     job = result["job"]
     assert job["status"] == "complete"
     assert f"context-{job['id']}.tar.zst" in result["response"]
@@ -43,15 +57,7 @@ def test_demo_human_output_renders_the_answer(oraculum_home: Path, tmp_path: Pat
     project.mkdir()
     (project / "pyproject.toml").write_text('[project]\nname = "x"\n')
     (project / "main.py").write_text("print('hello')\n")
-    exe = Path(sys.executable).with_name("oraculum")
-    done = subprocess.run(
-        [str(exe), "demo", "--shell", "redesign"],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=240,
-        check=False,
-    )
+    done = run_demo("--shell", "redesign", cwd=project)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "complete — answer saved to" in done.stdout
     assert "main.py" in done.stdout

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from .test_demo import demo_outside_a_project, run_demo
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -16,21 +15,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 def test_demo_provider_grok_runs_a_heavy_job_against_the_grok_simulator(
     oraculum_home: Path, tmp_path: Path
 ) -> None:
-    empty = tmp_path / "nowhere"
-    empty.mkdir()
-    exe = Path(sys.executable).with_name("oraculum")
-    done = subprocess.run(
-        [str(exe), "demo", "--provider", "grok", "--json"],
-        cwd=empty,
-        env=dict(os.environ),
-        capture_output=True,
-        text=True,
-        timeout=240,
-        check=False,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    result = json.loads(done.stdout)
-    assert result["sampleProject"] is True
+    result = demo_outside_a_project(tmp_path, "--provider", "grok")
     job = result["job"]
     assert job["status"] == "complete", job.get("error")
     assert job["provider"] == "grok" and job["selection"]["mode"] == "heavy"
@@ -43,16 +28,7 @@ def test_demo_provider_grok_runs_a_heavy_job_against_the_grok_simulator(
 
 
 def test_demo_with_an_unknown_provider_is_refused(oraculum_home: Path, tmp_path: Path) -> None:
-    exe = Path(sys.executable).with_name("oraculum")
-    done = subprocess.run(
-        [str(exe), "demo", "--provider", "bard", "--json"],
-        cwd=tmp_path,
-        env=dict(os.environ),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = run_demo("--provider", "bard", "--json", cwd=tmp_path, timeout=60)
     assert done.returncode != 0
     error = json.loads(done.stdout)["error"]
     assert error["code"] == "invalid_provider"
