@@ -4,12 +4,13 @@ to it — its session cookie written by Chromium itself (basic password storage,
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+import contextlib
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.async_api import async_playwright
+from playwright.async_api import BrowserContext, async_playwright
 
 from homes import SIMULATOR_WORKER, write_global_config
 from oraculum.browser.chromium import launch_args, resolve_executable
@@ -49,10 +50,10 @@ def home(oraculum_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     return oraculum_home
 
 
-async def sign_in_source_profile(
-    profile: Path, base_url: str, email: str, extra_cookies: list[dict] | None = None
-) -> None:
-    """A person's Chromium: signs in through the login form, then quits (flushing cookies)."""
+@contextlib.asynccontextmanager
+async def users_chromium(profile: Path) -> AsyncIterator[BrowserContext]:
+    """A person's own Chromium on ``profile`` (basic password storage, no automation flag);
+    it quits after the block, which flushes its cookies to disk."""
     async with async_playwright() as playwright:
         context = await playwright.chromium.launch_persistent_context(
             str(profile),
@@ -61,6 +62,17 @@ async def sign_in_source_profile(
             args=launch_args(["--password-store=basic"]),
             ignore_default_args=["--enable-automation"],
         )
+        try:
+            yield context
+        finally:
+            await context.close()
+
+
+async def sign_in_source_profile(
+    profile: Path, base_url: str, email: str, extra_cookies: list[dict] | None = None
+) -> None:
+    """A person's Chromium: signs in through the login form, then quits (flushing cookies)."""
+    async with users_chromium(profile) as context:
         page = context.pages[0] if context.pages else await context.new_page()
         await page.goto(base_url + "/auth/login")
         await page.get_by_label("Email address").fill(email)
@@ -68,7 +80,6 @@ async def sign_in_source_profile(
             await page.get_by_role("button", name="Continue", exact=True).click()
         if extra_cookies:
             await context.add_cookies(extra_cookies)  # type: ignore[arg-type]
-        await context.close()
 
 
 @pytest.fixture(scope="module")

@@ -10,11 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.async_api import BrowserContext, Page, async_playwright
+from playwright.async_api import BrowserContext, Page
 
 from homes import SIMULATOR_WORKER, write_global_config
 from oraculum.auth.simulator import sign_in_with_form
-from oraculum.browser.chromium import launch_args, resolve_executable
 from oraculum.browser.profile import read_seed_generation
 from oraculum.cli import main
 from oraculum.core.config import Config, seed_profile_dir
@@ -23,7 +22,7 @@ from oraculum.service.auth import auth
 from oraculum.service.preflight import preflight
 from oraculum.simulator import SimulatorThread
 
-from .conftest import FAST_SIM
+from .conftest import FAST_SIM, users_chromium
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -46,16 +45,8 @@ def write_grok_config(sim: SimulatorThread, **knobs: Any) -> Config:
 
 async def sign_in_grok_profile(profile: Path, sim: SimulatorThread, email: str) -> None:
     """A person's Chromium signed in to the Grok look-alike (Chromium stores `sso`), then quit."""
-    async with async_playwright() as playwright:
-        context = await playwright.chromium.launch_persistent_context(
-            str(profile),
-            executable_path=str(resolve_executable()),
-            headless=True,
-            args=launch_args(["--password-store=basic"]),
-            ignore_default_args=["--enable-automation"],
-        )
+    async with users_chromium(profile) as context:
         await sign_in_with_form(context, sim.sign_in_url, email, provider="grok")
-        await context.close()
 
 
 @pytest.fixture(scope="module")
