@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,9 +12,11 @@ import pytest_asyncio
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
 from oraculum.browser.chromium import launch_args, resolve_executable
+from oraculum.jobs.model import Job
+from oraculum.jobs.store import JobPaths
 from oraculum.simulator import Simulator, run_simulator
 
-from .support import SEEDED_ARCHIVE
+from .support import SEEDED_ARCHIVE, Persist, make_job
 
 SHELLS = ("classic", "redesign")
 
@@ -49,6 +52,18 @@ class Shell:
         await page.goto(self.sim.conversation_url(cid))
         await page.wait_for_selector(".assistant-message")
         return page, cid
+
+    def job_on(self, root: Path, cid: str, **fields: Any) -> tuple[Job, JobPaths, Persist]:
+        """A job whose answer is the reply in conversation ``cid`` (bound through the turn
+        that shows SEEDED_ARCHIVE), and the persist callback collection writes it through."""
+        store, job, paths = make_job(
+            root,
+            conversation_id=cid,
+            chat_url=self.sim.conversation_url(cid),
+            archive_name=SEEDED_ARCHIVE,
+            **fields,
+        )
+        return job, paths, Persist(store, job.id)
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module", params=SHELLS)

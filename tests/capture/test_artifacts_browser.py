@@ -16,7 +16,6 @@ from oraculum.simulator import artifacts as sample
 from oraculum.simulator.state import FileBlob
 
 from .conftest import Shell
-from .support import SEEDED_ARCHIVE, Persist, make_job
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
 
@@ -30,13 +29,7 @@ async def _collect(shell: Shell, tmp_path: Path, turns: list, *, blobs: int = 0)
         await page.wait_for_function(
             f"document.querySelectorAll('a[href^=\"blob:\"]').length >= {blobs}"
         )
-    store, job, paths = make_job(
-        tmp_path,
-        conversation_id=cid,
-        chat_url=shell.sim.conversation_url(cid),
-        archive_name=SEEDED_ARCHIVE,
-    )
-    persist = Persist(store, job.id)
+    job, paths, persist = shell.job_on(tmp_path, cid)
     result = await collect(
         page, job, paths, Config(), response_index=0, reopen=page.reload, persist=persist,
         timings=FAST,

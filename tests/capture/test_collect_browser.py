@@ -53,14 +53,7 @@ RICH_MARKDOWN = "\n".join(
 
 
 async def _collect(shell: Shell, tmp_path: Path, page: Page, cid: str, index: int, **fields):
-    store, job, paths = make_job(
-        tmp_path,
-        conversation_id=cid,
-        chat_url=shell.sim.conversation_url(cid),
-        archive_name=SEEDED_ARCHIVE,
-        **fields,
-    )
-    persist = Persist(store, job.id)
+    job, paths, persist = shell.job_on(tmp_path, cid, **fields)
     reopened: list[str] = []
 
     async def reopen() -> None:

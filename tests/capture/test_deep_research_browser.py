@@ -16,7 +16,7 @@ from oraculum.core.config import Config
 from oraculum.simulator import deep_research as fixture
 
 from .conftest import Shell
-from .support import SEEDED_ARCHIVE, Persist, make_job
+from .support import SEEDED_ARCHIVE
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
 
@@ -87,13 +87,7 @@ async def test_collect_with_research_saves_the_report_not_the_turn(
 ) -> None:
     page, cid, _ = await _open(shell, scenario="dr_code_tokens")
     try:
-        store, job, paths = make_job(
-            tmp_path,
-            conversation_id=cid,
-            chat_url=shell.sim.conversation_url(cid),
-            archive_name=SEEDED_ARCHIVE,
-        )
-        persist = Persist(store, job.id)
+        job, paths, persist = shell.job_on(tmp_path, cid)
 
         async def reopen() -> None:
             await page.goto(shell.sim.conversation_url(cid))
