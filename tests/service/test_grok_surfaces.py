@@ -76,7 +76,7 @@ def test_cli_submit_provider_grok_runs_heavy_and_its_followup_stays_on_grok(
     first = finished(submitted["job"]["id"])
     assert first.status == Status.COMPLETE, first.error
     assert first.provider == "grok"
-    assert first.selection["mode"] == "heavy"  # Grok's default mode
+    assert first.selection.mode == "heavy"  # Grok's default mode
     assert first.conversation_id and first.archive_path.endswith(".tar.gz")
 
     code, ready = cli_json(["preflight", "--follow-up", first.id, "--session", "s1"], capsys)
@@ -88,7 +88,7 @@ def test_cli_submit_provider_grok_runs_heavy_and_its_followup_stays_on_grok(
     assert code == 0, followed
     second = finished(followed["job"]["id"])
     assert second.status == Status.COMPLETE, second.error
-    assert second.provider == "grok" and second.selection["mode"] == "heavy"
+    assert second.provider == "grok" and second.selection.mode == "heavy"
     assert second.follow_up_to_job_id == first.id
     assert second.conversation_id == first.conversation_id  # the same Grok conversation
 

@@ -14,7 +14,7 @@ import contextlib
 import os
 import shutil
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,7 @@ from oraculum.core.project import project_id
 from oraculum.jobs import indexes, leases, transitions
 from oraculum.jobs.ids import new_job_id
 from oraculum.jobs.locks import named_lock
-from oraculum.jobs.model import Job, Phase, Status, WorkerIdentity, utc_now
+from oraculum.jobs.model import Job, JobSelection, Phase, Status, WorkerIdentity, utc_now
 from oraculum.jobs.process import spawn_worker, terminate
 from oraculum.jobs.rules import EngineSettings, blocks_admission
 from oraculum.jobs.runtime import job_settings_config, record_cleanup, teardown, worker_liveness
@@ -43,7 +43,7 @@ class JobRequest:
     project_root: Path
     prompt: str
     provider: str
-    selection: dict[str, Any]
+    selection: JobSelection
     config: Config
     archive: Path  # prepared archive; moved into the job directory on success
     archive_sha256: str
@@ -53,6 +53,7 @@ class JobRequest:
     follow_up_to_job_id: str | None = None
     chat_url: str | None = None
     conversation_id: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)  # see `Job.options`
 
 
 @dataclass(frozen=True)
@@ -154,6 +155,7 @@ def _job_fields(
         "request_source": request.request_source,
         "provider": request.provider,
         "selection": request.selection,
+        "options": request.options,
         "follow_up_to_job_id": request.follow_up_to_job_id,
         "chat_url": request.chat_url,
         "conversation_id": request.conversation_id,

@@ -5,12 +5,22 @@ Field names follow the upstream `job.json` (camelCase on disk); Python code uses
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    field_serializer,
+    model_serializer,
+    model_validator,
+)
 from pydantic.alias_generators import to_camel
+
+from oraculum.core.presets import Selection
 
 MAX_LIFECYCLE_EVENTS = 64
 
@@ -124,6 +134,62 @@ class LifecycleEvent(_Record):
         return iso(value)
 
 
+class JobSelection(_Record):
+    """What the job asks the provider's UI for: a `core.presets.Selection` as job.json holds it
+    (the test provider's is only ``provider``, ``label`` and maybe ``preset``).
+
+    It is written back with exactly the keys it was given, nulls included, so a stored
+    selection reads as it was written and every surface shows the same shape as before.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    provider: str | None = None
+    preset: str | None = None
+    mode: str | None = None
+    model_family: str | None = None
+    effort: str | None = None
+    auto_switch_to_thinking: bool | None = None
+    tool: str | None = None
+    label: str | None = None
+
+    @classmethod
+    def of(cls, selection: Selection) -> JobSelection:
+        return cls.model_validate(selection.to_json_dict())
+
+    @model_serializer(mode="plain")
+    def _as_written(self) -> dict[str, Any]:
+        fields = type(self).model_fields
+        return {fields[name].alias or name: getattr(self, name) for name in self._written()}
+
+    def _written(self) -> list[str]:
+        return [name for name in type(self).model_fields if name in self.model_fields_set]
+
+    def to_json_dict(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", by_alias=True)
+
+
+# Keys (either spelling) a selection may hold; anything else in a job.json written before
+# `options` existed is a per-job option that lived inside the selection.
+SELECTION_KEYS = frozenset(
+    key for name, info in JobSelection.model_fields.items() for key in (name, info.alias)
+)
+
+
+def split_legacy_selection(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Job fields with a legacy selection's extras (`research_answer`, the test provider's
+    knobs) moved into ``options``; options already given win over the legacy ones."""
+    out = dict(data)
+    selection = out.get("selection")
+    if not isinstance(selection, Mapping):
+        return out
+    extras = {key: value for key, value in selection.items() if key not in SELECTION_KEYS}
+    if extras:
+        out["selection"] = {k: v for k, v in selection.items() if k in SELECTION_KEYS}
+        out["options"] = {**extras, **(out.get("options") or {})}
+    return out
+
+
 class WorkerIdentity(_Record):
     """Who runs a job: never signalled on pid alone."""
 
@@ -153,7 +219,10 @@ class Job(_Record):
 
     # What it asks.
     provider: str = "chatgpt"
-    selection: dict[str, Any] = Field(default_factory=dict)
+    selection: JobSelection = Field(default_factory=JobSelection)
+    # Per-job knobs that are not the selection: a Deep Research reply (`research_answer`),
+    # the test provider's (`outcome`, `delayMs`, …). Library-only; no surface shows them.
+    options: dict[str, Any] = Field(default_factory=dict)
     follow_up_to_job_id: str | None = None
     chat_url: str | None = None
     conversation_id: str | None = None
@@ -217,6 +286,11 @@ class Job(_Record):
 
     lifecycle_events: list[LifecycleEvent] = Field(default_factory=list)
     schema_version: int = 1
+
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy_selection(cls, data: Any) -> Any:
+        return split_legacy_selection(data) if isinstance(data, Mapping) else data
 
     @field_serializer(
         "phase_at",

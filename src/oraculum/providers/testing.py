@@ -1,7 +1,7 @@
 """A provider with no browser, for exercising the job engine with real worker processes.
 
 It walks the worker phases, optionally creates the runtime profile directory (so teardown has
-something real to remove), waits, and writes an answer. The job's ``selection`` steers it:
+something real to remove), waits, and writes an answer. The job's ``options`` steer it:
 ``delayMs`` (time spent awaiting the answer), ``phaseDelayMs`` (time per earlier phase),
 ``outcome`` (`complete`, `fail`, `hang`, `exit`), ``pauseAt`` (a phase to stop in, forever),
 ``completeOnTerm`` (finish the answer when told to stop: a completion racing a cancel).
@@ -26,12 +26,12 @@ class TestProvider:
         try:
             return await self._run(ctx)
         except asyncio.CancelledError:
-            if ctx.job.selection.get("completeOnTerm"):
+            if ctx.job.options.get("completeOnTerm"):
                 return await self._answer(ctx)
             raise
 
     async def _run(self, ctx: WorkerContext) -> ProviderOutcome:
-        knobs = ctx.job.selection
+        knobs = ctx.job.options
         phase_delay = float(knobs.get("phaseDelayMs", 0)) / 1000
         for phase in WORKER_PHASES[: WORKER_PHASES.index(Phase.AWAITING_RESPONSE) + 1]:
             await ctx.enter_phase(phase)
@@ -56,7 +56,7 @@ class TestProvider:
         return await self._answer(ctx)
 
     async def _answer(self, ctx: WorkerContext) -> ProviderOutcome:
-        knobs = ctx.job.selection
+        knobs = ctx.job.options
         await ctx.enter_phase(Phase.EXTRACTING_RESPONSE)
         if knobs.get("pauseAt") == Phase.EXTRACTING_RESPONSE.value:
             await asyncio.sleep(3600)

@@ -17,6 +17,7 @@ from oraculum.core.paths import jobs_dir
 from oraculum.core.presets import resolve_selection
 from oraculum.core.project import find_project_root
 from oraculum.core.providers import canonical_name, provider_spec
+from oraculum.jobs.model import JobSelection
 
 # The dry-run provider: no browser, no sign-in; the worker answers by echoing the prompt.
 TEST_PROVIDER = providers.TEST.name
@@ -33,7 +34,8 @@ def project_config(root: Path) -> Config:
 @dataclass(frozen=True)
 class ProviderChoice:
     provider: str  # chatgpt | grok | test
-    selection: dict[str, Any]
+    selection: JobSelection
+    options: dict[str, Any]  # the job's library-only knobs (see `Job.options`)
 
 
 def choose_provider(
@@ -42,22 +44,22 @@ def choose_provider(
     config: Config,
     extras: dict[str, Any] | None = None,
 ) -> ProviderChoice:
-    """The provider and the selection snapshot a job persists.
+    """The provider, the selection snapshot a job persists and its options.
 
-    ``extras`` are library-only knobs merged into the selection (the test provider reads
-    them); no surface exposes them.
+    ``extras`` are library-only knobs kept as the job's options (the test provider and the
+    Deep Research reply read them); no surface exposes them.
     """
+    options = dict(extras or {})
     if provider is not None and canonical_name(provider) == TEST_PROVIDER:
         selection: dict[str, Any] = {"provider": TEST_PROVIDER, "label": "Test (dry run)"}
         if preset is not None:
             # The preset still has to be a real one, so a dry run catches the same mistakes.
-            chatgpt = resolve_selection("chatgpt", preset, config).to_json_dict()
-            selection["preset"] = chatgpt.get("preset")
-        return ProviderChoice(TEST_PROVIDER, {**selection, **(extras or {})})
+            selection["preset"] = resolve_selection("chatgpt", preset, config).preset
+        return ProviderChoice(TEST_PROVIDER, JobSelection.model_validate(selection), options)
     if provider is not None:
         provider = _surface_provider(provider)
     chosen = resolve_selection(provider, preset, config)
-    return ProviderChoice(chosen.provider, {**chosen.to_json_dict(), **(extras or {})})
+    return ProviderChoice(chosen.provider, JobSelection.of(chosen), options)
 
 
 def _surface_provider(provider: str) -> str:

@@ -26,6 +26,7 @@ from oraculum.jobs.reconcile import reconcile
 from oraculum.jobs.store import JobStore
 from oraculum.service.common import (
     TEST_PROVIDER,
+    ProviderChoice,
     check_prerequisites,
     choose_provider,
     project_root,
@@ -198,14 +199,11 @@ def submit(
     choice = choose_provider(
         provider or (prior.provider if prior else None), preset, config, selection_extras
     )
-    _check_choice(prior, choice.provider, choice.selection)
+    _check_choice(prior, choice)
     check_prompt_size(prompt, choice.provider)
     chat_url, conversation_id = _thread_target(prior, conversation, choice.provider, config)
     check_prerequisites(config, choice.provider)
-    # Finish what crashed first: a stale job must not hold capacity this job could use.
-    with contextlib.suppress(OracleError):
-        reconcile(store)
-    store.sweep_staging()
+    _make_room(store)
     # On success admission moved the archive into the job directory; on failure it must not
     # linger: the staging area goes either way.
     with store.staging_area() as staging:
@@ -216,6 +214,7 @@ def submit(
                 prompt=prompt,
                 provider=choice.provider,
                 selection=choice.selection,
+                options=choice.options,
                 config=config,
                 archive=archive.path,
                 archive_sha256=archive.sha256,
@@ -229,6 +228,14 @@ def submit(
             store=store,
         )
     return _submitted(store.load(job.id), archive)
+
+
+def _make_room(store: JobStore) -> None:
+    """Finish what crashed first (a stale job must not hold capacity this job could use) and
+    sweep the staging a killed submit left."""
+    with contextlib.suppress(OracleError):
+        reconcile(store)
+    store.sweep_staging()
 
 
 RESEARCH_ANSWER_MAX_CHARS = 20_000
@@ -249,10 +256,10 @@ def research_answer_extras(text: str | None) -> dict[str, Any] | None:
     return {"research_answer": text.strip()}
 
 
-def _check_choice(prior: Job | None, provider: str, selection: dict[str, Any]) -> None:
+def _check_choice(prior: Job | None, choice: ProviderChoice) -> None:
     """A follow-up stays on its job's provider; a research answer needs deep_research."""
-    _check_same_provider(prior, provider)
-    if "research_answer" in selection and selection.get("tool") != "deep_research":
+    _check_same_provider(prior, choice.provider)
+    if "research_answer" in choice.options and choice.selection.tool != "deep_research":
         raise OracleError(
             "invalid_argument",
             "--research-answer applies only to the deep_research preset.",

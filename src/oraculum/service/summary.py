@@ -23,7 +23,7 @@ def job_summary(job: Job, *, now: datetime | None = None) -> dict[str, Any]:
         "status": job.status.value,
         "phase": job.phase.value,
         "provider": job.provider,
-        "selection": job.selection,
+        "selection": job.selection.to_json_dict(),
         "createdAt": job.to_json_dict()["createdAt"],
         "ageSeconds": seconds_since(job.created_at, now),
         "heartbeatAgeSeconds": seconds_since(job.heartbeat_at, now),
@@ -70,7 +70,7 @@ RESEARCH_QUESTION_FILE = "research-question.md"
 def _research(job: Job, job_dir: Path) -> dict[str, Any] | None:
     """A Deep Research job's live status text while it researches (`researching`), and the
     clarifying question it stopped at, if any."""
-    if job.selection.get("tool") != "deep_research":
+    if job.selection.tool != "deep_research":
         return None
     out: dict[str, Any] = {}
     question = job_dir / RESEARCH_QUESTION_FILE

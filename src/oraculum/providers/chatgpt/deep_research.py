@@ -5,7 +5,7 @@ chosen from the "Add files and more" menu and verified by its pill in the editor
 before it, nothing after), then the archive is attached (a later fill would remove the pill).
 After send the reply is either the research (its widget, or the model's "Deep Research has
 started working on your …") or a clarifying question. A question is answered only when the job
-says how (`selection.research_answer`, `oraculum submit --research-answer`); otherwise the job
+says how (`options.research_answer`, `oraculum submit --research-answer`); otherwise the job
 ends `deep_research_needs_answer` with the question saved beside it. Research keeps its stop
 control for hours by design, so the stale-stop rule does not apply, and the live status text is
 written to the job directory for `oraculum status`.
