@@ -28,6 +28,8 @@ from oraculum.core.providers import provider_spec
 from oraculum.jobs.locks import named_lock
 from oraculum.jobs.model import EventKind, Job, Phase, PromptSendState
 from oraculum.providers.base import AdoptedUrl, ProviderOutcome, WorkerContext, with_send_warning
+from oraculum.providers.chatgpt.completion import CompletionContext
+from oraculum.providers.chatgpt.page_state import conversation_id_from_url
 
 AUTH_LOCK_TIMEOUT_S = 600.0
 T = TypeVar("T")
@@ -228,6 +230,31 @@ def navigation_recorder(ctx: WorkerContext) -> Callable[[str], Awaitable[None]]:
         )
 
     return navigated
+
+
+def completion_context(
+    ctx: WorkerContext,
+    index: int,
+    navigated: Callable[[str], Awaitable[None]],
+    archive_name: str | None,
+) -> CompletionContext:
+    """How to wait for the job's answer after send (the completion wait ChatGPT's and Grok's
+    drivers share): in the conversation recorded by now, at the worker's poll, timeout and
+    stale-stop times; ``index`` is the answer's position counted before send and
+    ``archive_name`` binds it to the user turn that shows the archive (None: by position)."""
+    job, worker = ctx.job, ctx.config.worker
+    chat_url = job.chat_url or ""
+    return CompletionContext(
+        conversation_id=job.conversation_id or conversation_id_from_url(chat_url) or "",
+        chat_url=chat_url,
+        index=index,
+        poll_s=worker.poll_ms / 1000,
+        timeout_s=worker.completion_timeout_ms / 1000,
+        stale_stop_s=worker.stale_stop_ms / 1000,
+        log=ctx.log,
+        on_navigation=navigated,
+        archive_name=archive_name,
+    )
 
 
 def collection_hooks(

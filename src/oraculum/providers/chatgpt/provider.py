@@ -23,6 +23,7 @@ from oraculum.providers.browser_job import (
     BrowserProvider,
     collection_hooks,
     collection_outcome,
+    completion_context,
     conversation_patch,
     diagnose,
     navigation_recorder,
@@ -38,7 +39,7 @@ from oraculum.providers.chatgpt.completion import (
     wait_for_answer,
 )
 from oraculum.providers.chatgpt.page import ChatGPTPage, TurnsReading
-from oraculum.providers.chatgpt.page_state import allowed_origins, conversation_id_from_url
+from oraculum.providers.chatgpt.page_state import allowed_origins
 from oraculum.providers.chatgpt.pickers import Configurator, Wanted
 from oraculum.providers.chatgpt.readiness import wait_until_ready
 
@@ -203,8 +204,7 @@ class ChatGPTProvider(BrowserProvider):
     ) -> CompletionContext:
         """How to wait for the answer; with ``research`` (its page), for Deep Research: a day
         at most, no stale-stop rule, the widget's status text recorded on every poll."""
-        job, worker = ctx.job, ctx.config.worker
-        chat_url = job.chat_url or ""
+        worker = ctx.config.worker
         if research is not None:
             return replace(
                 ChatGPTProvider._completion(ctx, before, navigated, archive_name),
@@ -216,17 +216,7 @@ class ChatGPTProvider(BrowserProvider):
                     research, ctx.paths.dir, every_s=max(worker.poll_ms / 1000, 1.0)
                 ),
             )
-        return CompletionContext(
-            conversation_id=job.conversation_id or conversation_id_from_url(chat_url) or "",
-            chat_url=chat_url,
-            index=before.assistant_count,
-            poll_s=worker.poll_ms / 1000,
-            timeout_s=worker.completion_timeout_ms / 1000,
-            stale_stop_s=worker.stale_stop_ms / 1000,
-            log=ctx.log,
-            on_navigation=navigated,
-            archive_name=archive_name,
-        )
+        return completion_context(ctx, before.assistant_count, navigated, archive_name)
 
     async def _collect(
         self,

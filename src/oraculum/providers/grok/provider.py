@@ -21,16 +21,15 @@ from oraculum.providers.browser_job import (
     BrowserProvider,
     collection_hooks,
     collection_outcome,
+    completion_context,
     conversation_patch,
     navigation_recorder,
     open_ready,
     send_recorded,
 )
 from oraculum.providers.chatgpt.completion import revival_context
-from oraculum.providers.chatgpt.page_state import conversation_id_from_url
 from oraculum.providers.grok import composer
 from oraculum.providers.grok.completion import (
-    CompletionContext,
     adopt_conversation_url,
     wait_for_answer,
 )
@@ -96,23 +95,12 @@ class GrokProvider(BrowserProvider):
             log=ctx.log,
             on_navigation=navigated,
         )
-        job = await ctx.enter_phase(
-            Phase.AWAITING_RESPONSE, patch=conversation_patch(ctx.job, adopted)
-        )
-        chat_url = job.chat_url or ""
+        await ctx.enter_phase(Phase.AWAITING_RESPONSE, patch=conversation_patch(ctx.job, adopted))
         evidenced = adopted is None or adopted.verified
         answer = await wait_for_answer(
             grok,
-            CompletionContext(
-                conversation_id=job.conversation_id or conversation_id_from_url(chat_url) or "",
-                chat_url=chat_url,
-                index=before.assistant_count,
-                poll_s=worker.poll_ms / 1000,
-                timeout_s=worker.completion_timeout_ms / 1000,
-                stale_stop_s=worker.stale_stop_ms / 1000,
-                log=ctx.log,
-                on_navigation=navigated,
-                archive_name=archive.name if evidenced else None,
+            completion_context(
+                ctx, before.assistant_count, navigated, archive.name if evidenced else None
             ),
         )
         ctx.log(f"Grok reply {answer.index} finished ({len(answer.text)} characters)")
