@@ -235,9 +235,8 @@ def _decide(
 ) -> Job:
     """The new job's record, admitted or queued (under the admission lock). ``active`` is the
     live lease count the promotion pass just saw, when it stopped on a full capacity."""
-    existing = store.list_ids()
     # Assigned under the admission lock, so ids follow submit order.
-    job_id = new_job_id(after=existing[-1] if existing else None)
+    job_id = new_job_id(after=_newest_id(store))
     if request.conversation_id:
         holder = conversation_holder(store, request.conversation_id, job_id)
         if holder is not None:
@@ -263,6 +262,16 @@ def _decide(
     )
 
 
+def _newest_id(store: JobStore) -> str | None:
+    """The newest job id: admission's record of it, else (a first submit, or a state
+    directory from before the record) the newest job directory."""
+    recorded = indexes.last_id()
+    if recorded is not None:
+        return recorded
+    existing = store.list_ids()
+    return existing[-1] if existing else None
+
+
 def _create(store: JobStore, request: JobRequest, job: Job) -> None:
     """Index the new job, take its leases (when admitted), write its directory (not yet
     fsynced: :func:`_settle` does that after the lock) and move its archive in; any failure on
@@ -280,6 +289,8 @@ def _create(store: JobStore, request: JobRequest, job: Job) -> None:
                 indexes.register(job.id, job.project_id)
         store.create(job, request.prompt, sync=False)  # removes what it wrote if it fails
         created = True
+        with os_errors(action=_RECORDING):
+            indexes.record_last_id(job.id)
         _move_archive(request.archive, Path(job.archive_path))
     except BaseException:
         _discard_unborn(store, job, created=created)

@@ -32,9 +32,12 @@ def _dir(name: str, root: Path | None) -> Path:
 
 
 def mark(name: str, job_id: str, *, size: int = 0, root: Path | None = None) -> None:
-    directory = ensure_private_dir(_dir(name, root))
+    directory = _dir(name, root)
     flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC
-    fd = os.open(directory / job_id, flags, 0o600)
+    try:
+        fd = os.open(directory / job_id, flags, 0o600)
+    except FileNotFoundError:  # the first marker of its kind (or `clean` removed the index)
+        fd = os.open(ensure_private_dir(directory) / job_id, flags, 0o600)
     try:
         if size:
             os.write(fd, str(size).encode())
@@ -42,34 +45,82 @@ def mark(name: str, job_id: str, *, size: int = 0, root: Path | None = None) -> 
         os.close(fd)
 
 
-def total_size(name: str, *, root: Path | None = None) -> int:
-    """The sum of the sizes recorded in the markers of ``name``.
+# Admission sums the whole queue on every queued submit, under its lock, so each process reads
+# a marker once. That holds because a marker records its job's archive size, which never
+# changes: a marker made again for the same job records the same number.
+_SIZES: dict[tuple[str, str, int], int] = {}
 
-    Admission sums the whole queue on every queued submit, under its lock, so each marker is
-    read with bare system calls relative to the directory (no path objects, no file objects).
-    """
+
+def total_size(name: str, *, root: Path | None = None) -> int:
+    """The sum of the sizes recorded in the markers of ``name``."""
+    directory = str(_dir(name, root))
     try:
-        dir_fd = os.open(_dir(name, root), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        entries = list(os.scandir(directory))
     except FileNotFoundError:
         return 0
     total = 0
-    try:
-        for job_id in members(name, root=root):
-            try:
-                fd = os.open(job_id, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=dir_fd)
-            except OSError:  # gone meanwhile (or not a marker we wrote): counts nothing
+    seen = set()
+    for entry in entries:
+        if not JOB_ID_PATTERN.fullmatch(entry.name):
+            continue
+        key = (directory, entry.name, entry.inode())
+        seen.add(key)
+        if key not in _SIZES:
+            size = _read_size(entry.path)
+            if size is None:  # gone meanwhile: counts nothing
                 continue
-            try:
-                data = os.read(fd, 32)
-            finally:
-                os.close(fd)
-            try:
-                total += int(data or b"0")
-            except ValueError:
-                continue
-    finally:
-        os.close(dir_fd)
+            _SIZES[key] = size
+        total += _SIZES[key]
+    for stale in [key for key in _SIZES if key[0] == directory and key not in seen]:
+        del _SIZES[stale]
     return total
+
+
+def _read_size(path: str) -> int | None:
+    """A marker's recorded size (0 when it holds no number); None when it cannot be read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        data = os.read(fd, 32)
+    finally:
+        os.close(fd)
+    try:
+        return int(data or b"0")
+    except ValueError:
+        return 0
+
+
+def last_id(*, root: Path | None = None) -> str | None:
+    """The id admission issued last, as :func:`record_last_id` left it (None when unknown)."""
+    try:
+        with open(_last_id_path(root), "rb") as file:
+            text = file.read(64).decode("ascii", "replace").strip()
+    except OSError:
+        return None
+    return text if JOB_ID_PATTERN.fullmatch(text) else None
+
+
+def record_last_id(job_id: str, *, root: Path | None = None) -> None:
+    """Remember the id just issued (under the admission lock), so the next submit need not
+    list every job directory to find the newest."""
+    path = _last_id_path(root)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC
+    try:
+        fd = os.open(path, flags, 0o600)
+    except FileNotFoundError:
+        fd = os.open(ensure_private_dir(path.parent) / path.name, flags, 0o600)
+    try:
+        data = job_id.encode("ascii")
+        os.pwrite(fd, data, 0)
+        os.ftruncate(fd, len(data))
+    finally:
+        os.close(fd)
+
+
+def _last_id_path(root: Path | None) -> Path:
+    return (root or state_dir()) / "index" / "last-id"
 
 
 def unmark(name: str, job_id: str, *, root: Path | None = None) -> None:
@@ -97,6 +148,8 @@ def forget(job_id: str, project_id: str) -> None:
     """Remove a job from every index (it is gone, or never came to be)."""
     for name in (QUEUE, OPEN, STRANDED, project(project_id)):
         unmark(name, job_id)
+    if last_id() == job_id:  # a submit undone: the record goes too (readers then list jobs)
+        _last_id_path(None).unlink(missing_ok=True)
 
 
 def marked_within(name: str, job_id: str, seconds: float, *, root: Path | None = None) -> bool:

@@ -1,0 +1,59 @@
+"""The marker indexes' cheap reads: queue sizes read once per marker, and the last issued id."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from oraculum.jobs import indexes
+from oraculum.jobs.ids import new_job_id
+
+A, B, C = (new_job_id() for _ in range(3))
+
+
+def test_total_size_follows_markers_added_and_removed(tmp_path: Path) -> None:
+    indexes.mark(indexes.QUEUE, A, size=100, root=tmp_path)
+    indexes.mark(indexes.QUEUE, B, size=20, root=tmp_path)
+    assert indexes.total_size(indexes.QUEUE, root=tmp_path) == 120
+    indexes.unmark(indexes.QUEUE, A, root=tmp_path)
+    assert indexes.total_size(indexes.QUEUE, root=tmp_path) == 20
+    indexes.mark(indexes.QUEUE, C, size=7, root=tmp_path)
+    assert indexes.total_size(indexes.QUEUE, root=tmp_path) == 27
+    indexes.unmark(indexes.QUEUE, B, root=tmp_path)
+    indexes.mark(indexes.QUEUE, B, size=20, root=tmp_path)  # made again for the same job
+    assert indexes.total_size(indexes.QUEUE, root=tmp_path) == 27
+
+
+def test_total_size_ignores_foreign_names_and_garbage(tmp_path: Path) -> None:
+    indexes.mark(indexes.STRANDED, A, size=5, root=tmp_path)
+    directory = tmp_path / "index" / indexes.STRANDED
+    (directory / "not-a-job-id").write_text("999")
+    (directory / B).write_text("garbage")
+    assert indexes.total_size(indexes.STRANDED, root=tmp_path) == 5
+    assert indexes.total_size("never-made", root=tmp_path) == 0
+
+
+def test_mark_makes_its_directory_private_when_missing(tmp_path: Path) -> None:
+    indexes.mark(indexes.OPEN, A, root=tmp_path)
+    directory = tmp_path / "index" / indexes.OPEN
+    assert (directory / A).is_file()
+    assert os.stat(directory).st_mode & 0o777 == 0o700
+    assert os.stat(directory / A).st_mode & 0o777 == 0o600
+
+
+def test_last_id_round_trip_and_refuses_garbage(tmp_path: Path) -> None:
+    assert indexes.last_id(root=tmp_path) is None
+    indexes.record_last_id(A, root=tmp_path)
+    assert indexes.last_id(root=tmp_path) == A
+    indexes.record_last_id(B, root=tmp_path)
+    assert indexes.last_id(root=tmp_path) == B
+    (tmp_path / "index" / "last-id").write_text("../../etc/passwd")
+    assert indexes.last_id(root=tmp_path) is None
+
+
+def test_forgetting_the_last_issued_job_drops_the_record(oraculum_home: Path) -> None:
+    indexes.record_last_id(A)
+    indexes.forget(B, "project")  # another job: the record stays
+    assert indexes.last_id() == A
+    indexes.forget(A, "project")
+    assert indexes.last_id() is None
