@@ -11,9 +11,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+
+from oraculum.cli import COMMAND_MODULES
 
 # Loaded by no `import oraculum.cli`: each only inside the commands that need it.
 DEFERRED = (
@@ -49,15 +52,33 @@ def loaded_modules(tmp_path: Path, code: str) -> set[str]:
     return set(json.loads(listing.read_text()))
 
 
-def present(modules: set[str], names: tuple[str, ...]) -> list[str]:
+def present(modules: set[str], names: Sequence[str]) -> list[str]:
     """Which of ``names`` (packages count with their submodules) ``modules`` holds."""
     return [n for n in names if any(m == n or m.startswith(f"{n}.") for m in modules)]
 
 
-def test_import_loads_no_command_library(tmp_path: Path) -> None:
-    modules = loaded_modules(tmp_path, "import oraculum.cli")
-    assert "oraculum.cli.status_cmd" in modules  # every command registered
+def test_registering_every_command_loads_no_command_library(tmp_path: Path) -> None:
+    modules = loaded_modules(tmp_path, "import oraculum.cli\noraculum.cli.load_commands()")
+    assert present(modules, [f"oraculum.cli.{m}" for m in COMMAND_MODULES]) == list(
+        f"oraculum.cli.{m}" for m in COMMAND_MODULES
+    )
     assert present(modules, DEFERRED) == []
+
+
+def test_a_named_command_loads_only_its_own_module(tmp_path: Path, project: Path) -> None:
+    code = "from oraculum.cli import main\nassert main(['--json', 'status']) == 0"
+    modules = loaded_modules(tmp_path, code)
+    commands = {m for m in modules if m.startswith("oraculum.cli.") and m.endswith("_cmd")}
+    assert commands == {"oraculum.cli.status_cmd"}
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["clean", "--help"], ["stauts"]])
+def test_help_and_unknown_names_register_every_command(argv: list[str], tmp_path: Path) -> None:
+    # `clean` lives in cancel_cmd, and a typo must be matched against every command name.
+    code = f"from oraculum.cli import main\nmain({argv!r})"
+    modules = loaded_modules(tmp_path, code)
+    commands = {m for m in modules if m.startswith("oraculum.cli.") and m.endswith("_cmd")}
+    assert commands == {f"oraculum.cli.{m}" for m in COMMAND_MODULES}
 
 
 @pytest.mark.parametrize(

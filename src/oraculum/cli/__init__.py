@@ -13,16 +13,23 @@ from oraculum.cli.app import MODE, app, console
 from oraculum.core.errors import ExitCode, OracleError
 
 # Command modules register on `app` when imported: every `*_cmd` module of this package is one
-# (a new command is a new module; nothing else to edit). Every CLI start imports all of them, so
-# they import only typer and light modules at the top and load their library code (services,
-# browsers, servers) inside the commands that run it.
+# (a new command is a new module; nothing else to edit). They import only typer and light
+# modules at the top and load their library code (services, browsers, servers) inside the
+# commands that run it.
 COMMAND_MODULES = tuple(
     sorted(m.name for m in pkgutil.iter_modules(__path__) if m.name.endswith("_cmd"))
 )
-__all__ = ["app", "entrypoint", "main"]
+__all__ = ["app", "entrypoint", "load_commands", "main"]
 
-for _module in COMMAND_MODULES:
-    importlib.import_module(f"oraculum.cli.{_module}")
+
+def load_commands(args: list[str] | None = None) -> None:
+    """Register the commands ``args`` can reach: only the named command's module when one is
+    named `<command>_cmd` (a start-up then imports one module, not every one), else all of
+    them (help, a command living in another command's module, a typo to suggest for)."""
+    named = next((a for a in args or [] if not a.startswith("-")), None)
+    module = f"{named}_cmd" if named else None
+    for name in (module,) if module in COMMAND_MODULES else COMMAND_MODULES:
+        importlib.import_module(f"oraculum.cli.{name}")
 
 
 def _split_json_flag(argv: list[str]) -> tuple[list[str], bool]:
@@ -62,6 +69,7 @@ def _show_usage_error(error: typer.TyperException) -> None:
 def main(argv: list[str] | None = None) -> int:
     args, json_mode = _split_json_flag(list(sys.argv[1:] if argv is None else argv))
     MODE.json = json_mode
+    load_commands(args)
     try:
         result = app(args=args, prog_name="oraculum", standalone_mode=False)
     except OracleError as error:
