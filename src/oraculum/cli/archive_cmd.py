@@ -110,20 +110,31 @@ def _render_list(data: dict[str, Any], console: Console) -> None:
     )
 
 
-def _render_build(data: dict[str, Any], console: Console) -> None:
-    _render_excluded(console, data["excluded"], data["skipped"])
-    for pruned in data["autoPrunedArchivePaths"]:
-        console.print(
-            f"auto-pruned {pruned['relativePath']}/ ({_mib(pruned['bytes'])}, "
-            f"~{_mib(pruned['estimatedCompressedBytes'])} compressed)",
-            markup=False,
-        )
-    console.print(
+def _build_text(data: dict[str, Any]) -> str:
+    """The built archive in words: what was auto-pruned, then where it is and what it holds."""
+    lines = [
+        f"auto-pruned {pruned['relativePath']}/ ({_mib(pruned['bytes'])}, "
+        f"~{_mib(pruned['estimatedCompressedBytes'])} compressed)"
+        for pruned in data["autoPrunedArchivePaths"]
+    ]
+    lines.append(
         f"{data['path']}\n{data['fileCount']} entries, {_mib(data['uncompressedBytes'])} → "
         f"{_mib(data['archiveBytes'])} (limit {_mib(data['limitBytes'])}) "
-        f"in {data['elapsedSeconds']:.2f} s\nsha256 {data['sha256']}",
-        markup=False,
+        f"in {data['elapsedSeconds']:.2f} s\nsha256 {data['sha256']}"
     )
+    return "\n".join(lines)
+
+
+def _emit_build(data: dict[str, Any]) -> None:
+    if not data["excluded"] and not data["skipped"]:
+        emit(data, text=_build_text(data))  # plain lines: no rich to load
+        return
+
+    def render(console: Console) -> None:
+        _render_excluded(console, data["excluded"], data["skipped"])
+        console.print(_build_text(data), markup=False)
+
+    emit(data, render)
 
 
 def _preview(root: Path, items: list[str], *, include_git_dir: bool) -> None:
@@ -199,5 +210,4 @@ def archive_command(
         include_git_dir=include_git_dir,
         **_settings(root, spec.name),
     )
-    data = result.to_dict()
-    emit(data, lambda console: _render_build(data, console))
+    _emit_build(result.to_dict())
