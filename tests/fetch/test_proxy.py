@@ -18,6 +18,7 @@ from .support import (
     ORIGIN_IP,
     PRIVATE_IP,
     TEST_POLICY,
+    DeclaredPublic,
     Hits,
     ScriptedResolver,
     recording_app,
@@ -212,6 +213,28 @@ async def test_connect_tunnels_to_the_checked_address_keeping_the_name(
     assert public_hits.seen[0][0] == "/tunnelled"
     assert refused[0] == 403
     assert private_hits.seen == []
+
+
+@pytest.mark.parametrize("port", [22, 25, 5432, 6379])
+async def test_connect_refuses_ports_that_are_not_web_ports(port: int) -> None:
+    # A tunnel is raw TCP: the product's policy keeps it to web ports, before any lookup.
+    resolver = ScriptedResolver({"origin.test": [[ORIGIN_IP]]})
+    policy = DeclaredPublic(TEST_POLICY.public, any_port=False)
+    async with FetchProxy(policy, resolver) as proxy:
+        refused = await (await connect(proxy)).send(
+            f"CONNECT origin.test:{port} HTTP/1.1\nHost: origin.test:{port}\n{auth(proxy)}\n"
+        )
+    assert refused[0] == 403
+    assert f"port {port} is not a web port".encode() in refused[2]
+    assert [(d.host, d.port) for d in proxy.denials] == [("origin.test", port)]
+    assert resolver.lookups == []
+
+
+def test_the_product_policy_tunnels_to_web_ports_only() -> None:
+    assert [p for p in (80, 443, 8000, 8080, 8443) if PUBLIC_ONLY.tunnel_reason(p)] == []
+    assert PUBLIC_ONLY.tunnel_reason(25) == (
+        "port 25 is not a web port (tunnels go to 80, 443, 8000, 8080, 8443 only)"
+    )
 
 
 async def test_closing_the_proxy_ends_its_connections(origin: tuple[int, Hits, Hits]) -> None:

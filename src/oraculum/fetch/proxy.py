@@ -197,9 +197,13 @@ class FetchProxy:
                 return hmac.compare_digest(value, expected)
         return False
 
-    async def checked(self, host: str, port: int) -> Target:
+    async def checked(self, host: str, port: int, *, tunnel: bool = False) -> Target:
         """The destination to connect to, or a recorded refusal (403)."""
-        result = await check_target(host, port, self.policy, self.resolver)
+        port_reason = self.policy.tunnel_reason(port) if tunnel else None
+        if port_reason is not None:
+            result: Target | Denial = Denial(host, port, (), port_reason)
+        else:
+            result = await check_target(host, port, self.policy, self.resolver)
         if isinstance(result, Denial):
             self.denials.append(result)
             raise _Refused(403, f"oraculum fetch refused {host}:{port}: {result.reason}")
@@ -258,7 +262,7 @@ class _ClientConnection:
 
     async def _tunnel(self, request: h11.Request) -> None:
         host, port = _authority(request.target)
-        target = await self.proxy.checked(host, port)
+        target = await self.proxy.checked(host, port, tunnel=True)
         up_reader, up_writer = await _open(target)
         try:
             await _next_event(self.conn, self.reader, self.proxy)  # the CONNECT's end
