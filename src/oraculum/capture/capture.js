@@ -1,7 +1,8 @@
 // Reads one bound assistant turn out of the page, in a single evaluation.
 //
-// Closure-free on purpose: Playwright evaluates this text as a function in the page (and the
-// unit tests run it unchanged in Chromium), so it may use nothing but its argument and the DOM.
+// Closure-free on purpose: Playwright evaluates this text as a function in the page, so it may
+// use nothing but its argument, the DOM and the capture rules it shares with Grok's messages.js
+// (`captureRules`: binding and code blocks, bound around it by capture.page.packaged_script).
 // It never searches the whole page for content: everything comes from the one bound root.
 //
 // request = {
@@ -14,6 +15,7 @@
 //   bindByArchive: boolean,                // bind to the first reply after that user turn
 //   headingText: string, userHeadingText: string,
 // }
+// @use captureRules = oraculum.capture:capture_rules.js
 (request) => {
   const ROLE_SELECTOR = '[data-message-author-role="assistant"], [data-testid="assistant-message"]';
   const USER_SELECTOR = '[data-message-author-role="user"]';
@@ -38,17 +40,8 @@
   const REASONING = /^(?:(?:Thought|Worked|Reasoned) for\b.{0,40}|Stopped thinking)$/i;
   const MAX_CONTROL_TEXT = 200;
 
-  const conversationId = (() => {
-    const match = location.pathname.match(new RegExp(request.conversationPattern));
-    return match ? match[1] : null;
-  })();
-  const base = { url: location.origin + location.pathname, conversationId };
-  if (request.expectConversationId && conversationId !== request.expectConversationId) {
-    // Checked in the same evaluation that would read the DOM: a navigation can never pair one
-    // conversation's binding with another conversation's turn.
-    return { ...base, ok: false, error: "conversation_mismatch",
-      message: "Collection conversation binding does not match the current page." };
-  }
+  const { base, refusal } = captureRules.conversation(request.conversationPattern, request.expectConversationId);
+  if (refusal) return refusal;
 
   const textOf = (el) => (el.innerText !== undefined && el.innerText !== null ? el.innerText : el.textContent) || "";
   const outermost = (nodes) => nodes.filter((n) => !nodes.some((o) => o !== n && o.contains(n)));
@@ -79,57 +72,23 @@
 
   // The job's own exchange: the user turn that shows the job's archive, and the reply after it.
   // A first capture binds through it; a positional recollection checks its saved index by it.
-  let archiveAnchor = null;
-  if (request.archiveName) {
-    const userNodes = outermost([
-      ...document.querySelectorAll(USER_SELECTOR),
-      ...headingRoots(request.userHeadingText || "You said:"),
-    ].filter((n, i, all) => all.indexOf(n) === i));
-    const matches = userNodes.filter((n) => (n.textContent || "").includes(request.archiveName)
-      || [...n.querySelectorAll("[aria-label]")].some((e) => e.getAttribute("aria-label").includes(request.archiveName)));
-    let followingIndex = null;
-    if (matches.length === 1) {
-      const at = roots.findIndex((r) => matches[0].compareDocumentPosition(r) & Node.DOCUMENT_POSITION_FOLLOWING
-        && !matches[0].contains(r));
-      followingIndex = at >= 0 ? at : null;
-    }
-    archiveAnchor = { matches: matches.length, followingIndex };
-  }
+  const userNodes = () => outermost([
+    ...document.querySelectorAll(USER_SELECTOR),
+    ...headingRoots(request.userHeadingText || "You said:"),
+  ].filter((n, i, all) => all.indexOf(n) === i));
+  const archiveAnchor = request.archiveName
+    ? captureRules.archiveAnchor(userNodes(), roots, request.archiveName) : null;
 
   if (request.mode === "count") {
     return { ...base, ok: true, count: roots.length,
       messageIds: roots.map((r) => { const ids = identities(r); return ids.length === 1 ? ids[0] : null; }) };
   }
 
-  let index = -1;
-  if (request.messageId) {
-    const hits = [];
-    roots.forEach((r, i) => { if (identities(r).includes(request.messageId)) hits.push(i); });
-    if (hits.length !== 1) {
-      return { ...base, ok: false, error: "bound_message_absent", rootCount: roots.length,
-        message: "Bound response message ID is absent or ambiguous." };
-    }
-    index = hits[0];
-  } else if (request.bindByArchive) {
-    if (!archiveAnchor || archiveAnchor.matches !== 1) {
-      const matches = archiveAnchor ? archiveAnchor.matches : 0;
-      return { ...base, ok: false, error: matches ? "archive_turn_ambiguous" : "archive_turn_absent",
-        rootCount: roots.length, archiveAnchor,
-        message: `The job's archive ${request.archiveName} is shown in ${matches} user turns; `
-          + "exactly one is required to bind the answer." };
-    }
-    if (archiveAnchor.followingIndex === null) {
-      return { ...base, ok: false, error: "bound_root_absent", rootCount: roots.length, archiveAnchor,
-        message: "No assistant reply follows the user turn that shows the job's archive." };
-    }
-    index = archiveAnchor.followingIndex;
-  } else {
-    index = request.responseIndex;
-    if (!(index >= 0 && index < roots.length)) {
-      return { ...base, ok: false, error: "bound_root_absent", rootCount: roots.length,
-        message: "Bound response root is absent; whole-conversation capture is forbidden." };
-    }
-  }
+  const choice = captureRules.choose(request, roots.length,
+    (i) => identities(roots[i]).includes(request.messageId), archiveAnchor,
+    { userTurn: "user turn", reply: "assistant reply" });
+  if (choice.refusal) return { ...base, ok: false, ...choice.refusal };
+  const index = choice.index;
   const root = roots[index];
   const ids = identities(root);
   if (ids.length > 1) {
@@ -171,23 +130,12 @@
     return hash.toString(16).padStart(8, "0");
   };
   const labelOf = (el) => (textOf(el).trim() || el.getAttribute("aria-label") || "").trim();
-  const languageOf = (pre) => {
-    for (const el of [pre, pre.querySelector("code")]) {
-      if (!el) continue;
-      const m = (el.getAttribute("class") || "").match(/(?:^|\s)(?:language|lang)-([\w+#.-]+)/);
-      if (m) return m[1];
-    }
-    return "";
-  };
 
   // Text, and the text hash input.
   const rawText = textOf(root);
   const normalizedText = rawText.replace(/\s+/g, " ").trim();
 
-  // Code blocks: leaf <pre> only, so presentation wrappers are not counted twice.
-  const codeBlocks = [...root.querySelectorAll("pre")]
-    .filter((pre) => !pre.querySelector("pre"))
-    .map((pre, i) => ({ index: i + 1, language: languageOf(pre), text: pre.textContent || "" }));
+  const codeBlocks = captureRules.codeBlocks(root);
 
   // Sources: every link in the root; unsafe targets are never returned, only flagged.
   const sources = [...root.querySelectorAll("a[href]")].map((a, i) => {

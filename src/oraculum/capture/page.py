@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import asdict, dataclass, field
 from functools import cache
 from importlib import resources
@@ -17,10 +18,30 @@ _CHATGPT_HEADING = "ChatGPT said:"
 _USER_HEADING = "You said:"
 
 
+# A page script names each shared script it uses on a line of its own, before its function:
+#   // @use captureRules = oraculum.capture:capture_rules.js
+# The shared script is one expression; the script sees it as a constant of that name.
+_USE = re.compile(r"^// @use (\w+) = ([\w.]+):([\w./-]+)$", re.MULTILINE)
+
+
 @cache
+def packaged_script(package: str, relative: str) -> str:
+    """A script shipped inside ``package`` (e.g. ``js/observe.js``) as evaluable text, with the
+    shared scripts its ``// @use`` lines name bound around it: the whole evaluates to the
+    script's function, which Playwright then calls with the argument."""
+    text = resources.files(package).joinpath(relative).read_text(encoding="utf-8")
+    uses = _USE.findall(text)
+    if not uses:
+        return text
+    shared = "".join(
+        f"const {name} = (\n{packaged_script(pkg, rel)}\n);\n" for name, pkg, rel in uses
+    )
+    return f"// {relative} and the scripts it uses\n(() => {{\n{shared}return (\n{text}\n);\n}})()"
+
+
 def script(name: str) -> str:
     """A packaged page script (capture.js, download.js) as evaluable text."""
-    return resources.files("oraculum.capture").joinpath(name).read_text(encoding="utf-8")
+    return packaged_script("oraculum.capture", name)
 
 
 def turn_sha256(normalized_text: str) -> str:

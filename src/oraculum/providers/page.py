@@ -3,19 +3,13 @@ provider's vocabulary, and a default timeout that fails a step instead of hangin
 
 from __future__ import annotations
 
-from functools import cache
-from importlib import resources
 from typing import Any, ClassVar
 
 from playwright.async_api import Page
 
-__all__ = ["ScriptedPage", "packaged_script"]
+from oraculum.capture.page import packaged_script
 
-
-@cache
-def packaged_script(package: str, relative: str) -> str:
-    """A script shipped inside ``package`` (e.g. ``js/observe.js``) as evaluable text."""
-    return resources.files(package).joinpath(relative).read_text(encoding="utf-8")
+__all__ = ["ScriptedPage"]
 
 
 class ScriptedPage:

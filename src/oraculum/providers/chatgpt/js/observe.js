@@ -1,24 +1,10 @@
 // One look at the page, read in a single evaluation so every field describes the same moment.
 // `v` is the vocabulary handed in from Python; this file holds no labels of its own.
+// @use scopedText = oraculum.providers:js/scoped_text.js
 (v) => {
   const turnSelector = v.turnSelectors.join(",");
   // Text outside the conversation turns: banners, dialogs, interstitials, the composer.
-  const scoped = [];
-  const walker = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
-    acceptNode(node) {
-      if (node.nodeType === Node.ELEMENT_NODE) {
-        if (node.matches(turnSelector)) return NodeFilter.FILTER_REJECT;
-        const tag = node.tagName;
-        if (tag === "SCRIPT" || tag === "STYLE" || tag === "NOSCRIPT" || tag === "TEMPLATE") return NodeFilter.FILTER_REJECT;
-        return NodeFilter.FILTER_SKIP;
-      }
-      return NodeFilter.FILTER_ACCEPT;
-    },
-  });
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    const t = n.nodeValue.trim();
-    if (t) scoped.push(t);
-  }
+  const scoped = scopedText((el) => el.matches(turnSelector));
   const lowerStarts = (text) => {
     const s = (text || "").trim().toLowerCase();
     return v.loginCtaPrefixes.some((p) => s.startsWith(p));

@@ -5,19 +5,13 @@
 //
 // v.mode: "turns" | "capture"; v.archiveName: the job's archive as its user message shows it;
 // capture: v.expectConversationId, v.conversationPattern, v.responseIndex, v.messageId,
-// v.bindByArchive.
+// v.bindByArchive. Which reply a capture binds, and how its code blocks read, are the rules
+// ChatGPT's capture.js uses too (`captureRules`).
+// @use captureRules = oraculum.capture:capture_rules.js
 (v) => {
-  const conversationId = (() => {
-    const m = location.pathname.match(new RegExp(v.conversationPattern));
-    return m ? m[1] : null;
-  })();
-  const base = { url: location.origin + location.pathname, conversationId };
-  if (v.mode === "capture" && v.expectConversationId && conversationId !== v.expectConversationId) {
-    // Checked in the same evaluation that reads the DOM: a navigation can never pair one
-    // conversation's binding with another conversation's reply.
-    return { ...base, ok: false, error: "conversation_mismatch",
-      message: "Collection conversation binding does not match the current page." };
-  }
+  const { base, refusal } = captureRules.conversation(
+    v.conversationPattern, v.mode === "capture" ? v.expectConversationId : null);
+  if (refusal) return refusal;
   const unique = (nodes) => nodes.filter((n, i, all) => all.indexOf(n) === i);
   const isUser = (n) => n.matches(v.userSelector) || !!n.querySelector(v.userSelector) || !!n.querySelector(v.userEditSelector);
 
@@ -58,19 +52,7 @@
     .map((r) => ({ ...r, text: textOf(r.copy.cloneNode(true)) }))
     .filter((r) => !r.text.toLowerCase().startsWith(v.executedCodePrefix));
 
-  let archiveAnchor = null;
-  if (v.archiveName) {
-    const shows = (n) => (n.textContent || "").includes(v.archiveName)
-      || [...n.querySelectorAll("[aria-label]")].some((e) => (e.getAttribute("aria-label") || "").includes(v.archiveName));
-    const matches = userRows.filter(shows);
-    let followingIndex = null;
-    if (matches.length === 1) {
-      const at = replies.findIndex((r) => (matches[0].compareDocumentPosition(r.root) & Node.DOCUMENT_POSITION_FOLLOWING)
-        && !matches[0].contains(r.root));
-      followingIndex = at >= 0 ? at : null;
-    }
-    archiveAnchor = { matches: matches.length, followingIndex };
-  }
+  const archiveAnchor = captureRules.archiveAnchor(userRows, replies.map((r) => r.root), v.archiveName);
   const stopPresent = [...document.querySelectorAll("button")]
     .some((b) => (b.getAttribute("aria-label") || "") === v.stopLabel && !b.disabled);
 
@@ -92,34 +74,10 @@
     if (id.startsWith(v.messageIdPrefix)) return id.slice(v.messageIdPrefix.length);
     return root.getAttribute("data-message-id");
   };
-  let index = -1;
-  if (v.messageId) {
-    const hits = replies.map((r, i) => (idOf(r.root) === v.messageId ? i : -1)).filter((i) => i >= 0);
-    if (hits.length !== 1) {
-      return { ...base, ok: false, error: "bound_message_absent", rootCount: replies.length,
-        message: "Bound response message ID is absent or ambiguous." };
-    }
-    index = hits[0];
-  } else if (v.bindByArchive) {
-    if (!archiveAnchor || archiveAnchor.matches !== 1) {
-      const matches = archiveAnchor ? archiveAnchor.matches : 0;
-      return { ...base, ok: false, error: matches ? "archive_turn_ambiguous" : "archive_turn_absent",
-        rootCount: replies.length, archiveAnchor,
-        message: `The job's archive ${v.archiveName} is shown in ${matches} user messages; `
-          + "exactly one is required to bind the answer." };
-    }
-    if (archiveAnchor.followingIndex === null) {
-      return { ...base, ok: false, error: "bound_root_absent", rootCount: replies.length, archiveAnchor,
-        message: "No Grok reply follows the user message that shows the job's archive." };
-    }
-    index = archiveAnchor.followingIndex;
-  } else {
-    index = v.responseIndex;
-    if (!(index >= 0 && index < replies.length)) {
-      return { ...base, ok: false, error: "bound_root_absent", rootCount: replies.length,
-        message: "Bound response root is absent; whole-conversation capture is forbidden." };
-    }
-  }
+  const choice = captureRules.choose(v, replies.length, (i) => idOf(replies[i].root) === v.messageId,
+    archiveAnchor, { userTurn: "user message", reply: "Grok reply" });
+  if (choice.refusal) return { ...base, ok: false, ...choice.refusal };
+  const index = choice.index;
   const { root, copy, text } = replies[index];
   const thinking = root.querySelector(v.thinkingSelector);
   const reasoning = thinking ? (thinking.textContent || "").trim() : "";
@@ -135,16 +93,7 @@
   for (const el of [copy, ...copy.querySelectorAll("*")]) {
     for (const attr of [...el.attributes]) if (!KEPT.has(attr.name)) el.removeAttribute(attr.name);
   }
-  const languageOf = (pre) => {
-    for (const el of [pre, pre.querySelector("code")]) {
-      if (!el) continue;
-      const m = (el.getAttribute("class") || "").match(/(?:^|\s)(?:language|lang)-([\w+#.-]+)/);
-      if (m) return m[1];
-    }
-    return "";
-  };
-  const codeBlocks = [...copy.querySelectorAll("pre")].filter((pre) => !pre.querySelector("pre"))
-    .map((pre, i) => ({ index: i + 1, language: languageOf(pre), text: pre.textContent || "" }));
+  const codeBlocks = captureRules.codeBlocks(copy);
   const title = copy.querySelector("h1,h2");
   return {
     ...base,

@@ -1,24 +1,10 @@
 // One look at a Grok page for the classifier, in a single evaluation.
 // `v` is the vocabulary handed in from Python; this file holds no labels of its own.
+// @use scopedText = oraculum.providers:js/scoped_text.js
 (v) => {
   const inMessage = (el) => !!el.closest(v.bubbleSelector) || !!el.closest(v.assistantRoleSelector);
   // Text outside the messages: banners, dialogs, interstitials, the composer.
-  const scoped = [];
-  const walker = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
-    acceptNode(node) {
-      if (node.nodeType === Node.ELEMENT_NODE) {
-        if (node.matches(v.bubbleSelector) || node.matches(v.assistantRoleSelector)) return NodeFilter.FILTER_REJECT;
-        const tag = node.tagName;
-        if (tag === "SCRIPT" || tag === "STYLE" || tag === "NOSCRIPT" || tag === "TEMPLATE") return NodeFilter.FILTER_REJECT;
-        return NodeFilter.FILTER_SKIP;
-      }
-      return NodeFilter.FILTER_ACCEPT;
-    },
-  });
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    const t = n.nodeValue.trim();
-    if (t) scoped.push(t);
-  }
+  const scoped = scopedText((el) => el.matches(v.bubbleSelector) || el.matches(v.assistantRoleSelector));
   const nameOf = (el) => (el.getAttribute("aria-label") || el.innerText || el.textContent || "").trim().toLowerCase();
   const visible = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
   // A login call to action: a button, link or menu item named exactly like one (facts §5).
