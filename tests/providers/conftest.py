@@ -3,24 +3,28 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import io
 import tarfile
-from collections.abc import Iterator
+import time
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import zstandard
+from playwright.async_api import Page, async_playwright
 
-from homes import SIMULATOR_WORKER, write_global_config
+from homes import SIMULATOR_WORKER, log_of, write_global_config
 from oraculum.auth.simulator import seed_simulator_profile
+from oraculum.browser.chromium import launch_args, resolve_executable
 from oraculum.browser.session import LaunchOptions
 from oraculum.core.config import Config, seed_profile_dir
 from oraculum.core.paths import private_home_environment
 from oraculum.core.presets import resolve_selection
 from oraculum.jobs.admission import JobRequest, submit_job
-from oraculum.jobs.model import Job
+from oraculum.jobs.model import Job, Status
 from oraculum.simulator import SimulatorThread
 
 FAST_SIM = {"think_ms": 150, "token_ms": 2, "hydrate_ms": 80, "upload_ms": 120}
@@ -32,18 +36,76 @@ def sim() -> Iterator[SimulatorThread]:
         yield running
 
 
+def simulator_config(sim: SimulatorThread, **chat_knobs: Any) -> dict[str, Any]:
+    """A global config for jobs against ``sim`` (its new-chat URL carrying ``chat_knobs``)."""
+    return {
+        "browser": {
+            "chatUrl": sim.chat_url(**chat_knobs) if chat_knobs else sim.url + "/",
+            "authUrl": sim.sign_in_url,
+            "maxConcurrentJobs": 2,
+        },
+        "worker": SIMULATOR_WORKER,
+        "queue": {"maxQueuedPerSlot": 5},
+    }
+
+
 def write_config(sim: SimulatorThread, **chat_knobs: Any) -> Config:
-    return write_global_config(
-        {
-            "browser": {
-                "chatUrl": sim.chat_url(**chat_knobs) if chat_knobs else sim.url + "/",
-                "authUrl": sim.sign_in_url,
-                "maxConcurrentJobs": 2,
-            },
-            "worker": SIMULATOR_WORKER,
-            "queue": {"maxQueuedPerSlot": 5},
-        }
-    )
+    return write_global_config(simulator_config(sim, **chat_knobs))
+
+
+@contextlib.asynccontextmanager
+async def simulator_page(sim: SimulatorThread) -> AsyncIterator[Page]:
+    """A page of a fresh headless Chromium signed in to ``sim`` (its session cookie); the
+    browser closes with the block."""
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(
+            executable_path=str(resolve_executable()), args=launch_args(), headless=True
+        )
+        try:
+            context = await browser.new_context()
+            await context.add_cookies([sim.session_cookie()])  # type: ignore[list-item]
+            yield await context.new_page()
+        finally:
+            await browser.close()
+
+
+# Pages that stop a job before it sends: (scenario knobs, error code, diagnostics name).
+BLOCKED_PAGES = pytest.mark.parametrize(
+    ("knobs", "code", "diagnostics"),
+    [
+        ({"scenario": "challenge", "challenge_loads": 0}, "provider_challenge", "preflight"),
+        ({"scenario": "outage", "outage_loads": 0}, "provider_outage", "preflight"),
+        ({"scenario": "upload_fail"}, "upload_failed", "failure"),
+    ],
+)
+
+
+def assert_failed_before_send(done: Job, code: str, diagnostics: str) -> None:
+    """The job failed with ``code`` before sending, and saved the page's diagnostics."""
+    assert done.status == Status.FAILED
+    assert done.error_code == code, done.error
+    assert done.prompt_send_state.value == "not_sent"
+    for suffix in ("url.txt", "aria.txt", "text.txt", "png"):
+        assert Path(done.logs_dir, f"{diagnostics}.{suffix}").exists(), suffix
+
+
+def recollected(done: Job, project: Path, timeout_s: float = 60.0) -> Job:
+    """Start `read --recollect` for a finished job and wait until the recollection finished;
+    the job as it is then (its worker log shown when it never finishes)."""
+    from oraculum.jobs.store import JobStore
+    from oraculum.service.read import read
+
+    started = read(done.id, cwd=project, action="recollect").recollection
+    assert started is not None and started.started is True
+    deadline = time.monotonic() + timeout_s
+    job = done
+    while time.monotonic() < deadline:
+        job = JobStore().load(done.id)
+        if any("Recollection finished" in e.message for e in job.lifecycle_events):
+            break
+        time.sleep(0.3)
+    assert any("Recollection finished" in e.message for e in job.lifecycle_events), log_of(job)
+    return job
 
 
 @pytest.fixture(scope="module")

@@ -9,9 +9,14 @@ import pytest
 from homes import bare_project, complete, finished, log_of  # noqa: F401 (bare_project: the fixture)
 from oraculum.core.errors import OracleError
 from oraculum.jobs.model import Status
-from oraculum.jobs.store import JobStore
 
-from .conftest import submit_chatgpt, write_config
+from .conftest import (
+    BLOCKED_PAGES,
+    assert_failed_before_send,
+    recollected,
+    submit_chatgpt,
+    write_config,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -55,22 +60,10 @@ def test_happy_path_on_both_shells_and_all_pickers(seeded, sim, project: Path) -
         assert "?sig=" not in answer  # signed transport URLs never reach the saved answer
 
 
-@pytest.mark.parametrize(
-    ("knobs", "code", "diagnostics"),
-    [
-        ({"scenario": "challenge", "challenge_loads": 0}, "provider_challenge", "preflight"),
-        ({"scenario": "outage", "outage_loads": 0}, "provider_outage", "preflight"),
-        ({"scenario": "upload_fail"}, "upload_failed", "failure"),
-    ],
-)
+@BLOCKED_PAGES
 def test_blocked_pages_fail_with_their_code(seeded, sim, project, knobs, code, diagnostics) -> None:
     job = submit_chatgpt(project, write_config(sim, **knobs))
-    done = finished(job.id)
-    assert done.status == Status.FAILED
-    assert done.error_code == code, done.error
-    assert done.prompt_send_state.value == "not_sent"
-    for suffix in ("url.txt", "aria.txt", "text.txt", "png"):
-        assert Path(done.logs_dir, f"{diagnostics}.{suffix}").exists(), suffix
+    assert_failed_before_send(finished(job.id), code, diagnostics)
 
 
 def test_login_required_fails_as_auth_and_says_run_auth(revocable_seed, sim, project) -> None:
@@ -189,20 +182,10 @@ def test_read_recollect_reacquires_the_turn_without_sending(seeded, sim, project
     import time
 
     from oraculum.jobs.locks import RECOLLECT_LOCK, is_locked
-    from oraculum.service.read import read
 
     done = complete(submit_chatgpt(project, write_config(sim), prompt="Recollect me"))
     sent_before = len(sim.state.user_messages())
-    started = read(done.id, cwd=project, action="recollect")
-    assert started.recollection is not None and started.recollection.started is True
-    deadline = time.monotonic() + 60
-    job = done
-    while time.monotonic() < deadline:
-        job = JobStore().load(done.id)
-        if any("Recollection finished" in e.message for e in job.lifecycle_events):
-            break
-        time.sleep(0.3)
-    assert any("Recollection finished" in e.message for e in job.lifecycle_events), log_of(job)
+    job = recollected(done, project)
     assert job.collection_binding["messageId"] == done.collection_binding["messageId"]
     assert "Recollect me" in Path(job.response_path).read_text()
     assert len(sim.state.user_messages()) == sent_before  # nothing was sent

@@ -5,13 +5,13 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from playwright.async_api import async_playwright
 
-from oraculum.browser.chromium import launch_args, resolve_executable
 from oraculum.core.config import Config
 from oraculum.core.presets import resolve_selection
 from oraculum.providers.chatgpt.page import ChatGPTPage
 from oraculum.providers.chatgpt.pickers import Configurator, Wanted, parse_power, tier_matches
+
+from .conftest import simulator_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -84,13 +84,7 @@ async def configure_all(sim, shell: str, picker: str, scenario: str = "") -> dic
     config = Config()
     knobs = {"scenario": scenario} if scenario else {}
     results = {}
-    async with async_playwright() as pw:
-        browser = await pw.chromium.launch(
-            executable_path=str(resolve_executable()), args=launch_args(), headless=True
-        )
-        context = await browser.new_context()
-        await context.add_cookies([sim.session_cookie()])
-        page = await context.new_page()
+    async with simulator_page(sim) as page:
         chat = ChatGPTPage(page)
         for preset in MODEL_PRESETS:
             # Start each preset from a different model so every change is a real change.
@@ -107,7 +101,6 @@ async def configure_all(sim, shell: str, picker: str, scenario: str = "") -> dic
             assert opener is not None, preset
             assert await opener.get_attribute("aria-expanded") != "true", preset
             results[preset] = observed.to_json_dict()
-        await browser.close()
     return results
 
 

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from homes import bare_project, complete, finished, log_of  # noqa: F401 (bare_project: the fixture)
+from homes import bare_project, complete, finished  # noqa: F401 (bare_project: the fixture)
 from oraculum.core.presets import resolve_selection
 from oraculum.jobs.admission import JobRequest, submit_job
 from oraculum.jobs.model import Job, Status
 from oraculum.simulator import deep_research as fixture
 
-from .conftest import make_archive, write_config
+from .conftest import make_archive, recollected, write_config
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -229,24 +229,10 @@ def test_a_ten_minute_research_has_no_stale_heartbeat_and_shows_researching(
 
 
 def test_recollecting_a_research_job_reads_the_same_sources(seeded, sim, project) -> None:
-    import time
-
-    from oraculum.jobs.store import JobStore
-    from oraculum.service.read import read
-
     done = complete(submit_research(project, sim, scenario="dr_no_export"))
     Path(done.response_path).unlink()
     sent_before = len(sim.state.user_messages())
-    again = read(done.id, cwd=project, action="recollect").recollection
-    assert again is not None and again.started is True
-    deadline = time.monotonic() + 60
-    job = done
-    while time.monotonic() < deadline:
-        job = JobStore().load(done.id)
-        if any("Recollection finished" in e.message for e in job.lifecycle_events):
-            break
-        time.sleep(0.3)
-    assert any("Recollection finished" in e.message for e in job.lifecycle_events), log_of(job)
+    job = recollected(done, project)
     assert len(sim.state.user_messages()) == sent_before  # nothing was sent
     assert capture_record(job)["method"] == "report_widget_state"
     answer = Path(job.response_path).read_text()

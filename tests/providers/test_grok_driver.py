@@ -12,11 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.async_api import async_playwright
 
 from homes import SIMULATOR_WORKER, bare_project, complete, finished, log_of, write_global_config  # noqa: F401 (bare_project: the fixture)
 from oraculum.auth.simulator import seed_simulator_profile
-from oraculum.browser.chromium import launch_args, resolve_executable
 from oraculum.browser.session import LaunchOptions
 from oraculum.capture.collect import CollectionResult
 from oraculum.capture.grok_collect import recollect_with
@@ -28,6 +26,8 @@ from oraculum.jobs.model import Job, Status
 from oraculum.jobs.store import JobStore
 from oraculum.providers.grok.page import GrokPage
 from oraculum.simulator import SimulatorThread
+
+from .conftest import BLOCKED_PAGES, assert_failed_before_send, simulator_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -174,21 +174,10 @@ def test_follow_up_continues_the_same_conversation(seeded, sim, project) -> None
     assert second.collection_binding["responseIndex"] == 1
 
 
-@pytest.mark.parametrize(
-    ("knobs", "code", "diagnostics"),
-    [
-        ({"scenario": "challenge", "challenge_loads": 0}, "provider_challenge", "preflight"),
-        ({"scenario": "outage", "outage_loads": 0}, "provider_outage", "preflight"),
-        ({"scenario": "upload_fail"}, "upload_failed", "failure"),
-    ],
-)
+@BLOCKED_PAGES
 def test_blocked_pages_fail_with_their_code(seeded, sim, project, knobs, code, diagnostics) -> None:
     done = finished(submit_grok(project, write_config(sim, **knobs)).id)
-    assert done.status == Status.FAILED
-    assert done.error_code == code, done.error
-    assert done.prompt_send_state.value == "not_sent"
-    for suffix in ("url.txt", "aria.txt", "text.txt", "png"):
-        assert Path(done.logs_dir, f"{diagnostics}.{suffix}").exists(), suffix
+    assert_failed_before_send(done, code, diagnostics)
 
 
 def test_login_expired_fails_as_auth_and_says_run_auth(revocable_seed, sim, project) -> None:
@@ -264,13 +253,7 @@ def test_generation_error_that_persists_fails_after_send(seeded, sim, project) -
 
 async def recollect_in_browser(sim: SimulatorThread, job: Job, config: Config) -> CollectionResult:
     """Reopen the job's conversation in a fresh signed-in browser and recollect its reply."""
-    async with async_playwright() as pw:
-        browser = await pw.chromium.launch(
-            executable_path=str(resolve_executable()), args=launch_args(), headless=True
-        )
-        context = await browser.new_context()
-        await context.add_cookies([sim.session_cookie()])
-        page = await context.new_page()
+    async with simulator_page(sim) as page:
         await page.goto(job.chat_url or "")
 
         async def reopen() -> None:
@@ -279,18 +262,15 @@ async def recollect_in_browser(sim: SimulatorThread, job: Job, config: Config) -
         async def persist(_patch: dict) -> Job:
             return job
 
-        try:
-            return await recollect_with(
-                GrokPage(page).capture,
-                page,
-                job,
-                JobStore().paths(job.id),
-                config,
-                reopen=reopen,
-                persist=persist,
-            )
-        finally:
-            await browser.close()
+        return await recollect_with(
+            GrokPage(page).capture,
+            page,
+            job,
+            JobStore().paths(job.id),
+            config,
+            reopen=reopen,
+            persist=persist,
+        )
 
 
 def test_recollection_reacquires_the_same_reply_and_never_guesses(seeded, sim, project) -> None:
