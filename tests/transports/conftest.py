@@ -4,15 +4,25 @@ a browser signed in to the simulator the way a person would (its own sign-in for
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import aiohttp
+import pytest
 from playwright.async_api import async_playwright
 
 from oraculum.browser import cdp
 from oraculum.simulator import SimulatorThread
+from providers.conftest import FAST_SIM
 
 SENTINEL_HTML = "data:text/html,<title>user tab</title><p>the user's own tab</p>"
+
+
+@pytest.fixture(scope="module")
+def sim() -> Iterator[SimulatorThread]:
+    """The ChatGPT simulator, one per test module, at the driver tests' fast pacing."""
+    with SimulatorThread(**FAST_SIM) as running:
+        yield running
 
 
 async def _session_call(ws: aiohttp.ClientWebSocketResponse, message: dict[str, Any]) -> Any:

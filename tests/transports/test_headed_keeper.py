@@ -19,7 +19,7 @@ from oraculum.browser import cdp, keeper
 from oraculum.core.paths import private_home_environment
 from oraculum.jobs.model import Status
 from oraculum.simulator import SimulatorThread
-from providers.conftest import FAST_SIM, submit_chatgpt
+from providers.conftest import submit_chatgpt
 
 from .conftest import page_targets, sign_in_and_open_sentinel, tab_state
 from .test_managed_jobs import log_of, managed_config
@@ -49,12 +49,6 @@ def virtual_display() -> Iterator[str]:
     finally:
         proc.terminate()
         proc.wait(10)
-
-
-@pytest.fixture(scope="module")
-def sim() -> Iterator[SimulatorThread]:
-    with SimulatorThread(**FAST_SIM) as running:
-        yield running
 
 
 @pytest.fixture(scope="module")

@@ -19,18 +19,12 @@ from oraculum.browser import keeper
 from oraculum.jobs.model import Status
 from oraculum.jobs.store import JobStore
 from oraculum.simulator import SimulatorThread
-from providers.conftest import FAST_SIM, submit_chatgpt
+from providers.conftest import submit_chatgpt
 
 from .conftest import sign_in_and_open_sentinel
 from .test_managed_jobs import log_of, managed_config
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
-
-
-@pytest.fixture(scope="module")
-def sim() -> Iterator[SimulatorThread]:
-    with SimulatorThread(**FAST_SIM) as running:
-        yield running
 
 
 @pytest.fixture

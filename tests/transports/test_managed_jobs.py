@@ -16,13 +16,13 @@ from typing import Any
 import psutil
 import pytest
 
-from homes import SIMULATOR_WORKER, bare_project, complete, finished, log_of, write_global_config  # noqa: F401 (bare_project: the fixture)
+from homes import bare_project, complete, finished, log_of, write_global_config  # noqa: F401 (bare_project: the fixture)
 from oraculum.browser import cdp, keeper
 from oraculum.core.config import Config
 from oraculum.core.paths import private_home_environment
 from oraculum.jobs.model import Status
 from oraculum.simulator import SimulatorThread
-from providers.conftest import FAST_SIM, submit_chatgpt
+from providers.conftest import simulator_config, submit_chatgpt
 
 from .conftest import page_targets, sign_in_and_open_sentinel, tab_state
 
@@ -32,25 +32,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 def managed_config(
     sim: SimulatorThread, *, on_demand: bool = True, headed: str = "headless", **chat_knobs: Any
 ) -> Config:
-    return write_global_config(
-        {
-            "browser": {
-                "transport": "managed",
-                "managed": {"headed": headed, "startOnDemand": on_demand},
-                "chatUrl": sim.chat_url(**chat_knobs) if chat_knobs else sim.url + "/",
-                "authUrl": sim.sign_in_url,
-                "maxConcurrentJobs": 2,
-            },
-            "worker": SIMULATOR_WORKER,
-            "queue": {"maxQueuedPerSlot": 5},
-        }
-    )
-
-
-@pytest.fixture(scope="module")
-def sim() -> Iterator[SimulatorThread]:
-    with SimulatorThread(**FAST_SIM) as running:
-        yield running
+    data = simulator_config(sim, **chat_knobs)
+    data["browser"] |= {
+        "transport": "managed",
+        "managed": {"headed": headed, "startOnDemand": on_demand},
+    }
+    return write_global_config(data)
 
 
 @pytest.fixture(scope="module")

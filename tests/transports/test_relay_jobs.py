@@ -32,7 +32,7 @@ from oraculum.core.paths import private_home_environment
 from oraculum.jobs.model import Status
 from oraculum.jobs.store import JobStore
 from oraculum.simulator import SimulatorThread
-from providers.conftest import FAST_SIM, submit_chatgpt
+from providers.conftest import submit_chatgpt
 
 from .conftest import page_targets, sign_in_and_open_sentinel, tab_state
 from .test_managed_jobs import log_of
@@ -75,12 +75,6 @@ def users_chrome(
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(10)
-
-
-@pytest.fixture(scope="module")
-def sim() -> Iterator[SimulatorThread]:
-    with SimulatorThread(**FAST_SIM) as running:
-        yield running
 
 
 @pytest.fixture(scope="module")
