@@ -1,25 +1,36 @@
-"""Command-line surface. Each command module registers itself on :data:`app`."""
+"""Command-line surface: :func:`main` runs one command line and returns its exit code.
+
+Importing this package loads no command framework: a command line the fast path takes
+(:mod:`oraculum.cli.fast`) runs without typer; any other loads typer and the command modules
+it names (:func:`load_commands`).
+"""
 
 from __future__ import annotations
 
 import importlib
-import json
-import pkgutil
+import os
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-import typer
-
-from oraculum.cli.app import MODE, app, console
+from oraculum.cli.output import MODE, report_error, split_json_flag
 from oraculum.core.errors import ExitCode, OracleError
 
-# Command modules register on `app` when imported: every `*_cmd` module of this package is one
-# (a new command is a new module; nothing else to edit). They import only typer and light
-# modules at the top and load their library code (services, browsers, servers) inside the
-# commands that run it.
+if TYPE_CHECKING:
+    import typer
+
+# Command modules register on the typer app when imported: every `*_cmd` module of this
+# package is one (a new command is a new module; nothing else to edit). They import only typer
+# and light modules at the top and load their library code (services, browsers, servers) inside
+# the commands that run it.
 COMMAND_MODULES = tuple(
-    sorted(m.name for m in pkgutil.iter_modules(__path__) if m.name.endswith("_cmd"))
+    sorted(
+        name.removesuffix(".py")
+        for name in os.listdir(os.path.dirname(__file__))
+        if name.endswith("_cmd.py")
+    )
 )
-__all__ = ["app", "entrypoint", "load_commands", "main"]
+__all__ = ["COMMAND_MODULES", "entrypoint", "load_commands", "main"]
 
 
 def load_commands(args: list[str] | None = None) -> None:
@@ -32,62 +43,60 @@ def load_commands(args: list[str] | None = None) -> None:
         importlib.import_module(f"oraculum.cli.{name}")
 
 
-def _split_json_flag(argv: list[str]) -> tuple[list[str], bool]:
-    """Accept `--json` anywhere before `--`, so `oraculum status --json` works too."""
-    if "--" in argv:
-        cut = argv.index("--")
-        head, tail = argv[:cut], argv[cut:]
-    else:
-        head, tail = argv, []
-    found = "--json" in head
-    return [a for a in head if a != "--json"] + tail, found
+def main(argv: list[str] | None = None, *, fast: bool = True) -> int:
+    """Run one command line; its exit code. ``fast=False`` always takes the typer path (the
+    tests hold the two paths to the same output)."""
+    args, json_mode = split_json_flag(list(sys.argv[1:] if argv is None else argv))
+    MODE.json = json_mode
+    from oraculum.cli.fast import fast_command
+
+    quick = fast_command(args) if fast else None
+    return _reporting(quick if quick is not None else lambda: _run_typer(args))
 
 
-def _report_error(error: OracleError) -> int:
-    if MODE.json:
-        sys.stdout.write(
-            json.dumps({"error": error.to_dict()}, indent=2, ensure_ascii=False) + "\n"
-        )
-    else:
-        stderr = console(stderr=True)
-        stderr.print(f"error[{error.code}]: {error.message}", markup=False)
-        if error.suggested_next_step:
-            stderr.print(f"  next step: {error.suggested_next_step}", markup=False)
-    return int(error.exit_code)
+def _reporting(run: Callable[[], int]) -> int:
+    """``run``'s exit code; an error, whatever raised it, in its stable shape."""
+    try:
+        return run()
+    except OracleError as error:
+        return report_error(error)
+    except KeyboardInterrupt:
+        return report_error(OracleError("interrupted", "Interrupted."))
+    except Exception as exc:  # a bug or an unmapped OS fault: the error shape, never a traceback
+        from oraculum.core.crashlog import surface_error
+
+        return report_error(surface_error(exc, surface="cli"))
+
+
+def _run_typer(args: list[str]) -> int:
+    import typer
+
+    registry = importlib.import_module("oraculum.cli.app")  # the module: tests patch its app
+    load_commands(args)
+    try:
+        result = registry.app(args=args, prog_name="oraculum", standalone_mode=False)
+    except typer.Exit as done:
+        return int(done.exit_code or 0)
+    except typer.Abort:
+        return report_error(OracleError("interrupted", "Interrupted."))
+    except typer.TyperException as usage:  # typer's (vendored click) usage errors
+        if MODE.json:
+            return report_error(OracleError("invalid_argument", usage.format_message()))
+        _show_usage_error(usage)
+        return int(ExitCode.INVALID_INPUT)
+    return int(result or 0) if isinstance(result, int) else 0
 
 
 def _show_usage_error(error: typer.TyperException) -> None:
     # Click's exceptions print themselves (usage line and hint); a bare TyperException has
     # no show(), so it gets click's plain "Error: ..." line.
+    import typer
+
     show = getattr(error, "show", None)
     if callable(show):
         show()
     else:
         typer.echo(f"Error: {error.format_message()}", err=True)
-
-
-def main(argv: list[str] | None = None) -> int:
-    args, json_mode = _split_json_flag(list(sys.argv[1:] if argv is None else argv))
-    MODE.json = json_mode
-    load_commands(args)
-    try:
-        result = app(args=args, prog_name="oraculum", standalone_mode=False)
-    except OracleError as error:
-        return _report_error(error)
-    except typer.Exit as done:
-        return int(done.exit_code or 0)
-    except (typer.Abort, KeyboardInterrupt):
-        return _report_error(OracleError("interrupted", "Interrupted."))
-    except typer.TyperException as usage:  # typer's (vendored click) usage errors
-        if MODE.json:
-            return _report_error(OracleError("invalid_argument", usage.format_message()))
-        _show_usage_error(usage)
-        return int(ExitCode.INVALID_INPUT)
-    except Exception as exc:  # a bug or an unmapped OS fault: the error shape, never a traceback
-        from oraculum.core.crashlog import surface_error
-
-        return _report_error(surface_error(exc, surface="cli"))
-    return int(result or 0) if isinstance(result, int) else 0
 
 
 def entrypoint() -> None:

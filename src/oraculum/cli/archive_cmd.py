@@ -2,160 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated
 
 import typer
 
-from oraculum.cli.app import app, emit
-from oraculum.core.errors import OracleError
-from oraculum.core.providers import provider_spec
-
-if TYPE_CHECKING:
-    from rich.console import Console
-
-    from oraculum.archive.selection import Selection
-
-
-def _settings(project_root: Path, provider: str) -> dict[str, Any]:
-    """Archive settings from the effective config (its defaults when no file sets them)."""
-    from oraculum.core.config import load_config
-
-    config = load_config(project_root).config
-    return {
-        "level": config.archive.zstd_level,
-        "threads": config.archive.threads,
-        "timeout_s": config.archive.timeout_ms / 1000,
-        "max_bytes": config.archive_max_bytes(provider),
-    }
-
-
-def _project_root(project: Path | None) -> Path:
-    if project is not None:
-        if not project.is_dir():
-            raise OracleError(
-                "invalid_argument",
-                f"--project is not a directory: {project}",
-                rejected_value=str(project),
-            )
-        return Path(os.path.abspath(project))
-    from oraculum.core.project import find_project_root
-
-    return find_project_root()
-
-
-def _mib(n: int | None) -> str:
-    return "-" if n is None else f"{n / 2**20:.2f} MiB"
-
-
-def selection_data(selection: Selection) -> dict[str, Any]:
-    from oraculum.archive.inputs import display
-
-    return {
-        "projectRoot": str(selection.project_root),
-        "inputs": [display(i) for i in selection.inputs],
-        "wholeRepo": selection.whole_repo,
-        "source": selection.source,
-        "fileCount": len(selection.entries),
-        "symlinkCount": sum(1 for e in selection.entries if e.kind == "symlink"),
-        "uncompressedBytes": selection.total_bytes,
-        "entries": [
-            {"path": display(e.path), "kind": e.kind, "bytes": e.size}
-            | ({"target": display(e.target)} if e.kind == "symlink" else {})
-            for e in selection.entries
-        ],
-        "excluded": selection.excluded_summary(),
-        "skipped": selection.skipped_dicts(),
-    }
-
-
-def _render_excluded(console: Console, excluded: list[dict[str, Any]], skipped: list[Any]) -> None:
-    from rich.table import Table
-
-    if excluded:
-        table = Table(box=None, pad_edge=False, title="excluded", title_justify="left")
-        for column in ("reason", "paths", "files listed", "examples"):
-            table.add_column(column)
-        for row in excluded:
-            table.add_row(
-                row["reason"],
-                str(row["paths"]),
-                str(row["filesListed"]),
-                ", ".join(row["examples"]),
-            )
-        console.print(table)
-    for item in skipped:
-        console.print(f"skipped {item['path']}: {item['reason']}", markup=False)
-
-
-def _count(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
-
-
-def _render_list(data: dict[str, Any], console: Console) -> None:
-    for entry in data["entries"]:
-        line = entry["path"]
-        if entry["kind"] == "symlink":
-            line += f" -> {entry['target']}"
-        console.print(line, markup=False)
-    _render_excluded(console, data["excluded"], data["skipped"])
-    console.print(
-        f"{_count(data['fileCount'], 'entry', 'entries')} "
-        f"({_count(data['symlinkCount'], 'symlink', 'symlinks')}), "
-        f"{_mib(data['uncompressedBytes'])} uncompressed, from {data['source']} "
-        f"in {data['projectRoot']}",
-        markup=False,
-    )
-
-
-def _build_text(data: dict[str, Any]) -> str:
-    """The built archive in words: what was auto-pruned, then where it is and what it holds."""
-    lines = [
-        f"auto-pruned {pruned['relativePath']}/ ({_mib(pruned['bytes'])}, "
-        f"~{_mib(pruned['estimatedCompressedBytes'])} compressed)"
-        for pruned in data["autoPrunedArchivePaths"]
-    ]
-    lines.append(
-        f"{data['path']}\n{data['fileCount']} entries, {_mib(data['uncompressedBytes'])} → "
-        f"{_mib(data['archiveBytes'])} (limit {_mib(data['limitBytes'])}) "
-        f"in {data['elapsedSeconds']:.2f} s\nsha256 {data['sha256']}"
-    )
-    return "\n".join(lines)
-
-
-def _emit_build(data: dict[str, Any]) -> None:
-    if not data["excluded"] and not data["skipped"]:
-        emit(data, text=_build_text(data))  # plain lines: no rich to load
-        return
-
-    def render(console: Console) -> None:
-        _render_excluded(console, data["excluded"], data["skipped"])
-        console.print(_build_text(data), markup=False)
-
-    emit(data, render)
-
-
-def _preview(root: Path, items: list[str], *, include_git_dir: bool) -> None:
-    """`--list`: what the archive would hold (an empty selection is refused, as by the
-    build)."""
-    from oraculum.archive import select_entries
-    from oraculum.archive.selection import empty_selection_error
-
-    selection = select_entries(root, items, include_git_dir=include_git_dir)
-    if not selection.entries:
-        raise empty_selection_error(selection)
-    data = selection_data(selection)
-    emit(data, lambda console: _render_list(data, console))
-
-
-def _destination(out: Path | None, default_name: str) -> tuple[Path, str]:
-    """The directory and file name to write: ``--out`` as a directory or a file name."""
-    target = Path(out) if out is not None else Path.cwd()
-    if target.is_dir():
-        return target, default_name
-    return target.parent, target.name
+from oraculum.cli.app import app
+from oraculum.cli.archiving import run_archive
 
 
 @app.command("archive")
@@ -189,25 +42,11 @@ def archive_command(
     ] = False,
 ) -> None:
     """Preview (--list) or build exactly the context archive a job would upload."""
-    # The archive package (zstandard among its imports) loads only when this command runs.
-    from oraculum.archive import build_archive
-
-    spec = provider_spec(provider, dry_run=False)
-    root = _project_root(project)
-    items = list(inputs) if inputs else ["."]
-    if list_only:
-        _preview(root, items, include_git_dir=include_git_dir)
-        return
-    job_id = time.strftime("preview-%Y%m%d-%H%M%S")
-    dest_dir, filename = _destination(out, f"context-{job_id}{spec.archive_suffix}")
-    result = build_archive(
-        root,
-        items,
-        dest_dir,
-        job_id,
-        spec.name,
-        filename=filename,
+    run_archive(
+        inputs,
+        provider=provider,
+        out=out,
+        list_only=list_only,
+        project=project,
         include_git_dir=include_git_dir,
-        **_settings(root, spec.name),
     )
-    _emit_build(result.to_dict())

@@ -6,6 +6,7 @@ __all__ = [
     "crashlog",
     "errors",
     "fsio",
+    "memo",
     "paths",
     "presets",
     "project",

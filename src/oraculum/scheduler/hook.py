@@ -7,7 +7,6 @@ light; ``tests/cli/test_startup.py``, ``bench/cli_startup.py``).
 
 from __future__ import annotations
 
-import logging
 import os
 
 from oraculum.core.paths import state_dir
@@ -25,5 +24,7 @@ def restart_runner_if_pending() -> bool:
 
         return ensure_runner()
     except Exception:  # the command itself comes first; the next one tries again
+        import logging
+
         logging.getLogger("oraculum.scheduler").debug("runner restart failed", exc_info=True)
         return False

@@ -1,0 +1,93 @@
+"""The fast start: a command line a hot command takes as written runs without typer.
+
+Loading typer and validating its parameters costs a start-up about as long as archiving a
+mid-sized project, and `oraculum archive` is measured against `tar | zstd` as a whole process.
+So a command listed here is parsed by a small, strict parser and run by the same function its
+typer command calls. Anything this parser does not take as written (help, an unknown or
+repeated option, a missing value, `--`) returns None and goes to typer, which owns the usage
+text and the usage errors; `tests/cli/test_fast_start.py` holds both paths to one output and
+one set of options.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = ["FAST_COMMANDS", "FastCommand", "fast_command", "parse"]
+
+
+@dataclass(frozen=True)
+class FastCommand:
+    """One command the fast start takes: its flags and valued options (option → keyword,
+    with the value's type), and the function that runs it."""
+
+    flags: dict[str, str]
+    options: dict[str, tuple[str, Callable[[str], Any]]]
+    run: Callable[..., None]
+
+
+def _archive(inputs: list[str] | None, **options: Any) -> None:
+    from oraculum.cli.archiving import run_archive
+
+    run_archive(inputs, **options)
+
+
+FAST_COMMANDS: dict[str, FastCommand] = {
+    "archive": FastCommand(
+        flags={"--list": "list_only", "--include-git-dir": "include_git_dir"},
+        options={
+            "--provider": ("provider", str),
+            "--out": ("out", Path),
+            "--project": ("project", Path),
+        },
+        run=_archive,
+    ),
+}
+
+
+def parse(command: FastCommand, args: list[str]) -> tuple[list[str], dict[str, Any]] | None:
+    """(positionals, keywords) when ``args`` are exactly what ``command`` takes, else None."""
+    positionals: list[str] = []
+    keywords: dict[str, Any] = {}
+    tokens = iter(args)
+    for token in tokens:
+        if not token.startswith("-"):
+            positionals.append(token)
+            continue
+        name, has_value, value = token.partition("=")
+        if name in command.flags and not has_value:
+            keywords[command.flags[name]] = True
+            continue
+        if name not in command.options:
+            return None  # help, a typo, `--`, a short option: typer's to answer
+        keyword, kind = command.options[name]
+        if not has_value:
+            value = next(tokens, "")
+        if keyword in keywords or not value or value.startswith("-"):
+            return None  # repeated, missing or option-like: typer says what it makes of it
+        keywords[keyword] = kind(value)
+    return positionals, keywords
+
+
+def fast_command(args: list[str]) -> Callable[[], int] | None:
+    """The runner of ``args`` (after `--json` is taken out) when the fast start takes them."""
+    if not args or args[0] not in FAST_COMMANDS:
+        return None
+    command = FAST_COMMANDS[args[0]]
+    parsed = parse(command, args[1:])
+    if parsed is None:
+        return None
+    positionals, keywords = parsed
+
+    def run() -> int:
+        # What the typer root callback does before any command.
+        from oraculum.scheduler.hook import restart_runner_if_pending
+
+        restart_runner_if_pending()
+        command.run(positionals or None, **keywords)
+        return 0
+
+    return run

@@ -1,0 +1,85 @@
+"""The one way commands print results and errors, without the command framework.
+
+Commands are thin: they call a library function and hand its result to :func:`emit`. In JSON
+mode (`--json` anywhere before `--`) every command prints exactly one JSON document on stdout:
+the result object, or ``{"error": {...}}`` with the error's stable shape. Nothing here imports
+typer, so a command started on the fast path (:mod:`oraculum.cli.fast`) prints the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from oraculum.core.errors import OracleError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+__all__ = ["MODE", "OutputMode", "console", "emit", "report_error", "split_json_flag"]
+
+
+@dataclass
+class OutputMode:
+    json: bool = False
+
+
+MODE = OutputMode()
+
+
+@cache
+def console(*, stderr: bool = False) -> Console:
+    """The human-output console (stdout, or stderr for progress and errors)."""
+    # rich costs ~20 ms to import and JSON output never needs it: load it on first human output.
+    from rich.console import Console
+
+    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+
+
+def emit(
+    data: Any, render: Callable[[Console], None] | None = None, *, text: str | None = None
+) -> None:
+    """Print a command's result: one JSON document, or the human rendering (``render``, or
+    ``text`` as it is)."""
+    if MODE.json:
+        _write(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+    elif text is not None:
+        _write(text)  # no rich needed for a plain line
+    elif render is not None:
+        render(console())
+    else:
+        console().print_json(data=data, default=str)
+
+
+def _write(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def report_error(error: OracleError) -> int:
+    """Print ``error`` the way the output mode wants it; its exit code."""
+    if MODE.json:
+        sys.stdout.write(
+            json.dumps({"error": error.to_dict()}, indent=2, ensure_ascii=False) + "\n"
+        )
+    else:
+        stderr = console(stderr=True)
+        stderr.print(f"error[{error.code}]: {error.message}", markup=False)
+        if error.suggested_next_step:
+            stderr.print(f"  next step: {error.suggested_next_step}", markup=False)
+    return int(error.exit_code)
+
+
+def split_json_flag(argv: list[str]) -> tuple[list[str], bool]:
+    """Accept `--json` anywhere before `--`, so `oraculum status --json` works too."""
+    if "--" in argv:
+        cut = argv.index("--")
+        head, tail = argv[:cut], argv[cut:]
+    else:
+        head, tail = argv, []
+    found = "--json" in head
+    return [a for a in head if a != "--json"] + tail, found

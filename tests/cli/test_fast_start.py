@@ -1,0 +1,162 @@
+"""The fast start (``oraculum.cli.fast``): a hot command line runs without typer, with the
+same options, output, errors and exit codes as through typer."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer.main
+
+from oraculum.cli import load_commands, main
+from oraculum.cli.app import app
+from oraculum.cli.fast import FAST_COMMANDS, fast_command, parse
+from oraculum.core.paths import global_config_path
+
+from ..archive.support import git_init, write
+
+ARCHIVE = FAST_COMMANDS["archive"]
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    write(root, "src/app.py", b"print(1)\n")
+    write(root, "src/util.py", b"x = 2\n")
+    write(root, "node_modules/dep/index.js")
+    git_init(root)
+    return root
+
+
+def test_the_fast_options_are_the_typer_commands_options() -> None:
+    # One set of options, declared twice: this holds the declarations together.
+    load_commands(["archive"])
+    group = typer.main.get_command(app)
+    command = group.commands["archive"]  # type: ignore[attr-defined]
+    flags = {o for p in command.params if getattr(p, "is_flag", False) for o in p.opts}
+    valued = {
+        o
+        for p in command.params
+        if p.param_type_name == "option" and not getattr(p, "is_flag", False)
+        for o in p.opts
+    }
+    assert flags == set(ARCHIVE.flags)
+    assert valued == set(ARCHIVE.options)
+    assert {p.name for p in command.params if p.param_type_name == "argument"} == {"inputs"}
+    keywords = {k for k in ARCHIVE.flags.values()} | {k for k, _ in ARCHIVE.options.values()}
+    assert keywords == {p.name for p in command.params if p.param_type_name == "option"}
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--help"],
+        ["-h"],
+        ["--"],
+        ["--out"],  # a missing value
+        ["--out", "--list"],  # an option where a value belongs
+        ["--out", "a", "--out", "b"],  # repeated
+        ["--provider="],
+        ["--list=yes"],
+        ["--unknown"],
+    ],
+)
+def test_what_the_fast_parser_does_not_take_goes_to_typer(args: list[str]) -> None:
+    assert parse(ARCHIVE, args) is None
+    assert fast_command(["archive", *args]) is None
+
+
+def test_the_fast_parser_takes_what_typer_takes() -> None:
+    parsed = parse(ARCHIVE, ["src", "--provider=grok", "--out", "x.tgz", "--list", "docs"])
+    assert parsed == (
+        ["src", "docs"],
+        {"provider": "grok", "out": Path("x.tgz"), "list_only": True},
+    )
+    assert fast_command(["status"]) is None and fast_command([]) is None
+
+
+def _run(
+    capsys: pytest.CaptureFixture[str], args: list[str], *, fast: bool
+) -> tuple[int, str, str]:
+    code = main(args, fast=fast)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def _steady(out: str, json_mode: bool) -> object:
+    """The output without what differs between two builds (the time they took)."""
+    if json_mode:
+        doc = json.loads(out)
+        doc.pop("elapsedSeconds", None)
+        return doc
+    return [line for line in out.splitlines() if " s" not in line or "entries" not in line]
+
+
+@pytest.mark.parametrize("json_mode", [True, False])
+@pytest.mark.parametrize(
+    "case",
+    [
+        ["--list"],
+        ["--out", "{out}/a.tar.zst"],
+        ["src/app.py", "--provider", "grok", "--out={out}"],
+        ["--list", "missing"],  # an error: the same code, message and exit status
+        ["--provider", "nope", "--out", "{out}"],
+    ],
+)
+def test_both_paths_print_the_same(
+    case: list[str],
+    json_mode: bool,
+    repo: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    oraculum_home: Path,
+) -> None:
+    results = []
+    for fast in (True, False):
+        out = tmp_path / f"out-{fast}"
+        out.mkdir()
+        args = ["archive", *(a.replace("{out}", str(out)) for a in case), "--project", str(repo)]
+        code, stdout, stderr = _run(capsys, [*args, *(["--json"] if json_mode else [])], fast=fast)
+        stdout = stdout.replace(str(out), "OUT")
+        if code == 0:
+            results.append((code, _steady(stdout, json_mode), stderr))
+        else:
+            results.append((code, stdout, stderr))
+    assert results[0] == results[1]
+
+
+def test_a_fast_start_loads_no_typer_and_no_pydantic_once_settings_are_remembered(
+    repo: Path, tmp_path: Path, oraculum_home: Path
+) -> None:
+    listing = tmp_path / "modules.json"
+    code = (
+        "import json, sys\n"
+        "from oraculum.cli import main\n"
+        f"args = ['--json', 'archive', '--project', {str(repo)!r}, '--out', {str(tmp_path)!r}]\n"
+        "assert main(args) == 0\n"
+        "open(sys.argv[1], 'w').write(json.dumps(list(sys.modules)))\n"
+    )
+    for _ in range(2):  # the first start loads the config and remembers its archive settings
+        subprocess.run([sys.executable, "-c", code, str(listing)], check=True, timeout=120)
+    modules = set(json.loads(listing.read_text()))
+    assert not {m for m in modules if m.split(".")[0] in {"typer", "click", "pydantic", "rich"}}
+    assert "oraculum.core.config" not in modules
+
+
+def test_a_changed_config_is_read_again(
+    repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], oraculum_home: Path
+) -> None:
+    def limit() -> int:
+        assert main(["--json", "archive", "--project", str(repo), "--out", str(tmp_path)]) == 0
+        return int(json.loads(capsys.readouterr().out)["limitBytes"])
+
+    assert limit() == 250 * 2**20
+    config = global_config_path()
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(json.dumps({"archive": {"chatgptMaxBytes": 2**20}}))
+    assert limit() == 2**20
+    config.write_text(json.dumps({"archive": {"chatgptMaxBytes": 3 * 2**20}}))
+    assert limit() == 3 * 2**20
