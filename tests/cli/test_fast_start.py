@@ -14,6 +14,7 @@ import typer.main
 from oraculum.cli import load_commands, main
 from oraculum.cli.app import app
 from oraculum.cli.fast import FAST_COMMANDS, fast_command, parse
+from oraculum.cli.output import columns
 from oraculum.core.paths import global_config_path
 
 from ..archive.support import git_init, write
@@ -136,7 +137,7 @@ def test_a_fast_start_loads_no_typer_and_no_pydantic_once_settings_are_remembere
         "import json, sys\n"
         "from oraculum.cli import main\n"
         f"args = ['--json', 'archive', '--project', {str(repo)!r}, '--out', {str(tmp_path)!r}]\n"
-        "assert main(args) == 0\n"
+        "assert main(args) == 0 and main(args[1:]) == 0  # JSON, then words (no rich either)\n"
         "open(sys.argv[1], 'w').write(json.dumps(list(sys.modules)))\n"
     )
     for _ in range(2):  # the first start loads the config and remembers its archive settings
@@ -160,3 +161,13 @@ def test_a_changed_config_is_read_again(
     assert limit() == 2**20
     config.write_text(json.dumps({"archive": {"chatgptMaxBytes": 3 * 2**20}}))
     assert limit() == 3 * 2**20
+
+
+def test_columns_align_plain_text() -> None:
+    rows = [["reason", "paths"], ["excluded directory node_modules", "1"], ["x", "22"]]
+    assert columns(rows) == [
+        "reason                           paths",
+        "excluded directory node_modules  1",
+        "x                                22",
+    ]
+    assert columns([]) == []

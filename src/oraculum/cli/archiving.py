@@ -11,15 +11,13 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from oraculum.cli.output import emit
+from oraculum.cli.output import columns, emit
 from oraculum.core.errors import OracleError
 from oraculum.core.providers import provider_spec
 
 __all__ = ["run_archive", "selection_data"]
 
 if TYPE_CHECKING:
-    from rich.console import Console
-
     from oraculum.archive.selection import Selection
 
 
@@ -103,48 +101,45 @@ def selection_data(selection: Selection) -> dict[str, Any]:
     }
 
 
-def _render_excluded(console: Console, excluded: list[dict[str, Any]], skipped: list[Any]) -> None:
-    from rich.table import Table
-
+def _excluded_lines(excluded: list[dict[str, Any]], skipped: list[Any]) -> list[str]:
+    """What the selection left out: a table of exclusion reasons, then each skipped path."""
+    lines = []
     if excluded:
-        table = Table(box=None, pad_edge=False, title="excluded", title_justify="left")
-        for column in ("reason", "paths", "files listed", "examples"):
-            table.add_column(column)
-        for row in excluded:
-            table.add_row(
-                row["reason"],
-                str(row["paths"]),
-                str(row["filesListed"]),
-                ", ".join(row["examples"]),
-            )
-        console.print(table)
-    for item in skipped:
-        console.print(f"skipped {item['path']}: {item['reason']}", markup=False)
+        rows = [["reason", "paths", "files listed", "examples"]]
+        rows += [
+            [row["reason"], str(row["paths"]), str(row["filesListed"]), ", ".join(row["examples"])]
+            for row in excluded
+        ]
+        lines += ["excluded", *columns(rows)]
+    lines += [f"skipped {item['path']}: {item['reason']}" for item in skipped]
+    return lines
 
 
 def _count(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
-def _render_list(data: dict[str, Any], console: Console) -> None:
-    for entry in data["entries"]:
-        line = entry["path"]
-        if entry["kind"] == "symlink":
-            line += f" -> {entry['target']}"
-        console.print(line, markup=False)
-    _render_excluded(console, data["excluded"], data["skipped"])
-    console.print(
+def _list_text(data: dict[str, Any]) -> str:
+    """The selection in words: each entry, what was left out, and a summary line."""
+    lines = [
+        entry["path"] + (f" -> {entry['target']}" if entry["kind"] == "symlink" else "")
+        for entry in data["entries"]
+    ]
+    lines += _excluded_lines(data["excluded"], data["skipped"])
+    lines.append(
         f"{_count(data['fileCount'], 'entry', 'entries')} "
         f"({_count(data['symlinkCount'], 'symlink', 'symlinks')}), "
         f"{_mib(data['uncompressedBytes'])} uncompressed, from {data['source']} "
-        f"in {data['projectRoot']}",
-        markup=False,
+        f"in {data['projectRoot']}"
     )
+    return "\n".join(lines)
 
 
 def _build_text(data: dict[str, Any]) -> str:
-    """The built archive in words: what was auto-pruned, then where it is and what it holds."""
-    lines = [
+    """The built archive in words: what was left out and auto-pruned, then where it is and
+    what it holds."""
+    lines = _excluded_lines(data["excluded"], data["skipped"])
+    lines += [
         f"auto-pruned {pruned['relativePath']}/ ({_mib(pruned['bytes'])}, "
         f"~{_mib(pruned['estimatedCompressedBytes'])} compressed)"
         for pruned in data["autoPrunedArchivePaths"]
@@ -157,18 +152,6 @@ def _build_text(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _emit_build(data: dict[str, Any]) -> None:
-    if not data["excluded"] and not data["skipped"]:
-        emit(data, text=_build_text(data))  # plain lines: no rich to load
-        return
-
-    def render(console: Console) -> None:
-        _render_excluded(console, data["excluded"], data["skipped"])
-        console.print(_build_text(data), markup=False)
-
-    emit(data, render)
-
-
 def _preview(root: Path, items: list[str], *, include_git_dir: bool) -> None:
     """`--list`: what the archive would hold (an empty selection is refused, as by the
     build)."""
@@ -179,7 +162,7 @@ def _preview(root: Path, items: list[str], *, include_git_dir: bool) -> None:
     if not selection.entries:
         raise empty_selection_error(selection)
     data = selection_data(selection)
-    emit(data, lambda console: _render_list(data, console))
+    emit(data, text=_list_text(data))
 
 
 def _destination(out: Path | None, default_name: str) -> tuple[Path, str]:
@@ -221,4 +204,5 @@ def run_archive(
         include_git_dir=include_git_dir,
         **_settings(root, spec.name),
     )
-    _emit_build(result.to_dict())
+    data = result.to_dict()
+    emit(data, text=_build_text(data))

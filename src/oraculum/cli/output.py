@@ -20,7 +20,15 @@ from oraculum.core.errors import OracleError
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["MODE", "OutputMode", "console", "emit", "report_error", "split_json_flag"]
+__all__ = [
+    "MODE",
+    "OutputMode",
+    "columns",
+    "console",
+    "emit",
+    "report_error",
+    "split_json_flag",
+]
 
 
 @dataclass
@@ -53,6 +61,15 @@ def emit(
         render(console())
     else:
         console().print_json(data=data, default=str)
+
+
+def columns(rows: list[list[str]]) -> list[str]:
+    """Rows as plain text lines in left-aligned columns two spaces apart (no rich: a command
+    whose output is a table need not load it)."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))] if rows else []
+    return [
+        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows
+    ]
 
 
 def _write(line: str) -> None:
