@@ -75,6 +75,9 @@ def test_call_submits_a_job_of_the_session(project: Path) -> None:
     assert submitted["isError"] is False, submitted["text"]
     job = submitted["data"]["job"]
     assert job["sessionId"] == "bridge-test" and job["id"] in submitted["text"]
+    # pi has no oracle_wait: the result says the wake-up comes as a new message.
+    assert submitted["text"].splitlines()[-1] == f"Stop now: {BRIDGE_WAKEUP}."
+    assert "oracle_wait" not in submitted["text"]
 
 
 def test_call_without_a_session_is_refused(project: Path) -> None:

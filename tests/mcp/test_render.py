@@ -179,3 +179,16 @@ def test_read_keeps_its_json_and_words_the_recollection_per_surface() -> None:
     assert "Run `oraculum read abcd`" in result.text("cli")
     started = Recollection(True, "Started.", 42).to_json()
     assert list(started) == ["started", "pid", "message"]
+
+
+def test_submit_says_where_the_wakeup_comes_from_per_host() -> None:
+    from oraculum.mcp.prompts import BRIDGE_WAKEUP
+    from oraculum.mcp.render import submit_outcome
+    from oraculum.service.submit import SubmitResult
+
+    job = {"id": "0123456789abc", "status": "submitted", "provider": "test", "selection": {}}
+    served = submit_outcome(SubmitResult(job)).text.splitlines()
+    bridged = submit_outcome(SubmitResult(job), wakeup=BRIDGE_WAKEUP).text.splitlines()
+    assert served[:-1] == bridged[:-1]
+    assert "oracle_wait" in served[-1] and "later oracle tool result" in served[-1]
+    assert bridged[-1] == f"Stop now: {BRIDGE_WAKEUP}."

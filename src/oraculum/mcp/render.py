@@ -71,8 +71,10 @@ def preflight_outcome(report: PreflightReport, *, generated: bool) -> Outcome:
     return Outcome(text, data)
 
 
-def submit_outcome(result: SubmitResult) -> Outcome:
-    return Outcome(result.text(SURFACE), {"job": result.job}, subject=result.job["id"])
+def submit_outcome(result: SubmitResult, *, wakeup: str | None = None) -> Outcome:
+    """``wakeup``: where the completion arrives, for a host that delivers it itself."""
+    text = result.text(SURFACE, wakeup=wakeup)
+    return Outcome(text, {"job": result.job}, subject=result.job["id"])
 
 
 def read_outcome(result: ReadResult) -> Outcome:

@@ -282,7 +282,9 @@ async def oracle_submit(
             include_git_dir=includeGitDir,
             selection_extras=research_answer_extras(researchAnswer),
         )
-        return render.submit_outcome(result)
+        # Through the pi bridge (one process per call) the wake-up starts a turn of its own.
+        wakeup = prompts.BRIDGE_WAKEUP if state.per_call else None
+        return render.submit_outcome(result, wakeup=wakeup)
 
     return await _run(ctx, "oracle_submit", call)
 

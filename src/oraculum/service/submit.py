@@ -58,11 +58,23 @@ class SubmitResult:
     def to_json(self) -> dict[str, Any]:
         return {"job": self.job, "message": submit_message(self.job)}
 
-    def text(self, surface: Surface) -> str:
-        """The CLI's is the upstream submit text; an agent gets the same facts, briefly."""
+    def text(self, surface: Surface, *, wakeup: str | None = None) -> str:
+        """The CLI's is the upstream submit text; an agent gets the same facts, briefly, and
+        where its wake-up comes from: ``wakeup`` for a host that delivers it itself (the pi
+        bridge starts a turn with it), else a later tool result or the long poll."""
         if surface == "cli":
             return submit_message(self.job)
-        return "\n".join(_agent_lines(self.job))
+        return "\n".join([*_agent_lines(self.job), _stop_line(self.job, wakeup)])
+
+
+def _stop_line(job: dict[str, Any], wakeup: str | None) -> str:
+    if wakeup is not None:
+        return f"Stop now: {wakeup}."
+    wait = tool_call("oracle_wait", {"jobId": job["id"]})
+    return (
+        "Stop now: the completion wake-up arrives in a later oracle tool result "
+        f"(or call {wait}, at most 50 s per call)."
+    )
 
 
 def _agent_lines(job: dict[str, Any]) -> list[str]:
@@ -81,11 +93,6 @@ def _agent_lines(job: dict[str, Any]) -> list[str]:
     if pruned:
         names = ", ".join(p["relativePath"] for p in pruned)
         lines.append(f"Auto-pruned to fit the size limit: {names}.")
-    wait = tool_call("oracle_wait", {"jobId": job["id"]})
-    lines.append(
-        "Stop now: the completion wake-up arrives in a later oracle tool result "
-        f"(or call {wait}, at most 50 s per call)."
-    )
     return lines
 
 
