@@ -139,6 +139,32 @@ def test_the_tab_pin_shows_one_tab_and_refuses_to_bring_it_to_front(relay_home) 
     assert asyncio.run(tab_state(endpoint.ws_url, sentinel)) == ["visible", True]
 
 
+def test_popups_a_job_tab_opened_close_with_it(relay_home) -> None:
+    from oraculum.browser.transport import job_tab
+
+    _, endpoint, sentinel = relay_home
+    tabs_before = asyncio.run(page_targets(endpoint.http_url))
+
+    async def drive() -> int:
+        async with job_tab(endpoint) as page:
+            await page.goto("data:text/html,<title>job</title>")
+            # Two popups (each evaluate is a user gesture, and each open uses one up).
+            for _ in range(2):
+                assert await page.evaluate("window.open('about:blank') !== null")
+            deadline = asyncio.get_running_loop().time() + 15
+            while len(await page_targets(endpoint.http_url)) < len(tabs_before) + 3:
+                assert asyncio.get_running_loop().time() < deadline, "the popups never opened"
+                await asyncio.sleep(0.1)
+            return len(await page_targets(endpoint.http_url))
+
+    assert asyncio.run(drive()) == len(tabs_before) + 3  # the job's tab and its popups
+    deadline = time.monotonic() + 10  # a closed target leaves the listing a moment later
+    while asyncio.run(page_targets(endpoint.http_url)) != tabs_before:
+        assert time.monotonic() < deadline, asyncio.run(page_targets(endpoint.http_url))
+        time.sleep(0.1)
+    assert asyncio.run(tab_state(endpoint.ws_url, sentinel)) == ["visible", True]
+
+
 class _FakeVersion(BaseHTTPRequestHandler):
     """Answers /json/version like Chrome, but its browser socket is somewhere else."""
 

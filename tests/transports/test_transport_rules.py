@@ -260,3 +260,18 @@ def test_a_recorded_tab_is_an_orphan_only_in_its_browser_once_its_process_is_gon
     assert not is_orphan(dead, "another-browser")
     assert not is_orphan({"browserId": BROWSER_ID, "pid": "1"}, BROWSER_ID)
     assert not is_orphan("garbage", BROWSER_ID)
+
+
+def test_the_tabs_a_job_tab_opened_are_found_down_the_opener_chain() -> None:
+    from oraculum.browser.transport import opened_by
+
+    targets = [
+        {"targetId": "JOB"},
+        {"targetId": "P1", "openerId": "JOB"},
+        {"targetId": "P2", "openerId": "P1"},
+        {"targetId": "P3", "openerId": "JOB"},
+        {"targetId": "USER"},
+        {"targetId": "U1", "openerId": "USER"},
+    ]
+    assert opened_by(targets, "JOB") == ["P1", "P3", "P2"]
+    assert opened_by(targets, "P2") == []

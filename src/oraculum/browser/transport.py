@@ -41,6 +41,7 @@ __all__ = [
     "is_orphan",
     "job_tab",
     "lost_error",
+    "opened_by",
     "sweep_orphan_tabs",
     "with_sign_in_advice",
 ]
@@ -77,8 +78,30 @@ async def _owned_page(browser: Browser) -> Page:
     raise OracleError("browser_error", "The job's new tab never appeared over DevTools.")
 
 
+def opened_by(targets: list[dict[str, Any]], target_id: str) -> list[str]:
+    """The targets ``target_id`` opened (popups, and what they opened in turn), in the order
+    they descend from it."""
+    found: list[str] = []
+    parents = [target_id]
+    while parents:
+        children = [
+            str(t["targetId"])
+            for t in targets
+            if t.get("openerId") in parents and t.get("targetId") not in found
+        ]
+        found += children
+        parents = children
+    return found
+
+
 async def _close_tab(endpoint: cdp.Endpoint, target_id: str) -> None:
-    """Close the job's own tab; a browser that is gone took it along."""
+    """Close the job's own tab and every tab it opened (a popup the page opened must not stay
+    behind in the user's browser); a browser that is gone took them along."""
+    with contextlib.suppress(cdp.CdpError):
+        listed = await cdp.call(endpoint.ws_url, "Target.getTargets", {})
+        targets = [t for t in listed.get("targetInfos", []) if isinstance(t, dict)]
+        for opened in reversed(opened_by(targets, target_id)):
+            await cdp.call(endpoint.ws_url, "Target.closeTarget", {"targetId": opened})
     with contextlib.suppress(cdp.CdpError):
         await cdp.call(endpoint.ws_url, "Target.closeTarget", {"targetId": target_id})
 
