@@ -26,9 +26,15 @@ from oraculum.jobs import indexes, leases, transitions
 from oraculum.jobs.ids import new_job_id
 from oraculum.jobs.locks import named_lock
 from oraculum.jobs.model import Job, JobSelection, Phase, Status, WorkerIdentity, utc_now
-from oraculum.jobs.process import spawn_worker, terminate
+from oraculum.jobs.process import load_liveness, spawn_worker, terminate
 from oraculum.jobs.rules import EngineSettings, blocks_admission
-from oraculum.jobs.runtime import job_settings_config, record_cleanup, teardown, worker_liveness
+from oraculum.jobs.runtime import (
+    job_settings_config,
+    record_cleanup,
+    snapshot_config,
+    teardown,
+    worker_liveness,
+)
 from oraculum.jobs.store import JobStore
 
 ADMISSION_LOCK_TIMEOUT_S = 30.0
@@ -219,6 +225,10 @@ def submit_job(request: JobRequest, *, store: JobStore | None = None) -> Job:
     store = store or JobStore()
     settings = EngineSettings.from_config(request.config)
     base = _request_fields(request)
+    # What the promotion pass under the lock needs, loaded before it: psutil to check workers,
+    # and the queue head's config (most often the same snapshot as this job's).
+    load_liveness()
+    snapshot_config(base["config"])
     with named_lock("admission", timeout=ADMISSION_LOCK_TIMEOUT_S, fair=True):
         _promoted, active = _promote(store)
         job = _decide(store, request, settings, base, active)
@@ -445,6 +455,7 @@ def promote_queue(
     conversation is skipped so later jobs are not held behind it.
     """
     store = store or JobStore()
+    load_liveness()
     if not locked:
         with named_lock("admission", timeout=lock_timeout, fair=True):
             return _promote(store)[0]

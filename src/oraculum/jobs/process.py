@@ -47,6 +47,12 @@ def process_start_time(pid: int) -> float | None:
         return None
 
 
+def load_liveness() -> None:
+    """Import what :func:`liveness` needs (psutil, ~15 ms) now, so that a caller about to take
+    the admission lock does not pay for it while every other submit waits."""
+    import psutil  # noqa: F401
+
+
 def liveness(identity: WorkerIdentity) -> Liveness:
     import psutil
 

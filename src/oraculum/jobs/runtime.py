@@ -30,9 +30,16 @@ def worker_liveness(job: Job) -> Liveness | None:
 
 def job_settings_config(job: Job) -> Config:
     """The config a job was admitted with (its snapshot), else today's defaults."""
-    if not job.config:
+    return snapshot_config(job.config)
+
+
+def snapshot_config(snapshot: dict[str, Any]) -> Config:
+    """The config of a job's snapshot (remembered: most jobs share one). Admission calls it
+    with the new job's own snapshot before taking its lock, so the promotion pass under the
+    lock usually finds the queue head's config validated already."""
+    if not snapshot:
         return Config()
-    return _config_from_snapshot(json.dumps(job.config, sort_keys=True))
+    return _config_from_snapshot(json.dumps(snapshot, sort_keys=True))
 
 
 @functools.lru_cache(maxsize=64)
