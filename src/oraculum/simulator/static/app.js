@@ -25,14 +25,13 @@
 
   let conversationId = CONFIG.conversation ? CONFIG.conversation.id : null;
   let selection = Object.assign({}, CONFIG.selection);
-  let generating = false;
-  let activeStream = null;
   let turnCounter = 0;
   let exchangeCounter = 0;
   const uploads = [];
 
   // ---------------------------------------------------------------- helpers
-  const pageEvent = SimCommon.pageEvents("/backend-api/page-event");
+  const sim = SimCommon.session(CONFIG, "/backend-api/page-event");
+  const { pageEvent } = sim;
 
   // ---------------------------------------------------------------- layout
   const app = document.getElementById("app");
@@ -185,27 +184,19 @@
     event.preventDefault();
     trySend();
   });
-  stopButton.addEventListener("click", () => {
-    if (activeStream) activeStream.stop();
-  });
 
+  // Send's rule while no answer streams.
   function sendAllowed() {
-    if (generating) return false;
     // A chip still processing (drift_upload_lingers) does not hold Send back once there is text.
     if (uploads.some((u) => u.state !== "done" && u.state !== "processing")) return false;
     if (editorText().trim().length > 0) return true;
     // Attachments alone make a message once every chip is done, unless drift_send_needs_text.
     return !DRIFT.sendNeedsText && uploads.length > 0 && uploads.every((u) => u.state === "done");
   }
+  const actions = SimCommon.composerActions({ slot: actionSlot, send: sendButton, stop: stopButton, allowed: sendAllowed });
   function updateSendState() {
-    sendButton.disabled = !sendAllowed();
+    actions.update();
   }
-  function setGenerating(on) {
-    generating = on;
-    actionSlot.replaceChildren(on ? stopButton : sendButton);
-    updateSendState();
-  }
-  setGenerating(false);
 
   // ---------------------------------------------------------------- tools menu, uploads
   // One popover at a time. `sticky` (drift_sticky_menu): Escape, outside clicks and other
@@ -335,80 +326,58 @@
   });
 
   function startUpload(file) {
-    const entry = { id: null, name: file.name, state: "uploading", el: null };
-    const progress = h("div", {
-      role: "progressbar",
-      class: "chip-progress",
-      "aria-label": `Uploading ${file.name}`,
-      "aria-valuemin": 0,
-      "aria-valuemax": 100,
-      "aria-valuenow": 0,
-    });
-    const status = h("span", { class: "chip-status" }, "Uploading…");
-    const remove = h("button", { type: "button", class: "chip-remove", "aria-label": `Remove ${file.name}` }, "×");
-    const chip = h(
-      "div",
-      { class: "file-chip", "data-testid": "file-chip", "data-state": "uploading" },
-      // The accessible element named exactly with the file name (facts §1.5).
-      h("button", { type: "button", class: "chip-main", "aria-label": file.name },
-        h("span", { class: "chip-name" }, file.name),
-        h("span", { class: "chip-kind" }, /\.(tar\.zst|tar\.gz|tgz|zip)$/i.test(file.name) ? "Archive" : "File"),
-      ),
-      status,
-      progress,
-      remove,
-    );
-    entry.el = chip;
-    remove.onclick = () => {
-      const index = uploads.indexOf(entry);
-      if (index >= 0) uploads.splice(index, 1);
-      chip.remove();
-      updateSendState();
-    };
-    uploads.push(entry);
-    attachmentsEl.append(chip);
-    updateSendState();
-
-    const markDone = () => {
-      entry.state = "done";
-      chip.dataset.state = "done";
-      chip.removeAttribute("aria-busy");
-      chip.querySelectorAll(".chip-status, .chip-progress, .chip-spinner").forEach((el) => el.remove());
-      updateSendState();
-    };
-    // drift_upload_lingers: the bytes are in, yet the chip spins as "Processing" for a while.
-    const startProcessing = () => {
-      entry.state = "processing";
-      chip.dataset.state = "loading";
-      chip.setAttribute("aria-busy", "true");
-      progress.remove();
-      status.textContent = "Processing…";
-      // Indeterminate (no aria-valuenow), as a spinner is.
-      remove.before(h("div", { role: "progressbar", class: "chip-spinner", "aria-label": `Processing ${file.name}` }));
-      updateSendState();
-      setTimeout(() => {
-        if (entry.state === "processing") markDone();
-      }, SC.upload_linger_ms);
-    };
-    SimCommon.trackUpload({
-      url: "/backend-api/files",
+    SimCommon.startUpload(sim, {
       file,
+      uploads,
+      container: attachmentsEl,
+      chip: ({ status, progress, remove }) => h(
+        "div",
+        { class: "file-chip", "data-testid": "file-chip", "data-state": "uploading" },
+        // The accessible element named exactly with the file name (facts §1.5).
+        h("button", { type: "button", class: "chip-main", "aria-label": file.name },
+          h("span", { class: "chip-name" }, file.name),
+          h("span", { class: "chip-kind" }, /\.(tar\.zst|tar\.gz|tgz|zip)$/i.test(file.name) ? "Archive" : "File"),
+        ),
+        status,
+        progress,
+        remove,
+      ),
+      update: updateSendState,
+      url: "/backend-api/files",
       conversationId,
-      scenario: SC,
-      entry,
-      chip,
-      progress,
-      status,
       failedLabel: "Failed upload",
-      arrived: () => {
-        if (DRIFT.uploadLingers && SC.upload_linger_ms > 0) startProcessing();
-        else markDone();
+      arrived: (parts) => {
+        if (DRIFT.uploadLingers && SC.upload_linger_ms > 0) startProcessing(parts);
+        else markDone(parts);
       },
       failed: () => {
         showBanner(`Could not upload ${file.name}. Please ensure your network settings allow access to this site.`);
         updateSendState();
       },
     });
+  }
+
+  function markDone({ entry, chip }) {
+    entry.state = "done";
+    chip.dataset.state = "done";
+    chip.removeAttribute("aria-busy");
+    chip.querySelectorAll(".chip-status, .chip-progress, .chip-spinner").forEach((el) => el.remove());
+    updateSendState();
+  }
+  // drift_upload_lingers: the bytes are in, yet the chip spins as "Processing" for a while.
+  function startProcessing(parts) {
+    const { file, entry, chip, progress, status, remove } = parts;
+    entry.state = "processing";
+    chip.dataset.state = "loading";
+    chip.setAttribute("aria-busy", "true");
+    progress.remove();
+    status.textContent = "Processing…";
+    // Indeterminate (no aria-valuenow), as a spinner is.
+    remove.before(h("div", { role: "progressbar", class: "chip-spinner", "aria-label": `Processing ${file.name}` }));
+    updateSendState();
+    setTimeout(() => {
+      if (entry.state === "processing") markDone(parts);
+    }, SC.upload_linger_ms);
   }
 
   // ---------------------------------------------------------------- turns
@@ -587,38 +556,25 @@
 
   // prefilled_thread: the new chat shows an earlier exchange (a restored thread) a moment after
   // the composer is ready, so a page that looked empty when ready is not empty at send time.
-  const { show: showPrefill, schedule: schedulePrefill } = SimCommon.prefill({
-    config: CONFIG,
-    render: (turns) => renderTurns(turns, true),
-    pageEvent,
-    delayMs: SC.prefill_delay_ms,
-  });
+  const { show: showPrefill, schedule: schedulePrefill } = SimCommon.prefill(sim, (turns) => renderTurns(turns, true));
 
   // ---------------------------------------------------------------- streaming
-  const runStream = SimCommon.streamer({
+  const runStream = SimCommon.streamer(sim, actions, {
     streamUrl: (mid) => `/backend-api/conversation/${conversationId}/stream/${mid}`,
     stopUrl: (mid) => `/backend-api/conversation/${conversationId}/stop/${mid}`,
-    decoyUrl: (id) => `/c/${id}`,
-    scenario: SC,
-    flags: FLAGS,
-    api,
-    pageEvent,
-    setGenerating,
-    setActiveStream: (value) => { activeStream = value; },
   });
 
   // ---------------------------------------------------------------- send
-  let sending = false;
-  async function trySend() {
-    if (sending || !sendAllowed()) return;
-    if (!CONFIG.signedIn) {
-      location.assign("/auth/login");
-      return;
-    }
-    sending = true;
-    sendButton.disabled = true;
-    const payload = {
-      conversation_id: conversationId,
+  const trySend = SimCommon.sender(sim, actions, {
+    signInHref: "/auth/login",
+    conversationId: () => conversationId,
+    adopt: (id) => { conversationId = id; },
+    conversationUrl: (id) => `/c/${id}`,
+    addSidebarEntry,
+    showPrefill,
+    path: () => "/backend-api/conversation",
+    payload: (cid) => ({
+      conversation_id: cid,
       prompt: editorText(),
       // A chip still processing has its bytes on the server: the message carries it, and the
       // server records that Send came early (drift_upload_lingers, `send_while_processing`).
@@ -626,25 +582,13 @@
       processing: uploads.filter((u) => u.state === "processing").map((u) => u.name),
       // The pill is the tool's only state: deleting it (Backspace, a fill) turns the tool off.
       tool: editor.isContentEditable && editor.querySelector("[data-inline-selection-pill]") ? "deep_research" : null,
-      scenario: conversationId ? null : SC,
+      scenario: cid ? null : SC,
       // The earlier exchange this new chat showed (or was about to) becomes its first turns.
-      prefill_id: !conversationId && CONFIG.prefill ? CONFIG.prefill.id : null,
-    };
-    try {
-      const result = await api("POST", "/backend-api/conversation", payload);
-      if (!result.ok) {
-        showBanner((result.data && result.data.detail) || "Something went wrong. Please try again.");
-        return;
-      }
-      clearBanner();
-      const data = result.data;
-      clearComposer();
-      if (!conversationId) {
-        conversationId = data.conversation_id;
-        history.pushState({}, "", `/c/${conversationId}`);
-        addSidebarEntry(conversationId, data.title, true);
-        showPrefill(); // a send that beat the earlier exchange still shows it first
-      }
+      prefill_id: !cid && CONFIG.prefill ? CONFIG.prefill.id : null,
+    }),
+    banner: { show: showBanner, clear: clearBanner },
+    clearComposer,
+    render: (data) => {
       // extra_assistant: finished turns the server put ahead of this user turn.
       renderTurns(data.before || [], false);
       let exchange = null;
@@ -656,11 +600,8 @@
       }
       const view = new AssistantView(data.assistant, exchange);
       runStream(view, data.assistant.message_id, data.decoy_id);
-    } finally {
-      sending = false;
-      updateSendState();
-    }
-  }
+    },
+  });
 
   // ---------------------------------------------------------------- model pickers
   const STOPS = ["Instant", "Medium", "High", "Extra High", "Pro"];

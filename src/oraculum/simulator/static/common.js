@@ -1,7 +1,8 @@
 // oraculum simulator: what every look-alike page shares (ChatGPT's app.js, Grok's grok.js).
-// DOM building, the JSON API, the streamed answer revealed token by token, and the scenario
-// mechanics of a stream (hidden tab, navigation away, stale stop). No labels live here: each
-// page keeps its own site's vocabulary.
+// DOM building, the JSON API, the composer's Send/Stop slot, an upload chip's life, the send
+// and a new chat's adoption, the streamed answer revealed token by token, and the scenario
+// mechanics of a stream (hidden tab, navigation away, stale stop, a prefilled thread). No
+// labels live here: each page keeps its own site's vocabulary and lays out its own elements.
 "use strict";
 window.SimCommon = (() => {
   function readConfig() {
@@ -57,6 +58,33 @@ window.SimCommon = (() => {
     return (type, details) => {
       api("POST", path, Object.assign({ type }, details || {})).catch(() => {});
     };
+  }
+
+  // What a page's shared helpers work with, made once: its config, scenario and page events.
+  function session(config, pageEventPath) {
+    return { config, scenario: config.scenario, pageEvent: pageEvents(pageEventPath) };
+  }
+
+  // The composer's action slot: Send while idle, Stop while an answer streams (Stop stops the
+  // stream in progress). Send is enabled when idle and `o.allowed()` (the page's own rule).
+  // o: {slot, send, stop, allowed}. Starts idle; `update()` re-reads the rule.
+  function composerActions(o) {
+    let generating = false;
+    let activeStream = null;
+    const allowed = () => !generating && o.allowed();
+    const update = () => {
+      o.send.disabled = !allowed();
+    };
+    const setGenerating = (on) => {
+      generating = on;
+      o.slot.replaceChildren(on ? o.stop : o.send);
+      update();
+    };
+    o.stop.addEventListener("click", () => {
+      if (activeStream) activeStream.stop();
+    });
+    setGenerating(false);
+    return { button: o.send, allowed, update, setGenerating, setActiveStream: (stream) => { activeStream = stream; } };
   }
 
   // "/x/{cid}/stream/{mid}" with the ids filled in.
@@ -288,38 +316,125 @@ window.SimCommon = (() => {
   }
 
   // prefilled_thread: a new chat shows an earlier exchange a moment after it is ready (or at
-  // once when a send beats it). o: {config, render(turns), pageEvent, delayMs}.
-  function prefill(o) {
+  // once when a send beats it), through the page's `render(turns)`.
+  function prefill(sim, render) {
+    const earlier = sim.config.prefill;
     let shown = false;
     let timer = null;
     const show = () => {
-      if (shown || !o.config.prefill) return;
+      if (shown || !earlier) return;
       shown = true;
       clearTimeout(timer);
-      o.render(o.config.prefill.turns);
-      o.pageEvent("prefill_shown", { prefill_id: o.config.prefill.id });
+      render(earlier.turns);
+      sim.pageEvent("prefill_shown", { prefill_id: earlier.id });
     };
     const schedule = () => {
-      if (o.config.prefill) timer = setTimeout(show, o.delayMs);
+      if (earlier) timer = setTimeout(show, sim.scenario.prefill_delay_ms);
     };
     return { show, schedule };
   }
 
-  // A page's runStream(view, messageId, decoyId) over SimCommon.runStream. o: {streamUrl(mid),
-  // stopUrl(mid), decoyUrl(id), scenario, flags, api, pageEvent, setGenerating, setActiveStream}.
-  function streamer(o) {
+  // A page's runStream(view, messageId, decoyId) over SimCommon.runStream, its composer
+  // `actions` showing Stop meanwhile. o: {streamUrl(mid), stopUrl(mid)}. The decoy a
+  // navigate_away stream goes to is a conversation page, /c/<id>, on every site.
+  function streamer(sim, actions, o) {
+    const flags = new Set(sim.scenario.flags);
     return (view, messageId, decoyId) => runStream(view, {
       streamUrl: o.streamUrl(messageId),
       stopUrl: () => o.stopUrl(view.messageId),
-      scenario: o.scenario,
-      flags: o.flags,
+      scenario: sim.scenario,
+      flags,
       decoyId,
-      decoyUrl: decoyId ? o.decoyUrl(decoyId) : null,
-      api: o.api,
-      pageEvent: o.pageEvent,
-      setGenerating: o.setGenerating,
-      setActiveStream: o.setActiveStream,
+      decoyUrl: decoyId ? `/c/${decoyId}` : null,
+      api,
+      pageEvent: sim.pageEvent,
+      setGenerating: actions.setGenerating,
+      setActiveStream: actions.setActiveStream,
     });
+  }
+
+  // One file's upload as a chip near the composer: its entry in `o.uploads`, the "Uploading…"
+  // status, the progress bar and the Remove button (the page lays them out: `o.chip(parts)`
+  // returns the chip), then its POST (trackUpload). `o.arrived(parts)` once the bytes are in.
+  // o: {file, uploads, container, chip, update(), url, conversationId, failedLabel, arrived,
+  // failed}; parts: {file, entry, chip, progress, status, remove}.
+  function startUpload(sim, o) {
+    const file = o.file;
+    const entry = { id: null, name: file.name, state: "uploading", el: null };
+    const parts = {
+      file,
+      entry,
+      status: h("span", { class: "chip-status" }, "Uploading…"),
+      progress: h("div", {
+        role: "progressbar",
+        class: "chip-progress",
+        "aria-label": `Uploading ${file.name}`,
+        "aria-valuemin": 0,
+        "aria-valuemax": 100,
+        "aria-valuenow": 0,
+      }),
+      remove: h("button", { type: "button", class: "chip-remove", "aria-label": `Remove ${file.name}` }, "×"),
+    };
+    const chip = o.chip(parts);
+    parts.chip = chip;
+    entry.el = chip;
+    parts.remove.onclick = () => {
+      const index = o.uploads.indexOf(entry);
+      if (index >= 0) o.uploads.splice(index, 1);
+      chip.remove();
+      o.update();
+    };
+    o.uploads.push(entry);
+    o.container.append(chip);
+    o.update();
+    trackUpload({
+      ...parts,
+      url: o.url,
+      conversationId: o.conversationId,
+      scenario: sim.scenario,
+      failedLabel: o.failedLabel,
+      arrived: () => o.arrived(parts),
+      failed: o.failed,
+    });
+  }
+
+  // The page's Send, one message at a time: signed out, it goes to sign-in instead; a new chat
+  // adopts the conversation the server made (its URL, a sidebar entry, the earlier exchange it
+  // showed) before the page renders the new turns (`o.render(data)`). o: {signInHref,
+  // conversationId(), adopt(id), conversationUrl(id), addSidebarEntry, showPrefill, path(id),
+  // payload(id), banner: {show, clear}, clearComposer, render}.
+  function sender(sim, actions, o) {
+    let sending = false;
+    return async () => {
+      if (sending || !actions.allowed()) return;
+      if (!sim.config.signedIn) {
+        location.assign(o.signInHref);
+        return;
+      }
+      sending = true;
+      actions.button.disabled = true;
+      const payload = o.payload(o.conversationId());
+      try {
+        const result = await api("POST", o.path(o.conversationId()), payload);
+        if (!result.ok) {
+          o.banner.show((result.data && result.data.detail) || "Something went wrong. Please try again.");
+          return;
+        }
+        o.banner.clear();
+        const data = result.data;
+        o.clearComposer();
+        if (!o.conversationId()) {
+          o.adopt(data.conversation_id);
+          history.pushState({}, "", o.conversationUrl(data.conversation_id));
+          o.addSidebarEntry(data.conversation_id, data.title, true);
+          o.showPrefill(); // a send that beat the earlier exchange still shows it first
+        }
+        o.render(data);
+      } finally {
+        sending = false;
+        actions.update();
+      }
+    };
   }
 
   // One stored assistant turn into its view: still streaming, failed, or final.
@@ -348,7 +463,8 @@ window.SimCommon = (() => {
   }
 
   return {
-    readConfig, h, svgIcon, api, pageEvents, apiPath, hydrateLinks, RevealMixin, runStream,
-    trackUpload, banner, prefill, streamer, showTurn, retryTurn,
+    readConfig, session, composerActions, h, svgIcon, api, pageEvents, apiPath, hydrateLinks,
+    RevealMixin, runStream, trackUpload, startUpload, sender, banner, prefill, streamer, showTurn,
+    retryTurn,
   };
 })();

@@ -6,9 +6,9 @@
   const { h, svgIcon, api, apiPath } = SimCommon;
   const CONFIG = SimCommon.readConfig();
   const SC = CONFIG.scenario;
-  const FLAGS = new Set(SC.flags);
   const API = CONFIG.api;
-  const pageEvent = SimCommon.pageEvents(API.page_event);
+  const sim = SimCommon.session(CONFIG, API.page_event);
+  const { pageEvent } = sim;
   // Facts §5 names only "Heavy"; the others are what grok.com offers beside it. An item's
   // accessible name is its title then its description ("Heavy Team of experts").
   const MODELS = [
@@ -24,8 +24,6 @@
   // A conversation opened at /chat/<id> stays there; new ones go to /c/<id> (facts §5).
   const conversationPrefix = location.pathname.startsWith("/chat/") ? "/chat/" : "/c/";
   let selection = Object.assign({}, CONFIG.selection);
-  let generating = false;
-  let activeStream = null;
   const uploads = [];
 
   // ---------------------------------------------------------------- layout
@@ -108,26 +106,18 @@
   });
   new MutationObserver(() => updateSubmit()).observe(editor, { childList: true, subtree: true, characterData: true });
 
+  // Send's rule while no answer streams.
   function sendAllowed() {
-    if (generating) return false;
     if (uploads.some((u) => u.state !== "done")) return false;
     return editorText().trim().length > 0 || uploads.length > 0;
   }
+  const actions = SimCommon.composerActions({ slot: actionSlot, send: submitButton, stop: stopButton, allowed: sendAllowed });
   function updateSubmit() {
-    submitButton.disabled = !sendAllowed();
+    actions.update();
   }
-  function setGenerating(on) {
-    generating = on;
-    actionSlot.replaceChildren(on ? stopButton : submitButton);
-    updateSubmit();
-  }
-  setGenerating(false);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     trySend();
-  });
-  stopButton.addEventListener("click", () => {
-    if (activeStream) activeStream.stop();
   });
   function clearComposer() {
     editor.replaceChildren();
@@ -228,35 +218,19 @@
 
   // ---------------------------------------------------------------- uploads
   function startUpload(file) {
-    const entry = { id: null, name: file.name, state: "uploading" };
-    const status = h("span", { class: "chip-status" }, "Uploading…");
-    const progress = h("div", { role: "progressbar", class: "chip-progress", "aria-label": `Uploading ${file.name}`, "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": 0 });
-    const remove = h("button", { type: "button", class: "chip-remove", "aria-label": `Remove ${file.name}` }, "×");
-    // The chip near the composer is named with the file name (facts §5 confirms an upload by
-    // that name appearing on the page).
-    const chip = h("div", { role: "group", class: "file-chip", "aria-label": file.name, "data-testid": "file-chip", "data-state": "uploading" },
-      h("span", { class: "chip-name" }, file.name), status, progress, remove);
-    remove.onclick = () => {
-      const index = uploads.indexOf(entry);
-      if (index >= 0) uploads.splice(index, 1);
-      chip.remove();
-      updateSubmit();
-    };
-    uploads.push(entry);
-    attachmentsEl.append(chip);
-    updateSubmit();
-
-    SimCommon.trackUpload({
-      url: API.upload,
+    SimCommon.startUpload(sim, {
       file,
+      uploads,
+      container: attachmentsEl,
+      // The chip near the composer is named with the file name (facts §5 confirms an upload by
+      // that name appearing on the page).
+      chip: ({ status, progress, remove }) => h("div", { role: "group", class: "file-chip", "aria-label": file.name, "data-testid": "file-chip", "data-state": "uploading" },
+        h("span", { class: "chip-name" }, file.name), status, progress, remove),
+      update: updateSubmit,
+      url: API.upload,
       conversationId,
-      scenario: SC,
-      entry,
-      chip,
-      progress,
-      status,
       failedLabel: UPLOAD_FAILED,
-      arrived: () => {
+      arrived: ({ entry, chip, status, progress }) => {
         entry.state = "done";
         chip.dataset.state = "done";
         status.remove();
@@ -352,66 +326,37 @@
   }
 
   // prefilled_thread: the new chat shows an earlier exchange a moment after it is ready.
-  const { show: showPrefill, schedule: schedulePrefill } = SimCommon.prefill({
-    config: CONFIG,
-    render: (turns) => renderTurns(turns),
-    pageEvent,
-    delayMs: SC.prefill_delay_ms,
-  });
+  const { show: showPrefill, schedule: schedulePrefill } = SimCommon.prefill(sim, (turns) => renderTurns(turns));
 
-  const runStream = SimCommon.streamer({
+  const runStream = SimCommon.streamer(sim, actions, {
     streamUrl: (mid) => apiPath(API.stream, { cid: conversationId, mid }),
     stopUrl: (mid) => apiPath(API.stop, { cid: conversationId, mid }),
-    decoyUrl: (id) => `/c/${id}`,
-    scenario: SC,
-    flags: FLAGS,
-    api,
-    pageEvent,
-    setGenerating,
-    setActiveStream: (value) => { activeStream = value; },
   });
 
   // ---------------------------------------------------------------- send
-  let sending = false;
-  async function trySend() {
-    if (sending || !sendAllowed()) return;
-    if (!CONFIG.signedIn) {
-      location.assign(signInHref);
-      return;
-    }
-    sending = true;
-    submitButton.disabled = true;
-    const payload = {
-      conversation_id: conversationId,
+  const trySend = SimCommon.sender(sim, actions, {
+    signInHref,
+    conversationId: () => conversationId,
+    adopt: (id) => { conversationId = id; },
+    conversationUrl: (id) => `${conversationPrefix}${id}`,
+    addSidebarEntry,
+    showPrefill,
+    path: (cid) => (cid ? apiPath(API.followup, { cid }) : API.send),
+    payload: (cid) => ({
+      conversation_id: cid,
       prompt: editorText(),
       attachments: uploads.filter((u) => u.state === "done").map((u) => u.id),
-      scenario: conversationId ? null : SC,
-      prefill_id: !conversationId && CONFIG.prefill ? CONFIG.prefill.id : null,
-    };
-    const path = conversationId ? apiPath(API.followup, { cid: conversationId }) : API.send;
-    try {
-      const result = await api("POST", path, payload);
-      if (!result.ok) {
-        showBanner((result.data && result.data.detail) || "Something went wrong. Please try again.");
-        return;
-      }
-      clearBanner();
-      const data = result.data;
-      clearComposer();
-      if (!conversationId) {
-        conversationId = data.conversation_id;
-        history.pushState({}, "", `${conversationPrefix}${conversationId}`);
-        addSidebarEntry(conversationId, data.title, true);
-        showPrefill(); // a send that beat the earlier exchange still shows it first
-      }
+      scenario: cid ? null : SC,
+      prefill_id: !cid && CONFIG.prefill ? CONFIG.prefill.id : null,
+    }),
+    banner: { show: showBanner, clear: clearBanner },
+    clearComposer,
+    render: (data) => {
       renderTurns(data.before || []); // extra_assistant
       messagesEl.append(userRow(data.user));
       runStream(new AssistantView(data.assistant), data.assistant.message_id, data.decoy_id);
-    } finally {
-      sending = false;
-      updateSubmit();
-    }
-  }
+    },
+  });
 
   // ---------------------------------------------------------------- boot
   if (CONFIG.conversation) renderTurns(CONFIG.conversation.turns);
