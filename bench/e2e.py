@@ -56,7 +56,7 @@ def end_to_end(runs: int) -> list[float]:
                 preset="thinking_standard",
                 provider="chatgpt",
                 config_overrides=overrides,
-            )["job"]["id"]
+            ).job["id"]
             while True:
                 job = store.load(job_id)
                 if job.is_terminal:

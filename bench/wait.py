@@ -42,9 +42,8 @@ def main() -> None:
     oraculum = str(Path(sys.executable).with_name("oraculum"))
     latencies = []
     for _ in range(args.jobs):
-        job = submit("bench", ["."], provider="test", selection_extras={"delayMs": args.delay_ms})[
-            "job"
-        ]
+        extras = {"delayMs": args.delay_ms}
+        job = submit("bench", ["."], provider="test", selection_extras=extras).job
         done = subprocess.run(
             [oraculum, "--json", "wait", job["id"]], capture_output=True, text=True, check=True
         )

@@ -171,3 +171,28 @@ def test_columns_align_plain_text() -> None:
         "x                                22",
     ]
     assert columns([]) == []
+
+
+def test_the_installed_command_prints_everything_and_exits_with_the_code(
+    repo: Path, tmp_path: Path, oraculum_home: Path
+) -> None:
+    # The fast start ends its process without the interpreter's teardown: the output must
+    # still be complete on a pipe, and the exit status the command's.
+    argv = [sys.executable, "-c", "from oraculum.cli import entrypoint; entrypoint()"]
+    built = subprocess.run(
+        [*argv, "--json", "archive", "--project", str(repo), "--out", str(tmp_path / "a.tzst")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert built.returncode == 0, built.stderr
+    assert json.loads(built.stdout)["path"] == str(tmp_path / "a.tzst")
+    assert (tmp_path / "a.tzst").stat().st_size == json.loads(built.stdout)["archiveBytes"]
+    refused = subprocess.run(
+        [*argv, "archive", "--list", "--project", str(repo), "missing"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert refused.returncode == 2
+    assert refused.stdout == "" and "error[archive_input_missing]" in refused.stderr
