@@ -44,6 +44,7 @@ def submitter(home: str, index: int, count: int, start, results) -> None:
     setup_home(Path(home))
     from oraculum.core.config import load_config
     from oraculum.jobs.admission import JobRequest, submit_job
+    from oraculum.jobs.model import JobSelection
 
     config = load_config().config
     project = Path(home) / "project"
@@ -58,7 +59,8 @@ def submitter(home: str, index: int, count: int, start, results) -> None:
             project_root=project,
             prompt=f"prompt {index}-{n}",
             provider="test",
-            selection={"provider": "test", "outcome": "hang"},
+            selection=JobSelection(provider="test"),
+            options={"outcome": "hang"},
             config=config,
             archive=archive,
             archive_sha256=hashlib.sha256(payload).hexdigest(),

@@ -36,7 +36,7 @@ INITIALIZE = {
         "clientInfo": {"name": "bench", "version": "1"},
     },
 }
-AFTER = [
+AFTER: list[dict[str, object]] = [
     {"jsonrpc": "2.0", "method": "notifications/initialized"},
     {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
 ]
