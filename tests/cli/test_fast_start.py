@@ -4,6 +4,7 @@ same options, output, errors and exit codes as through typer."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -32,23 +33,22 @@ def repo(tmp_path: Path) -> Path:
     return root
 
 
-def test_the_fast_options_are_the_typer_commands_options() -> None:
+@pytest.mark.parametrize("name", sorted(FAST_COMMANDS))
+def test_the_fast_options_are_the_typer_commands_options(name: str) -> None:
     # One set of options, declared twice: this holds the declarations together.
-    load_commands(["archive"])
+    fast = FAST_COMMANDS[name]
+    load_commands([name])
     group = typer.main.get_command(app)
-    command = group.commands["archive"]  # type: ignore[attr-defined]
-    flags = {o for p in command.params if getattr(p, "is_flag", False) for o in p.opts}
-    valued = {
-        o
-        for p in command.params
-        if p.param_type_name == "option" and not getattr(p, "is_flag", False)
-        for o in p.opts
-    }
-    assert flags == set(ARCHIVE.flags)
-    assert valued == set(ARCHIVE.options)
-    assert {p.name for p in command.params if p.param_type_name == "argument"} == {"inputs"}
-    keywords = {k for k in ARCHIVE.flags.values()} | {k for k, _ in ARCHIVE.options.values()}
-    assert keywords == {p.name for p in command.params if p.param_type_name == "option"}
+    command = group.commands[name]  # type: ignore[attr-defined]
+    options = [p for p in command.params if p.param_type_name == "option"]
+    flags = {o for p in options if getattr(p, "is_flag", False) for o in p.opts}
+    valued = {o for p in options if not getattr(p, "is_flag", False) for o in p.opts}
+    assert flags == set(fast.flags)
+    assert valued == set(fast.options)
+    keywords = set(fast.flags.values()) | {k for k, _ in fast.options.values()}
+    assert keywords == {p.name for p in options}
+    (argument,) = [p for p in command.params if p.param_type_name == "argument"]
+    assert (fast.positionals is None) == (argument.nargs == -1)
 
 
 @pytest.mark.parametrize(
@@ -76,7 +76,7 @@ def test_the_fast_parser_takes_what_typer_takes() -> None:
         ["src", "docs"],
         {"provider": "grok", "out": Path("x.tgz"), "list_only": True},
     )
-    assert fast_command(["status"]) is None and fast_command([]) is None
+    assert fast_command(["presets"]) is None and fast_command([]) is None
 
 
 def _run(
@@ -196,3 +196,82 @@ def test_the_installed_command_prints_everything_and_exits_with_the_code(
     )
     assert refused.returncode == 2
     assert refused.stdout == "" and "error[archive_input_missing]" in refused.stderr
+
+
+def _volatile(text: str) -> str:
+    """Output without what moves between two runs a moment apart (ages, heartbeats)."""
+    text = re.sub(r'"(ageSeconds|heartbeatAgeSeconds)": [0-9.]+', r'"\1": N', text)
+    return re.sub(r"\b\d+(\.\d+)?(ms|s|m|h|d)\b", "N", text)
+
+
+@pytest.fixture
+def finished_job(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> str:
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("ORACULUM_SESSION", "fast-start")
+    args = ["--json", "submit", "-p", "Why?", "--provider", "test", "--wait", "src"]
+    assert main(args) == 0
+    job_id = str(json.loads(capsys.readouterr().out)["job"]["id"])
+    assert main(["read", job_id]) == 0  # settles the wake-up: later reads change nothing
+    capsys.readouterr()
+    return job_id
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("json_mode", [True, False])
+@pytest.mark.parametrize(
+    "case",
+    [
+        ["status"],
+        ["status", "{id}"],
+        ["status", "{prefix}"],
+        ["status", "--limit", "1", "--all-projects"],
+        ["status", "--limit=1000", "--session", "fast-start"],
+        ["status", "0000000000000"],  # an error: same code, message and status
+        ["status", "--limit", "0"],  # typer refuses it on both paths
+        ["read"],
+        ["read", "{id}", "--raw"],
+        ["read", "{prefix}", "--full"],
+        ["read", "zzzz"],
+        ["read", "{id}", "{id}"],  # one argument too many: typer's usage error
+    ],
+)
+def test_status_and_read_print_the_same_on_both_paths(
+    case: list[str],
+    json_mode: bool,
+    finished_job: str,
+    capsys: pytest.CaptureFixture[str],
+    oraculum_home: Path,
+) -> None:
+    args = [a.replace("{id}", finished_job).replace("{prefix}", finished_job[:6]) for a in case]
+    args += ["--json"] if json_mode else []
+    fast = _run(capsys, args, fast=True)
+    slow = _run(capsys, args, fast=False)
+    assert (fast[0], _volatile(fast[1]), _volatile(fast[2])) == (
+        slow[0],
+        _volatile(slow[1]),
+        _volatile(slow[2]),
+    )
+    # Every case but typer's own refusals really took the fast start.
+    taken = fast_command([a for a in args if a != "--json"]) is not None
+    assert taken == (case not in TYPER_REFUSES)
+
+
+TYPER_REFUSES = (["status", "--limit", "0"], ["read", "{id}", "{id}"])
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["status", "--limit", "0"],
+        ["status", "--limit", "1001"],
+        ["status", "--limit", "ten"],
+        ["status", "a", "b"],
+        ["read", "a", "b"],
+        ["read", "--raw=yes"],
+        ["read", "--session"],
+    ],
+)
+def test_what_typer_refuses_is_left_to_typer(args: list[str]) -> None:
+    assert fast_command(args) is None

@@ -66,10 +66,19 @@ def test_registering_every_command_loads_no_command_library(tmp_path: Path) -> N
 
 
 def test_a_named_command_loads_only_its_own_module(tmp_path: Path, project: Path) -> None:
-    code = "from oraculum.cli import main\nassert main(['--json', 'status']) == 0"
+    code = "from oraculum.cli import main\nassert main(['--json', 'presets']) == 0"
     modules = loaded_modules(tmp_path, code)
     commands = {m for m in modules if m.startswith("oraculum.cli.") and m.endswith("_cmd")}
-    assert commands == {"oraculum.cli.status_cmd"}
+    assert commands == {"oraculum.cli.presets_cmd"}
+
+
+@pytest.mark.parametrize("argv", [["--json", "status"], ["status"], ["--json", "read"]])
+def test_the_fast_start_loads_no_command_module_and_no_typer(
+    argv: list[str], tmp_path: Path, project: Path
+) -> None:
+    modules = loaded_modules(tmp_path, f"from oraculum.cli import main\nmain({argv!r})")
+    assert {m for m in modules if m.startswith("oraculum.cli.") and m.endswith("_cmd")} == set()
+    assert present(modules, ("typer", "click")) == []
 
 
 @pytest.mark.parametrize("argv", [["--help"], ["clean", "--help"], ["stauts"]])

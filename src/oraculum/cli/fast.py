@@ -2,7 +2,8 @@
 
 Loading typer and validating its parameters costs a start-up about as long as archiving a
 mid-sized project, and `oraculum archive` is measured against `tar | zstd` as a whole process.
-So a command listed here is parsed by a small, strict parser and run by the same function its
+So a command listed here (the archive, and the status and read agents call many times a turn)
+is parsed by a small, strict parser and run by the same function its
 typer command calls. Anything this parser does not take as written (help, an unknown or
 repeated option, a missing value, `--`) returns None and goes to typer, which owns the usage
 text and the usage errors; `tests/cli/test_fast_start.py` holds both paths to one output and
@@ -22,17 +23,42 @@ __all__ = ["FAST_COMMANDS", "FastCommand", "fast_command", "parse"]
 @dataclass(frozen=True)
 class FastCommand:
     """One command the fast start takes: its flags and valued options (option → keyword,
-    with the value's type), and the function that runs it."""
+    with the value's conversion, which raises ValueError for a value typer would refuse), how
+    many positional arguments it takes (None: any number, as a list), and the function that
+    runs it."""
 
     flags: dict[str, str]
     options: dict[str, tuple[str, Callable[[str], Any]]]
     run: Callable[..., None]
+    positionals: int | None = None
 
 
 def _archive(inputs: list[str] | None, **options: Any) -> None:
     from oraculum.cli.archiving import run_archive
 
     run_archive(inputs, **options)
+
+
+def _status(job: str | None, **options: Any) -> None:
+    from oraculum.cli.status_view import run_status
+
+    run_status(job, **options)
+
+
+def _read(job: str | None, **options: Any) -> None:
+    from oraculum.cli.read_view import run_read
+
+    run_read(job, **options)
+
+
+def _count(low: int, high: int) -> Callable[[str], int]:
+    def convert(text: str) -> int:
+        value = int(text)
+        if not low <= value <= high:
+            raise ValueError(text)
+        return value
+
+    return convert
 
 
 FAST_COMMANDS: dict[str, FastCommand] = {
@@ -44,6 +70,19 @@ FAST_COMMANDS: dict[str, FastCommand] = {
             "--project": ("project", Path),
         },
         run=_archive,
+    ),
+    # Agents run these many times a turn.
+    "status": FastCommand(
+        flags={"--all-projects": "all_projects"},
+        options={"--limit": ("limit", _count(1, 1000)), "--session": ("session", str)},
+        run=_status,
+        positionals=1,
+    ),
+    "read": FastCommand(
+        flags={"--raw": "raw", "--full": "full", "--recollect": "recollect"},
+        options={"--session": ("session", str)},
+        run=_read,
+        positionals=1,
     ),
 }
 
@@ -68,7 +107,12 @@ def parse(command: FastCommand, args: list[str]) -> tuple[list[str], dict[str, A
             value = next(tokens, "")
         if keyword in keywords or not value or value.startswith("-"):
             return None  # repeated, missing or option-like: typer says what it makes of it
-        keywords[keyword] = kind(value)
+        try:
+            keywords[keyword] = kind(value)
+        except ValueError:
+            return None  # typer's to refuse, in its words
+    if command.positionals is not None and len(positionals) > command.positionals:
+        return None
     return positionals, keywords
 
 
@@ -87,7 +131,10 @@ def fast_command(args: list[str]) -> Callable[[], int] | None:
         from oraculum.scheduler.hook import restart_runner_if_pending
 
         restart_runner_if_pending()
-        command.run(positionals or None, **keywords)
+        if command.positionals == 1:
+            command.run(positionals[0] if positionals else None, **keywords)
+        else:
+            command.run(positionals or None, **keywords)
         return 0
 
     return run

@@ -2,98 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 import typer
 
-from oraculum.cli.app import app, emit
-
-if TYPE_CHECKING:
-    from rich.console import Console
-
-# A heartbeat older than this reads as "likely stale" (the worker's stale threshold default).
-STALE_HEARTBEAT_S = 180
-
-
-def heartbeat_cell(job: dict[str, Any]) -> str:
-    """`fresh (12s)` / `stale (4m)` for running jobs; the age alone otherwise."""
-    from oraculum.service.summary import describe_age
-
-    age = job.get("heartbeatAgeSeconds")
-    if job["status"] not in ("submitted", "waiting"):
-        return "-"
-    if age is None:
-        return f"waiting ({describe_age(job.get('ageSeconds'))})"
-    freshness = "fresh" if age < STALE_HEARTBEAT_S else "stale"
-    return f"{freshness} ({describe_age(age)})"
-
-
-def phase_cell(job: dict[str, Any]) -> str:
-    """The phase, marked while a Deep Research job researches."""
-    researching = (job.get("research") or {}).get("state") == "researching"
-    return f"{job['phase']} (researching)" if researching else job["phase"]
-
-
-def queue_cell(job: dict[str, Any]) -> str:
-    queue = job.get("queue") or {}
-    if queue.get("position"):
-        return f"{queue['position']} of {queue['depth']}"
-    return "-"
-
-
-def render_jobs(result: dict[str, Any], console: Console) -> None:
-    from rich.table import Table
-
-    from oraculum.service.summary import describe_age
-
-    jobs = result["jobs"]
-    if not jobs:
-        where = result.get("project") or "any project"
-        console.print(f"No oracle jobs for {where}.")
-    else:
-        table = Table(box=None, pad_edge=False)
-        for column in ("id", "status", "phase", "age", "heartbeat", "queue"):
-            table.add_column(column)
-        for job in jobs:
-            table.add_row(
-                job["id"],
-                job["status"],
-                phase_cell(job),
-                describe_age(job.get("ageSeconds")),
-                heartbeat_cell(job),
-                queue_cell(job),
-            )
-        console.print(table)
-    for problem in result.get("problems", []):
-        console.print(f"[yellow]warning[/]: {problem['message']}", markup=True)
-
-
-def render_job(result: dict[str, Any], console: Console) -> None:
-    from oraculum.service.summary import describe_age
-
-    job = result["job"]
-    console.print(f"[bold]{job['id']}[/]  {job['status']} ({job['phase']})")
-    rows = {
-        "provider": job.get("provider"),
-        "age": describe_age(job.get("ageSeconds")),
-        "heartbeat": heartbeat_cell(job),
-        "queue": queue_cell(job),
-        "chat": job.get("chatUrl"),
-        "response": job["responsePath"] if job.get("responseAvailable") else "unavailable yet",
-        "artifacts": job.get("artifactsPath"),
-        "worker-log": job.get("workerLogPath"),
-        "follow-up-to": job.get("followUpToJobId"),
-        "researching": (job.get("research") or {}).get("text"),
-        "research-question": (job.get("research") or {}).get("questionPath"),
-    }
-    for key, value in rows.items():
-        if value not in (None, "-"):
-            console.print(f"  {key}: {value}", markup=False)
-    if job.get("lastEvent"):
-        event = job["lastEvent"]
-        console.print(f"  last-event: [{event['source']}] {event['message']}", markup=False)
-    if "error" in job:
-        console.print(f"  error: {job['error']}", markup=False)
+from oraculum.cli.app import app
+from oraculum.cli.status_view import run_status
 
 
 @app.command("status")
@@ -106,11 +18,4 @@ def status_command(
     ),
 ) -> None:
     """Show one job, or the recent jobs of this project with their ids."""
-    from oraculum.service.status import status
-
-    # The human view is a richer rendering (a table, heartbeats) of the documented JSON.
-    shape = status(job, all_projects=all_projects, limit=limit, session=session).to_json()
-    if job is None:
-        emit(shape, lambda console: render_jobs(shape, console))
-    else:
-        emit(shape, lambda console: render_job(shape, console))
+    run_status(job, all_projects=all_projects, limit=limit, session=session)
