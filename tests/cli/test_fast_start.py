@@ -234,9 +234,12 @@ def finished_job(
         ["read", "{prefix}", "--full"],
         ["read", "zzzz"],
         ["read", "{id}", "{id}"],  # one argument too many: typer's usage error
+        ["wait", "{id}"],
+        ["wait", "{prefix}", "--timeout", "5", "--session", "fast-start"],
+        ["wait", "--timeout=0.5"],  # the session's next job: none ends, exit 5 on both
     ],
 )
-def test_status_and_read_print_the_same_on_both_paths(
+def test_status_read_and_wait_print_the_same_on_both_paths(
     case: list[str],
     finished_job: str,
     capsys: pytest.CaptureFixture[str],
@@ -268,6 +271,9 @@ TYPER_REFUSES = (["status", "--limit", "0"], ["read", "{id}", "{id}"])
         ["read", "a", "b"],
         ["read", "--raw=yes"],
         ["read", "--session"],
+        ["wait", "--timeout", "-1"],
+        ["wait", "--timeout", "nan"],
+        ["wait", "a", "b"],
     ],
 )
 def test_what_typer_refuses_is_left_to_typer(args: list[str]) -> None:

@@ -2,9 +2,9 @@
 
 Loading typer and validating its parameters costs a start-up about as long as archiving a
 mid-sized project, and `oraculum archive` is measured against `tar | zstd` as a whole process.
-So a command listed here (the archive, and the status and read agents call many times a turn)
-is parsed by a small, strict parser and run by the same function its
-typer command calls. Anything this parser does not take as written (help, an unknown or
+So a command listed here (the archive, and the status, read and wait agents run many times a
+turn) is parsed by a small, strict parser and run by the same function its typer command
+calls. Anything this parser does not take as written (help, an unknown or
 repeated option, a missing value, `--`) returns None and goes to typer, which owns the usage
 text and the usage errors; `tests/cli/test_fast_start.py` holds both paths to one output and
 one set of options.
@@ -29,7 +29,7 @@ class FastCommand:
 
     flags: dict[str, str]
     options: dict[str, tuple[str, Callable[[str], Any]]]
-    run: Callable[..., None]
+    run: Callable[..., int | None]  # the exit code; None is 0
     positionals: int | None = None
 
 
@@ -49,6 +49,19 @@ def _read(job: str | None, **options: Any) -> None:
     from oraculum.cli.read_view import run_read
 
     run_read(job, **options)
+
+
+def _wait(job: str | None, **options: Any) -> int:
+    from oraculum.cli.waiting import run_wait
+
+    return run_wait(job, **options)
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not value >= 0:  # negative, or NaN
+        raise ValueError(text)
+    return value
 
 
 def _count(low: int, high: int) -> Callable[[str], int]:
@@ -82,6 +95,12 @@ FAST_COMMANDS: dict[str, FastCommand] = {
         flags={"--raw": "raw", "--full": "full", "--recollect": "recollect"},
         options={"--session": ("session", str)},
         run=_read,
+        positionals=1,
+    ),
+    "wait": FastCommand(
+        flags={},
+        options={"--session": ("session", str), "--timeout": ("timeout", _seconds)},
+        run=_wait,
         positionals=1,
     ),
 }
@@ -132,9 +151,9 @@ def fast_command(args: list[str]) -> Callable[[], int] | None:
 
         restart_runner_if_pending()
         if command.positionals == 1:
-            command.run(positionals[0] if positionals else None, **keywords)
+            code = command.run(positionals[0] if positionals else None, **keywords)
         else:
-            command.run(positionals or None, **keywords)
-        return 0
+            code = command.run(positionals or None, **keywords)
+        return code or 0
 
     return run

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 import typer
 
 from oraculum.cli.app import MODE, app, console, emit
-from oraculum.cli.wait_cmd import SESSION_OPTION, finish_wait, wait_with_live_line
+from oraculum.cli.wait_cmd import SESSION_OPTION
+from oraculum.cli.waiting import finish_wait, wait_with_live_line
 
 if TYPE_CHECKING:
     from oraculum.service.submit import SubmitResult
@@ -38,7 +39,9 @@ def _submitted(result: SubmitResult, *, session: str | None, wait_for_it: bool) 
         return
     if not MODE.json:
         console(stderr=True).print(result.text("cli"), markup=False)
-    finish_wait(wait_with_live_line(result.job["id"], session=session, timeout_s=None))
+    code = finish_wait(wait_with_live_line(result.job["id"], session=session, timeout_s=None))
+    if code:
+        raise typer.Exit(code)
 
 
 @app.command("submit")

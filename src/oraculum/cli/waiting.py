@@ -1,0 +1,67 @@
+"""`oraculum wait`'s work, shared by its typer command (:mod:`oraculum.cli.wait_cmd`), the fast
+start (:mod:`oraculum.cli.fast`) and `submit --wait`: block until a job (or the session's next
+job) ends and print its wake-up, with a live phase line on a terminal. No typer here."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from oraculum.cli.output import MODE, console, emit
+from oraculum.core.errors import ExitCode, OracleError
+
+if TYPE_CHECKING:
+    from oraculum.service.wait import WaitResult
+
+__all__ = ["finish_wait", "run_wait", "wait_with_live_line"]
+
+
+def wait_with_live_line(
+    job_id: str | None,
+    *,
+    session: str | None,
+    timeout_s: float | None,
+    cwd: Path | None = None,
+) -> WaitResult:
+    """Run the wait, showing `<job>: <phase> · <elapsed>` on a terminal (not in JSON mode)."""
+    from oraculum.service.summary import describe_age
+    from oraculum.service.wait import wait
+
+    if MODE.json or not console().is_terminal:
+        return wait(job_id, session=session, timeout_s=timeout_s, cwd=cwd)
+    started = time.monotonic()
+    label = job_id or "next job of this session"
+    with console().status(f"{label}: waiting…") as line:
+
+        def progress(event: dict[str, Any]) -> None:
+            phase = event.get("phase", "waiting")
+            elapsed = describe_age(time.monotonic() - started)
+            line.update(f"{event.get('jobId', label)}: {phase} · {elapsed}")
+
+        return wait(job_id, session=session, timeout_s=timeout_s, cwd=cwd, on_progress=progress)
+
+
+def finish_wait(result: WaitResult) -> int:
+    """Print a wait's result; the exit code its outcome deserves."""
+    if not result.done:
+        raise OracleError(
+            "wait_timeout",
+            result.text("cli"),
+            retryable=True,
+            suggested_next_step="Run `oraculum wait` again; the job keeps running meanwhile.",
+            details={"job": result.job},
+        )
+    emit(result.to_json(), text=result.text("cli"))
+    job = result.job  # None when the wait ended on a background task's notice
+    if job is not None and job["status"] in ("failed", "cancelled"):
+        return int(ExitCode.JOB_UNSUCCESSFUL)
+    return 0
+
+
+def run_wait(
+    job: str | None = None, *, session: str | None = None, timeout: float | None = None
+) -> int:
+    """Block until the job ends (or, without ``job``, until the session's next job ends) and
+    print the wake-up text; the exit code (6 when that job failed or was cancelled)."""
+    return finish_wait(wait_with_live_line(job, session=session, timeout_s=timeout))
