@@ -12,10 +12,11 @@ one set of options.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 __all__ = ["FAST_COMMANDS", "FastCommand", "fast_command", "parse"]
 
@@ -29,32 +30,12 @@ class FastCommand:
 
     flags: dict[str, str]
     options: dict[str, tuple[str, Callable[[str], Any]]]
-    run: Callable[..., int | None]  # the exit code; None is 0
+    run: str  # "module:function", imported only when the command runs; returns the exit code
     positionals: int | None = None
 
-
-def _archive(inputs: list[str] | None, **options: Any) -> None:
-    from oraculum.cli.archiving import run_archive
-
-    run_archive(inputs, **options)
-
-
-def _status(job: str | None, **options: Any) -> None:
-    from oraculum.cli.status_view import run_status
-
-    run_status(job, **options)
-
-
-def _read(job: str | None, **options: Any) -> None:
-    from oraculum.cli.read_view import run_read
-
-    run_read(job, **options)
-
-
-def _wait(job: str | None, **options: Any) -> int:
-    from oraculum.cli.waiting import run_wait
-
-    return run_wait(job, **options)
+    def function(self) -> Callable[..., int | None]:
+        module, name = self.run.split(":")
+        return cast(Callable[..., int | None], getattr(importlib.import_module(module), name))
 
 
 def _seconds(text: str) -> float:
@@ -82,25 +63,25 @@ FAST_COMMANDS: dict[str, FastCommand] = {
             "--out": ("out", Path),
             "--project": ("project", Path),
         },
-        run=_archive,
+        run="oraculum.cli.archiving:run_archive",
     ),
     # Agents run these many times a turn.
     "status": FastCommand(
         flags={"--all-projects": "all_projects"},
         options={"--limit": ("limit", _count(1, 1000)), "--session": ("session", str)},
-        run=_status,
+        run="oraculum.cli.status_view:run_status",
         positionals=1,
     ),
     "read": FastCommand(
         flags={"--raw": "raw", "--full": "full", "--recollect": "recollect"},
         options={"--session": ("session", str)},
-        run=_read,
+        run="oraculum.cli.read_view:run_read",
         positionals=1,
     ),
     "wait": FastCommand(
         flags={},
         options={"--session": ("session", str), "--timeout": ("timeout", _seconds)},
-        run=_wait,
+        run="oraculum.cli.waiting:run_wait",
         positionals=1,
     ),
 }
@@ -150,10 +131,9 @@ def fast_command(args: list[str]) -> Callable[[], int] | None:
         from oraculum.scheduler.hook import restart_runner_if_pending
 
         restart_runner_if_pending()
-        if command.positionals == 1:
-            code = command.run(positionals[0] if positionals else None, **keywords)
-        else:
-            code = command.run(positionals or None, **keywords)
-        return code or 0
+        # One positional is the argument itself; any number are a list (None when none).
+        single = positionals[0] if positionals else None
+        given = single if command.positionals == 1 else positionals or None
+        return command.function()(given, **keywords) or 0
 
     return run

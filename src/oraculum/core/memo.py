@@ -53,7 +53,6 @@ def remembered(
     if key in entries:
         return dict(entries[key])
     value = compute()
-    entries = {k: v for k, v in entries.items() if k != key}
     kept = dict(list(entries.items())[-(MAX_ENTRIES - 1) :]) | {key: value}
     # Remembering is an optimisation, never the command's failure; a lost write only costs a
     # recompute next time.

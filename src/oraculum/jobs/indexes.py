@@ -48,7 +48,7 @@ def mark(name: str, job_id: str, *, size: int = 0, root: Path | None = None) -> 
 # Admission sums the whole queue on every queued submit, under its lock, so each process reads
 # a marker once. That holds because a marker records its job's archive size, which never
 # changes: a marker made again for the same job records the same number.
-_SIZES: dict[tuple[str, str, int], int] = {}
+_SIZES: dict[str, dict[tuple[str, int], int]] = {}  # directory -> (name, inode) -> size
 
 
 def total_size(name: str, *, root: Path | None = None) -> int:
@@ -58,22 +58,17 @@ def total_size(name: str, *, root: Path | None = None) -> int:
         entries = list(os.scandir(directory))
     except FileNotFoundError:
         return 0
-    total = 0
-    seen = set()
+    known = _SIZES.get(directory, {})
+    current: dict[tuple[str, int], int] = {}
     for entry in entries:
         if not JOB_ID_PATTERN.fullmatch(entry.name):
             continue
-        key = (directory, entry.name, entry.inode())
-        seen.add(key)
-        if key not in _SIZES:
-            size = _read_size(entry.path)
-            if size is None:  # gone meanwhile: counts nothing
-                continue
-            _SIZES[key] = size
-        total += _SIZES[key]
-    for stale in [key for key in _SIZES if key[0] == directory and key not in seen]:
-        del _SIZES[stale]
-    return total
+        key = (entry.name, entry.inode())
+        size = known[key] if key in known else _read_size(entry.path)
+        if size is not None:  # None: gone meanwhile, counts nothing
+            current[key] = size
+    _SIZES[directory] = current
+    return sum(current.values())
 
 
 def _read_size(path: str) -> int | None:
