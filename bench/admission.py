@@ -24,10 +24,15 @@ SUBMITS = 200
 CAPACITY = 2
 
 
-def setup_home(home: Path) -> None:
+def use_home(home: Path) -> None:
     from oraculum.core.paths import private_home_environment
 
     os.environ.update(private_home_environment(home))
+
+
+def setup_home(home: Path) -> None:
+    """Point this process at ``home`` and write its config (once, before any submitter)."""
+    use_home(home)
     config_dir = home / "config"
     config_dir.mkdir(parents=True, exist_ok=True)
     (config_dir / "config.json").write_text(
@@ -41,7 +46,7 @@ def setup_home(home: Path) -> None:
 
 
 def submitter(home: str, index: int, count: int, start, results) -> None:
-    setup_home(Path(home))
+    use_home(Path(home))  # not setup_home: rewriting the config would race the others' reads
     from oraculum.core.config import load_config
     from oraculum.jobs.admission import JobRequest, submit_job
     from oraculum.jobs.model import JobSelection

@@ -102,6 +102,7 @@ def test_queue_full_by_depth(project: Path, store: JobStore) -> None:
     assert info.value.code == "queue_full" and info.value.retryable
     assert "1/1 active, 1/1 queued" in info.value.message
     assert set(store.list_ids()) == before  # nothing half-created
+    assert list(store.staging_root.iterdir()) == []  # nor its prepared directory left behind
 
 
 def test_queue_full_by_bytes(project: Path, store: JobStore) -> None:

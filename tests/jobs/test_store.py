@@ -33,6 +33,23 @@ def test_create_is_private_and_round_trips(store: JobStore) -> None:
         store.create(job, "again")  # never overwrites an existing job
 
 
+def test_a_prepared_directory_becomes_the_job_whole_or_stays_aside(store: JobStore) -> None:
+    job = build_job()
+    prepared = store.prepare("the prompt")
+    assert prepared.parent == store.staging_root and store.list_ids() == []
+    assert stat.S_IMODE(prepared.stat().st_mode) == 0o700
+    paths = store.adopt(job, prepared)
+    assert not prepared.exists() and store.list_ids() == [job.id]
+    assert paths.prompt.read_text() == "the prompt" and paths.logs_dir.is_dir()
+    assert store.load(job.id) == job
+    # Adopting onto an existing job refuses and leaves both as they were.
+    again = store.prepare("another prompt")
+    with pytest.raises(FileExistsError):
+        store.adopt(job, again)
+    assert paths.prompt.read_text() == "the prompt"
+    assert (again / "prompt.md").read_text() == "another prompt"
+
+
 def test_ids_sort_by_creation_time() -> None:
     ids = [new_job_id(now_ms=ms) for ms in (1, 1_000, 1_700_000_000_000, 1_800_000_000_000)]
     ids += [new_job_id() for _ in range(1000)]

@@ -131,9 +131,13 @@ def atomic_write_text(path: Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
+def json_bytes(value: Any) -> bytes:
+    """How every JSON state file is written: indented UTF-8 with a final newline."""
+    return (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode()
+
+
 def atomic_write_json(path: Path, value: Any, *, sync: bool = True) -> None:
-    data = (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode()
-    atomic_write_bytes(path, data, sync=sync)
+    atomic_write_bytes(path, json_bytes(value), sync=sync)
 
 
 def fsync_file(path: Path) -> None:

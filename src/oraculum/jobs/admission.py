@@ -4,8 +4,9 @@ handoff of an admitted job to its detached worker.
 Everything that takes a lease or creates a job runs under the global admission lock, which is
 what makes count-then-take race-free across processes. The lock is fair (waiters enter in the
 order they asked) and held only for the decisions and the writes other submits must see: what
-only this submit needs (the fields that do not depend on the id, the fsyncs that make the new
-job durable, the worker's start) happens outside it, before or after.
+only this submit needs (the fields that do not depend on the id, the job's directory with its
+prompt, the fsyncs that make the new job durable, the worker's start) happens outside it,
+before or after.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from oraculum.jobs.runtime import (
     teardown,
     worker_liveness,
 )
-from oraculum.jobs.store import JobStore
+from oraculum.jobs.store import JobStore, discard_prepared
 
 ADMISSION_LOCK_TIMEOUT_S = 30.0
 # What a failed lease or index-marker write was doing, for its disk_full / io_error message.
@@ -178,12 +179,13 @@ def _job_fields(
 
 
 def _move_archive(source: Path, target: Path) -> None:
+    """Move the archive (made 0600 before the lock) into its job directory."""
     with os_errors(target, action="move the archive to"):
         try:
             os.replace(source, target)
         except OSError:
             shutil.move(str(source), str(target))  # across filesystems
-        target.chmod(0o600)
+            target.chmod(0o600)
 
 
 def _queued_archive_bytes() -> int:
@@ -229,10 +231,18 @@ def submit_job(request: JobRequest, *, store: JobStore | None = None) -> Job:
     # and the queue head's config (most often the same snapshot as this job's).
     load_liveness()
     snapshot_config(base["config"])
-    with named_lock("admission", timeout=ADMISSION_LOCK_TIMEOUT_S, fair=True):
-        _promoted, active = _promote(store)
-        job = _decide(store, request, settings, base, active)
-        _create(store, request, job)
+    # And what does not depend on the id: the job's directory, its prompt, the archive's mode.
+    with os_errors(request.archive, action="change the mode of"):
+        request.archive.chmod(0o600)
+    prepared = store.prepare(request.prompt)
+    try:
+        with named_lock("admission", timeout=ADMISSION_LOCK_TIMEOUT_S, fair=True):
+            _promoted, active = _promote(store)
+            job = _decide(store, request, settings, base, active)
+            _create(store, request, job, prepared)
+    except BaseException:
+        discard_prepared(prepared)  # nothing, once adopted
+        raise
     return _settle(store, job)
 
 
@@ -282,10 +292,10 @@ def _newest_id(store: JobStore) -> str | None:
     return existing[-1] if existing else None
 
 
-def _create(store: JobStore, request: JobRequest, job: Job) -> None:
-    """Index the new job, take its leases (when admitted), write its directory (not yet
-    fsynced: :func:`_settle` does that after the lock) and move its archive in; any failure on
-    the way undoes all of it."""
+def _create(store: JobStore, request: JobRequest, job: Job, prepared: Path) -> None:
+    """Index the new job, take its leases (when admitted), make the prepared directory its
+    own (not yet fsynced: :func:`_settle` does that after the lock) and move its archive in;
+    any failure on the way undoes all of it."""
     queued = job.status == Status.QUEUED
     created = False
     try:
@@ -297,7 +307,7 @@ def _create(store: JobStore, request: JobRequest, job: Job) -> None:
                 if job.conversation_id:
                     leases.write_lease(leases.CONVERSATION, job.conversation_id, job.id)
                 indexes.register(job.id, job.project_id)
-        store.create(job, request.prompt, sync=False)  # removes what it wrote if it fails
+        store.adopt(job, prepared, sync=False)
         created = True
         with os_errors(action=_RECORDING):
             indexes.record_last_id(job.id)

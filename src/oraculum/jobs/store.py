@@ -13,6 +13,7 @@ from what a live one is still writing.
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import json
 import os
@@ -29,10 +30,11 @@ from pydantic import ValidationError
 from oraculum.core.errors import OracleError
 from oraculum.core.fsio import (
     DIR_MODE,
-    atomic_write_json,
+    atomic_write_bytes,
     ensure_private_dir,
     fsync_dir,
     fsync_file,
+    json_bytes,
     os_errors,
     write_private_file,
 )
@@ -199,22 +201,51 @@ class JobStore:
     # Writing ---------------------------------------------------------------------------------
 
     def create(self, job: Job, prompt: str, *, sync: bool = True) -> JobPaths:
-        """Create the job directory exclusively and write `prompt.md` and `job.json`; on any
-        failure the directory is removed again (no half-written job). With ``sync=False`` the
-        caller makes it durable later with :meth:`sync_created` (admission does, once its lock
-        is released, so concurrent submits do not queue behind each other's fsyncs)."""
-        paths = self.paths(job.id)
-        with os_errors(self.root, action="create the jobs directory"):
-            ensure_private_dir(self.root)
-        paths.dir.mkdir(mode=DIR_MODE)  # FileExistsError: an id collision, never an overwrite
+        """Create the job directory with `prompt.md` and `job.json` (:meth:`prepare`, then
+        :meth:`adopt`); on any failure nothing of it remains (no half-written job)."""
+        prepared = self.prepare(prompt)
         try:
-            with os_errors(paths.logs_dir, action="create"):
-                ensure_private_dir(paths.logs_dir)
-            write_private_file(paths.prompt, prompt.encode("utf-8"))
-            self.save(check_invariants(job), sync=sync)
+            return self.adopt(job, prepared, sync=sync)
         except BaseException:
-            shutil.rmtree(paths.dir, ignore_errors=True)
+            discard_prepared(prepared)
             raise
+
+    def prepare(self, prompt: str) -> Path:
+        """A job directory built before its job has an id: `logs/` and `prompt.md`, in a
+        staging directory named after this process (so a sweep removes it should the submit
+        be killed). :meth:`adopt` makes it a job; :func:`discard_prepared` removes it.
+
+        Admission prepares outside its lock and adopts under it, so the directory creations
+        and the prompt's write do not lengthen the time other submits wait."""
+        area = self.staging_root / _staging_name(os.getpid())
+        with os_errors(area, action="create"):
+            ensure_private_dir(self.staging_root)
+            area.mkdir(mode=DIR_MODE)
+        try:
+            with os_errors(area, action="create"):
+                (area / "logs").mkdir(mode=DIR_MODE)
+            write_private_file(area / PROMPT_FILE, prompt.encode("utf-8"))
+        except BaseException:
+            discard_prepared(area)
+            raise
+        return area
+
+    def adopt(self, job: Job, prepared: Path, *, sync: bool = True) -> JobPaths:
+        """Write `job.json` into a :meth:`prepare`d directory and rename it into place, so
+        readers see the whole job or none of it. An existing job directory is never
+        overwritten (``FileExistsError``: an id collision). With ``sync=False`` the caller
+        makes it durable later with :meth:`sync_created` (admission does, once its lock is
+        released, so concurrent submits do not queue behind each other's fsyncs). On failure
+        the prepared directory stays the caller's to discard."""
+        paths = self.paths(job.id)
+        data = json_bytes(check_invariants(job).to_json_dict())
+        write_private_file(prepared / JOB_FILE, data)  # not yet visible: no temp file needed
+        if paths.dir.exists():
+            raise FileExistsError(errno.EEXIST, "job directory exists", str(paths.dir))
+        with os_errors(paths.dir, action="create"):
+            os.rename(prepared, paths.dir)
+        if sync:
+            self.sync_created(job.id)
         return paths
 
     def sync_created(self, job_id: str) -> None:
@@ -226,7 +257,7 @@ class JobStore:
             fsync_dir(paths.dir)
 
     def save(self, job: Job, *, sync: bool = True) -> None:
-        atomic_write_json(self.paths(job.id).job_file, job.to_json_dict(), sync=sync)
+        atomic_write_bytes(self.paths(job.id).job_file, json_bytes(job.to_json_dict()), sync=sync)
 
     def update(
         self,
@@ -303,6 +334,11 @@ class JobStore:
             _remove_entry(path)
             removed.append(path.name)
         return removed
+
+
+def discard_prepared(prepared: Path) -> None:
+    """Remove a :meth:`JobStore.prepare`d directory (nothing, once adopted: it moved)."""
+    shutil.rmtree(prepared, ignore_errors=True)
 
 
 def _staging_name(pid: int) -> str:
