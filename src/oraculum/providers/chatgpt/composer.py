@@ -19,10 +19,14 @@ from oraculum.providers.chatgpt.page_state import (
     upload_error,
 )
 
-UPLOAD_POLL_S = 0.25
+UPLOAD_POLL_S = 0.1
+# A chip can flicker between states while it processes: done must hold this long, on every
+# poll in between, before the upload counts as done.
+UPLOAD_STABLE_S = 0.25
 EDITOR_WAIT_S = 15.0
-SEND_READY_POLL_S = 0.25
-ACCEPT_POLL_S = 0.25
+EDITOR_POLL_S = 0.1
+SEND_READY_POLL_S = 0.1
+ACCEPT_POLL_S = 0.1
 
 
 def _rate_limit_error(context: str, evidence: str) -> OracleError:
@@ -63,7 +67,7 @@ async def attach_archive(
     heartbeat: Callable[[], Awaitable[None]] | None = None,
 ) -> None:
     """Attach ``archive`` and wait until the composer's chip for it says the upload is done
-    (on two consecutive polls: a chip can flicker between states while it processes)."""
+    (and keeps saying so for :data:`UPLOAD_STABLE_S`)."""
     if not archive.exists():
         raise OracleError("archive_missing", f"Archive missing: {archive}")
     add = chat.add_files()
@@ -71,7 +75,7 @@ async def attach_archive(
         raise OracleError("composer_not_found", f'Could not find "{vocab.ADD_FILES_LABEL}" button')
     await add.first.click()
     await chat.page.locator(vocab.FILE_INPUT_SELECTOR).first.set_input_files(str(archive))
-    done_polls = 0
+    done_since: float | None = None
     last = ChipReading(found=False, text="", busy_markers=0, error_markers=0)
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
@@ -89,8 +93,11 @@ async def attach_archive(
         limited = rate_limited(scoped)
         if limited:
             raise _rate_limit_error("uploading the archive", limited)
-        done_polls = done_polls + 1 if state == ChipState.DONE else 0
-        if done_polls >= 2:
+        now = time.monotonic()
+        done_since = (
+            (now if done_since is None else done_since) if state == ChipState.DONE else None
+        )
+        if done_since is not None and now - done_since >= UPLOAD_STABLE_S:
             return
         if heartbeat:
             await heartbeat()
@@ -114,7 +121,7 @@ async def fill_prompt(chat: ChatGPTPage, prompt: str) -> None:
         cleared = await chat.clear_composer()
         if cleared["ok"]:
             break
-        await asyncio.sleep(0.25)
+        await asyncio.sleep(EDITOR_POLL_S)
     if not cleared["ok"]:
         raise OracleError(
             "composer_not_ready",

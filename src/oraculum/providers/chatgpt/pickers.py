@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
+from functools import partial
 
 from playwright.async_api import Locator, Page
 
@@ -20,11 +21,17 @@ from oraculum.core.errors import OracleError
 from oraculum.providers.chatgpt import vocabulary as vocab
 from oraculum.providers.chatgpt.page import ChatGPTPage, exact_any
 
+# A fixed pause, for the few steps whose effect has no single thing to watch for.
 UI_SETTLE_S = 0.3
-STEP_SETTLE_S = 0.25
+# A step that does have one polls for it, up to this long: quick on a quick page, patient on a
+# slow one (longer than the fixed pause it replaced).
+EFFECT_WAIT_S = 1.5
+EFFECT_POLL_S = 0.05
+# How long one way of closing the picker gets before the next is tried.
+CLOSE_WAIT_S = 0.3
 # The composer may still be hydrating when configuration starts.
 OPENER_WAIT_S = 10.0
-OPENER_POLL_S = 0.25
+OPENER_POLL_S = 0.1
 # Presses beyond the slider's stop count, for a press that a re-render swallowed.
 EXTRA_STEPS = 2
 
@@ -154,14 +161,29 @@ class PickerSession:
     async def settle(self) -> None:
         await asyncio.sleep(UI_SETTLE_S)
 
+    async def until(
+        self, done: Callable[[], Awaitable[bool]], within: float = EFFECT_WAIT_S
+    ) -> bool:
+        """Poll ``done`` until it holds or ``within`` passes; whether it holds. A step confirms
+        its effect this way rather than sleeping a fixed time and looking once."""
+        deadline = time.monotonic() + within
+        while not await done():
+            if time.monotonic() >= deadline:
+                return False
+            await asyncio.sleep(EFFECT_POLL_S)
+        return True
+
+    async def checked(self, control: Locator) -> bool:
+        return await control.get_attribute("aria-checked") == "true"
+
     async def dismiss_modals(self) -> None:
         """Close product modals through their close control — never an action button."""
         for _ in range(3):
             dialogs = self.page.get_by_role("dialog")
-            if await dialogs.count() == 0:
+            if (before := await dialogs.count()) == 0:
                 return
             closed = False
-            for index in range(await dialogs.count()):
+            for index in range(before):
                 dialog = dialogs.nth(index)
                 close = dialog.get_by_role("button", name=exact_any(vocab.CLOSE_LABELS))
                 if await close.count() > 0 and await close.first.is_visible():
@@ -171,7 +193,7 @@ class PickerSession:
                     break
             if not closed:
                 return
-            await self.settle()
+            await self.until(partial(_fewer, dialogs, before))
 
     async def find_opener(self) -> Locator | None:
         """The model picker's opener: a button named like one, or (while its menu is open and
@@ -217,7 +239,7 @@ class PickerSession:
                 opener = await self.find_opener()
                 if opener is not None:
                     await opener.click()
-            await self.settle()
+            await self.until(lambda: self.picker_closed(menu), CLOSE_WAIT_S)
         if not await self.picker_closed(menu):
             raise picker_stuck_open()
 
@@ -229,10 +251,10 @@ class PickerSession:
         )
         if await toggle.count() == 0:
             return None
-        if (await toggle.first.get_attribute("aria-checked") == "true") != wanted:
+        if await self.checked(toggle.first) != wanted:
             await toggle.first.click()
-            await self.settle()
-        seen = await toggle.first.get_attribute("aria-checked") == "true"
+            await self.until(partial(_checked_is, self, toggle.first, wanted))
+        seen = await self.checked(toggle.first)
         if seen != wanted:
             raise _fail("Auto-switch to Thinking did not take the requested state.")
         return seen
@@ -241,12 +263,17 @@ class PickerSession:
         """A menu may close when a choice re-renders it; open it again to read the result."""
         if await menu.count() == 0:
             await (await self.opener()).click()
-            await self.settle()
+            await self.until(lambda: _present(menu))
 
     async def read_back(self, wanted: str) -> str:
         """The closed opener's text, which must name ``wanted`` (else the selection is
         unverified: found and set, but not what the composer shows)."""
-        shows = (await (await self.opener()).inner_text()).strip()
+
+        async def shown() -> str:
+            return (await (await self.opener()).inner_text()).strip()
+
+        await self.until(lambda: _matches(shown(), wanted))
+        shows = await shown()
         if not tier_matches(shows, wanted):
             raise selection_unverified(wanted, shows)
         return shows
@@ -289,7 +316,7 @@ class PowerPicker(PickerSession):
                 return
             await power.focus()
             await self.page.keyboard.press("ArrowRight" if goal > index else "ArrowLeft")
-            await asyncio.sleep(STEP_SETTLE_S)
+            await self.until(partial(self._moved_from, power, index))
             if not await power.count():
                 return  # the picker closed itself
             moved = await self._power_reading(power)
@@ -305,18 +332,26 @@ class PowerPicker(PickerSession):
     async def _power_reading(self, power: Locator) -> tuple[str, int, int] | None:
         return parse_power(await self.chat.described_by(power))
 
+    async def _moved_from(self, power: Locator, index: int) -> bool:
+        """The slider left stop ``index`` (or the picker closed itself)."""
+        if not await power.count():
+            return True
+        reading = await self._power_reading(power)
+        return reading is not None and reading[1] != index
+
     async def _pick_pro_effort(self, menu: Locator, effort: str) -> str | None:
         label = vocab.EFFORT_LABELS[effort]
         radio = menu.get_by_role("menuitemradio", name=choice(label))
         if await radio.count() == 0:
             return None
-        if await radio.first.get_attribute("aria-checked") != "true":
+        if not await self.checked(radio.first):
             await radio.first.click()
-            await self.settle()
+            # A choice may re-render the menu closed: then there is nothing more to watch.
+            await self.until(lambda: _checked_or_gone(self, radio, menu))
             await self.reopen_if_closed(menu)
         if await radio.count() == 0:
             return None
-        return effort if await radio.first.get_attribute("aria-checked") == "true" else None
+        return effort if await self.checked(radio.first) else None
 
 
 class IntelligencePicker(PickerSession):
@@ -325,22 +360,22 @@ class IntelligencePicker(PickerSession):
     async def configure(self, wanted: Wanted) -> ObservedSelection:
         tier = vocab.compact_tier_for(wanted.family, wanted.effort)
         advanced = self.page.get_by_role("menuitem", name=vocab.SHOW_ADVANCED, exact=True)
+        rows = self.page.get_by_role("menuitemradio")
         if await advanced.count():
             await advanced.first.click()
-            await self.settle()
+            await self.until(lambda: _present(rows))
         effort_seen = None
         if wanted.family == "pro" and wanted.effort:
             effort_name = f"Pro {vocab.EFFORT_LABELS[wanted.effort]}"
             more = self.page.get_by_role("menuitem", name=vocab.PRO_EFFORT_OPTIONS, exact=True)
+            row = self.page.get_by_role("menuitemradio", name=choice(effort_name))
             if await more.count():
                 await more.first.click(force=True)  # a tiny trailing icon, often covered
-                await self.settle()
-            row = self.page.get_by_role("menuitemradio", name=choice(effort_name))
+                await self.until(lambda: _present(row))
             if await row.count():
                 await row.first.click()
                 effort_seen = wanted.effort
         if effort_seen is None:
-            rows = self.page.get_by_role("menuitemradio")
             for index in range(await rows.count()):
                 name = (await rows.nth(index).inner_text()).strip()
                 if tier_matches(name, tier):
@@ -349,7 +384,8 @@ class IntelligencePicker(PickerSession):
             else:
                 await self.close_picker(self._intelligence_menu())
                 raise _fail(f"Could not find the {tier!r} row in the Intelligence menu.")
-        await self.settle()
+        # A choice usually closes the menu itself; give it the chance before closing it.
+        await self.until(lambda: self.picker_closed(self._intelligence_menu()), CLOSE_WAIT_S)
         await self.close_picker(self._intelligence_menu())
         shows = await self.read_back(tier)
         strong = wanted.family != "pro" or effort_seen is not None or wanted.effort is None
@@ -370,8 +406,12 @@ class IntelligencePicker(PickerSession):
 class LegacyPicker(PickerSession):
     """The legacy configuration dialog: family radios, an effort combobox, auto-switch."""
 
+    @staticmethod
+    def dialog(page: Page) -> Locator:
+        return page.get_by_role("dialog").filter(has=page.get_by_role("radio"))
+
     async def configure(self, wanted: Wanted) -> ObservedSelection:
-        dialog = self.page.get_by_role("dialog").filter(has=self.page.get_by_role("radio"))
+        dialog = self.dialog(self.page)
         if await dialog.count() == 0:
             raise _fail("Could not open model configuration UI.")
         dialog = dialog.first
@@ -381,10 +421,10 @@ class LegacyPicker(PickerSession):
         )
         if await radio.count() == 0:
             raise _fail(f"Could not find model family control for {wanted.family}")
-        if await radio.first.get_attribute("aria-checked") != "true":
+        if not await self.checked(radio.first):
             await radio.first.click()
-            await self.settle()
-        if await radio.first.get_attribute("aria-checked") != "true":
+            await self.until(lambda: self.checked(radio.first))
+        if not await self.checked(radio.first):
             raise _fail(f"Requested model family did not remain selected: {wanted.family}")
         effort_seen = None
         auto_seen = None
@@ -397,7 +437,7 @@ class LegacyPicker(PickerSession):
         close = dialog.get_by_role("button", name=exact_any(vocab.CLOSE_LABELS))
         if await close.count():
             await close.first.click()
-            await self.settle()
+            await self.until(lambda: _gone(dialog))
         await self.close_picker(dialog)
         shows = (await (await self.opener()).inner_text()).strip()
         return ObservedSelection("legacy", shows, wanted.family, effort_seen, auto_seen, "strong")
@@ -411,15 +451,18 @@ class LegacyPicker(PickerSession):
         combo = dialog.get_by_role("combobox", name=name, exact=True)
         if await combo.count() == 0:
             raise _fail(f"Could not open effort dropdown for requested effort: {effort_label}")
-        if (await combo.first.inner_text()).strip() != effort_label:
+
+        async def shows_wanted() -> bool:
+            return (await combo.first.inner_text()).strip() == effort_label
+
+        if not await shows_wanted():
             await combo.first.click()
-            await self.settle()
             option = self.page.get_by_role("option", name=choice(effort_label))
-            if await option.count() == 0:
+            if not await self.until(lambda: _present(option)):
                 raise _fail(f"Could not find labeled entry: {effort_label}")
             await option.first.click()
-            await self.settle()
-        if (await combo.first.inner_text()).strip() != effort_label:
+            await self.until(shows_wanted)
+        if not await shows_wanted():
             raise _fail(f"Requested effort did not remain selected: {effort_label}")
         return wanted.effort or "standard"
 
@@ -430,9 +473,9 @@ class ChipsPicker(PickerSession):
     async def configure(self, wanted: Wanted) -> ObservedSelection:
         family_name = vocab.FAMILY_LABELS[wanted.family]
         row = self.page.get_by_role("menuitemradio", name=choice(family_name))
-        if await row.first.get_attribute("aria-checked") != "true":
+        if not await self.checked(row.first):
             await row.first.click()
-            await self.settle()
+            await self.until(lambda: _checked_or_gone(self, row, row))
         auto_seen = None
         if wanted.family == "instant":
             auto_seen = await self.set_auto_switch(self.page, wanted.auto_switch)
@@ -442,21 +485,14 @@ class ChipsPicker(PickerSession):
             await self.reopen_if_closed(row)
             if await effort.count() == 0:
                 raise _fail(f"Could not find labeled entry: {wanted.effort}")
-            if await effort.first.get_attribute("aria-checked") != "true":
+            if not await self.checked(effort.first):
                 await effort.first.click()
-        await self.settle()
+                await self.until(lambda: _checked_or_gone(self, effort, effort))
         family_radio = self.page.get_by_role("menuitemradio", name=choice(family_name))
         await self.close_picker(self.page.get_by_role("menu").filter(has=family_radio))
         expected = chip_label(wanted)
-        chips = self.chat.composer_region().get_by_role(
-            "button", name=re.compile(re.escape(vocab.CHIP_REMOVE_SUFFIX) + "$")
-        )
-        shown = [
-            ((await chips.nth(i).get_attribute("aria-label")) or "").removesuffix(
-                vocab.CHIP_REMOVE_SUFFIX
-            )
-            for i in range(await chips.count())
-        ]
+        await self.until(partial(self._chips_show, expected))
+        shown = await self._chips()
         if expected is None and shown:
             raise _fail(f"Requested Instant, but the composer still shows {shown[0]!r}.")
         if expected is not None and expected not in shown:
@@ -471,6 +507,22 @@ class ChipsPicker(PickerSession):
             "strong" if strong else "weak",
         )
 
+    async def _chips(self) -> list[str]:
+        """The model chips the composer shows."""
+        chips = self.chat.composer_region().get_by_role(
+            "button", name=re.compile(re.escape(vocab.CHIP_REMOVE_SUFFIX) + "$")
+        )
+        return [
+            ((await chips.nth(i).get_attribute("aria-label")) or "").removesuffix(
+                vocab.CHIP_REMOVE_SUFFIX
+            )
+            for i in range(await chips.count())
+        ]
+
+    async def _chips_show(self, expected: str | None) -> bool:
+        shown = await self._chips()
+        return not shown if expected is None else expected in shown
+
 
 class Configurator(PickerSession):
     """Opens the composer's model picker, finds which generation opened, and hands over to
@@ -480,28 +532,72 @@ class Configurator(PickerSession):
         await self.dismiss_modals()
         opener = await self.opener()
         await opener.click()
-        await self.settle()
+        await self.until(self._recognised)
+        generation = await self._generation()
+        if generation == "power":
+            power_menu = self.page.get_by_role("menu", name=vocab.POWER_MENU, exact=True)
+            return await PowerPicker(self.chat, self.log).configure(power_menu, wanted)
+        if generation == "intelligence":
+            return await IntelligencePicker(self.chat, self.log).configure(wanted)
+        if generation == "legacy":
+            await self._configure_item().first.click()
+            await self.until(lambda: _present(LegacyPicker.dialog(self.page)))
+            return await LegacyPicker(self.chat, self.log).configure(wanted)
+        if generation == "chips":
+            return await ChipsPicker(self.chat, self.log).configure(wanted)
+        await self.close_picker(self.page.get_by_role("menu"))
+        raise _fail("Could not open model configuration UI.")
+
+    async def _recognised(self) -> bool:
+        return await self._generation() is not None
+
+    async def _generation(self) -> str | None:
+        """Which picker generation the opener opened (None: nothing recognisable yet)."""
         power_menu = self.page.get_by_role("menu", name=vocab.POWER_MENU, exact=True)
         if (
             await power_menu.count()
             and await power_menu.get_by_role("menuitem", name=vocab.POWER_ITEM, exact=True).count()
         ):
-            return await PowerPicker(self.chat, self.log).configure(power_menu, wanted)
-        if await self.page.get_by_role(
-            "heading", name=vocab.INTELLIGENCE_HEADING, exact=True
-        ).count():
-            return await IntelligencePicker(self.chat, self.log).configure(wanted)
-        configure_item = self.page.get_by_role(
-            "menuitem", name=vocab.CONFIGURE_MENUITEM, exact=True
-        )
-        if await configure_item.count():
-            await configure_item.first.click()
-            await self.settle()
-            return await LegacyPicker(self.chat, self.log).configure(wanted)
+            return "power"
+        heading = self.page.get_by_role("heading", name=vocab.INTELLIGENCE_HEADING, exact=True)
+        if await heading.count():
+            return "intelligence"
+        if await self._configure_item().count():
+            return "legacy"
         family_rows = self.page.get_by_role(
             "menuitemradio", name=exact_any(list(vocab.FAMILY_LABELS.values()))
         )
         if await family_rows.count():
-            return await ChipsPicker(self.chat, self.log).configure(wanted)
-        await self.close_picker(self.page.get_by_role("menu"))
-        raise _fail("Could not open model configuration UI.")
+            return "chips"
+        return None
+
+    def _configure_item(self) -> Locator:
+        return self.page.get_by_role("menuitem", name=vocab.CONFIGURE_MENUITEM, exact=True)
+
+
+# Effects a step waits for ---------------------------------------------------------------------
+
+
+async def _present(locator: Locator) -> bool:
+    return await locator.count() > 0
+
+
+async def _gone(locator: Locator) -> bool:
+    return await locator.count() == 0
+
+
+async def _fewer(locator: Locator, than: int) -> bool:
+    return await locator.count() < than
+
+
+async def _checked_is(session: PickerSession, control: Locator, wanted: bool) -> bool:
+    return await session.checked(control) == wanted
+
+
+async def _matches(shown: Awaitable[str], tier: str) -> bool:
+    return tier_matches(await shown, tier)
+
+
+async def _checked_or_gone(session: PickerSession, control: Locator, menu: Locator) -> bool:
+    """A choice took (its control reads checked), or re-rendered its menu away."""
+    return await menu.count() == 0 or await session.checked(control.first)
