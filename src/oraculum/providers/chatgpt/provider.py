@@ -180,6 +180,7 @@ class ChatGPTProvider(BrowserProvider):
         click, `accepted` once it left."""
         worker = ctx.config.worker
         await composer.attach_archive(chat, archive, timeout_s=worker.upload_timeout_ms / 1000)
+        ctx.log(f"upload of {archive.name} confirmed")
         if fill:
             await composer.fill_prompt(chat, ctx.prompt)
         await composer.wait_send_ready(chat, timeout_s=worker.send_ready_timeout_ms / 1000)
