@@ -80,13 +80,17 @@ def test_tier_matching(row: str, tier: str, matches: bool) -> None:
 DRIFT = "drift_sticky_menu,drift_opener_relabel,drift_zero_height_slider"
 
 
-async def configure_all(sim, shell: str, picker: str, scenario: str = "") -> dict[str, dict]:
+async def configure_all(
+    sim, shell: str, picker: str, scenario: str = "", presets: list[str] = MODEL_PRESETS
+) -> dict[str, dict]:
+    """Each preset configured from another model; what the driver read back, with the family
+    the simulator's server was told (``serverFamily``)."""
     config = Config()
     knobs = {"scenario": scenario} if scenario else {}
     results = {}
     async with simulator_page(sim) as page:
         chat = ChatGPTPage(page)
-        for preset in MODEL_PRESETS:
+        for preset in presets:
             # Start each preset from a different model so every change is a real change.
             start = "pro/extended" if not preset.startswith("pro") else "instant"
             await page.goto(sim.chat_url(shell=shell, picker=picker, model=start, **knobs))
@@ -100,8 +104,20 @@ async def configure_all(sim, shell: str, picker: str, scenario: str = "") -> dic
             opener = await configurator.find_opener()
             assert opener is not None, preset
             assert await opener.get_attribute("aria-expanded") != "true", preset
-            results[preset] = observed.to_json_dict()
+            results[preset] = observed.to_json_dict() | {
+                "serverFamily": await server_family(sim, wanted.family)
+            }
     return results
+
+
+async def server_family(sim, wanted: str) -> str:
+    """The family the page last posted to the simulator's server (it posts just after it
+    renders a choice, so give it a moment to arrive)."""
+    for _ in range(40):
+        if sim.state.selection.family == wanted:
+            break
+        await asyncio.sleep(0.05)
+    return sim.state.selection.family
 
 
 @pytest.mark.parametrize("scenario", ["", DRIFT], ids=["as-shipped", "drift"])
@@ -110,17 +126,34 @@ async def configure_all(sim, shell: str, picker: str, scenario: str = "") -> dic
 def test_every_preset_on_every_picker(sim, shell: str, picker: str, scenario: str) -> None:
     results = asyncio.run(configure_all(sim, shell, picker, scenario))
     for preset, observed in results.items():
-        selection = resolve_selection("chatgpt", preset, Config())
-        assert observed["picker"] == picker, preset
-        assert observed["family"] == selection.model_family, preset
-        if picker in EXPECTED_SHOWS:
-            assert observed["shows"].endswith(EXPECTED_SHOWS[picker][preset]), (preset, observed)
-        if picker == "legacy":
-            assert observed["verification"] == "strong", preset
-            if selection.model_family == "instant":
-                assert observed["autoSwitchToThinking"] is selection.auto_switch_to_thinking, preset
-            else:
-                assert observed["effort"] == selection.effort, preset
-        if picker in ("power", "intelligence") and selection.model_family == "pro":
-            assert observed["effort"] == selection.effort, (preset, observed)
-            assert observed["verification"] == "strong", (preset, observed)
+        check_observed(picker, preset, observed)
+
+
+@pytest.mark.parametrize("picker", ["legacy", "chips", "intelligence", "power"])
+def test_a_slow_picker_is_waited_for(sim, picker: str) -> None:
+    """Every choice shows 0.7 s late (drift_slow_picker): more than the fixed pause the driver
+    once took after each step. Each step waits for its effect instead, so the read-back is
+    the choice made, not the one before it."""
+    presets = ["thinking_extended", "pro_extended", "instant"]
+    results = asyncio.run(configure_all(sim, "classic", picker, "drift_slow_picker", presets))
+    assert list(results) == presets
+    for preset, observed in results.items():
+        check_observed(picker, preset, observed)
+
+
+def check_observed(picker: str, preset: str, observed: dict) -> None:
+    selection = resolve_selection("chatgpt", preset, Config())
+    assert observed["picker"] == picker, preset
+    assert observed["family"] == selection.model_family, preset
+    assert observed["serverFamily"] == selection.model_family, (preset, observed)
+    if picker in EXPECTED_SHOWS:
+        assert observed["shows"].endswith(EXPECTED_SHOWS[picker][preset]), (preset, observed)
+    if picker == "legacy":
+        assert observed["verification"] == "strong", preset
+        if selection.model_family == "instant":
+            assert observed["autoSwitchToThinking"] is selection.auto_switch_to_thinking, preset
+        else:
+            assert observed["effort"] == selection.effort, preset
+    if picker in ("power", "intelligence") and selection.model_family == "pro":
+        assert observed["effort"] == selection.effort, (preset, observed)
+        assert observed["verification"] == "strong", (preset, observed)

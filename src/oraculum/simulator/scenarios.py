@@ -54,6 +54,7 @@ FLAGS: dict[str, str] = {
     "drift_opener_relabel": "a picker's opener has another name while its menu is open",
     "drift_send_needs_text": "Send stays disabled on an empty composer, attachments or not",
     "drift_upload_lingers": "the upload chip shows 'Processing' for `upload_linger_ms` first",
+    "drift_slow_picker": "a model-picker choice shows (and takes) `picker_delay_ms` after it",
     # Deep Research (issue 18): the report widget's variants.
     "dr_clarify": "a Deep Research send first gets a clarifying question; the reply starts it",
     "dr_no_export": "the finished research report has no Export button",
@@ -110,6 +111,7 @@ class Scenario:
     model: str = ""
     prefill_delay_ms: int = 400
     upload_linger_ms: int = 2500
+    picker_delay_ms: int = 700
     research_ms: int = 4000
     research_reported_ms: int = 0
 
@@ -159,6 +161,7 @@ KNOBS: dict[str, tuple[str, tuple[str, ...] | None, str]] = {
     "model": ("str", None, "set the account's model on page load: 'pro/extended', Grok 'heavy'"),
     "prefill_delay_ms": ("int", None, "prefilled_thread: delay after hydrating (Send is sooner)"),
     "upload_linger_ms": ("int", None, "drift_upload_lingers: chip processing after the bytes"),
+    "picker_delay_ms": ("int", None, "drift_slow_picker: how late a picker choice shows"),
     "research_ms": ("int", None, "Deep Research: wall-clock length of the research phase"),
     "research_reported_ms": ("int", None, "Deep Research: the length its header claims (0 = real)"),
 }

@@ -21,6 +21,7 @@
     openerRelabel: FLAGS.has("drift_opener_relabel"),
     sendNeedsText: FLAGS.has("drift_send_needs_text"),
     uploadLingers: FLAGS.has("drift_upload_lingers"),
+    slowPicker: FLAGS.has("drift_slow_picker"),
   };
 
   let conversationId = CONFIG.conversation ? CONFIG.conversation.id : null;
@@ -623,6 +624,8 @@
   }
 
   async function setSelection(change) {
+    // drift_slow_picker: a choice shows (and takes) only after a round trip.
+    if (DRIFT.slowPicker && SC.picker_delay_ms > 0) await new Promise((done) => setTimeout(done, SC.picker_delay_ms));
     selection = Object.assign({}, selection, change);
     renderPicker();
     await api("POST", "/backend-api/settings/model", selection);
