@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from homes import kill_watchdog, write_fast_config
+from homes import kill_watchdog, watchdog_of, write_fast_config
 from oraculum.core.config import Config
 from oraculum.jobs.admission import JobRequest
 from oraculum.jobs.model import Job
@@ -49,7 +49,7 @@ def make_request(
     )
 
 
-__all__ = ["kill_watchdog", "make_request", "wait_for", "write_global_config"]
+__all__ = ["kill_watchdog", "make_request", "wait_for", "watchdog_of", "write_global_config"]
 
 
 def wait_for(

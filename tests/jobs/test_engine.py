@@ -22,7 +22,13 @@ from oraculum.jobs.process import Liveness, liveness, process_start_time, termin
 from oraculum.jobs.reconcile import reconcile
 from oraculum.jobs.store import JobStore
 
-from .engine_support import kill_watchdog, make_request, wait_for, write_global_config
+from .engine_support import (
+    kill_watchdog,
+    make_request,
+    wait_for,
+    watchdog_of,
+    write_global_config,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -216,6 +222,25 @@ def test_watchdog_ends_the_job_of_a_hung_worker(project: Path, store: JobStore) 
     assert failed.error_code == "worker_lost" and "heartbeat is stale" in failed.error
     assert liveness(running.worker) == Liveness.DEAD
     assert wait_for(store, queued.id, finished).status == Status.COMPLETE
+    assert no_leases()
+
+
+def test_watchdog_starts_light_and_loads_the_engine_when_its_worker_dies(
+    project: Path, store: JobStore
+) -> None:
+    """Until there is something to judge (a heartbeat interval, here a minute away) the
+    watchdog has not loaded the job engine: its start does not compete with the worker's."""
+    config = write_global_config(
+        {"worker": {"heartbeatIntervalMs": 60_000, "staleHeartbeatMs": 120_000}}
+    )
+    job = submit_job(make_request(project, config, knobs={"outcome": "hang"}), store=store)
+    running = wait_for(store, job.id, lambda j: j.phase == Phase.AWAITING_RESPONSE)
+    watchdog = watchdog_of(store, job.id)
+    loaded = Path(f"/proc/{watchdog.pid}/maps").read_text()
+    assert "pydantic_core" not in loaded and "oraculum" in " ".join(watchdog.cmdline())
+    os.killpg(running.worker.pid, signal.SIGKILL)
+    failed = wait_for(store, job.id, finished, timeout=15)  # nothing but the watchdog runs
+    assert failed.status == Status.FAILED and failed.error_code == "worker_lost"
     assert no_leases()
 
 

@@ -226,11 +226,12 @@ def run_job(job_dir: Path) -> int:
         log(f"worker {os.getpid()} refused: its identity is not the one recorded in the job")
         return EXIT_REFUSED
     log(f"worker {os.getpid()} started for job {job_id}")
-    # Before any thread starts; the pipe end stays open until this process is gone.
-    if start_watchdog(job_dir, store.paths(job_id).worker_log) is None:
-        log("watchdog could not start: a crash of this worker waits for the next reconcile")
     config = job_settings_config(job)
-    heartbeat = Heartbeat(store, job_id, nonce, config.worker.heartbeat_interval_ms / 1000, log)
+    interval_s = config.worker.heartbeat_interval_ms / 1000
+    # Before any thread starts; the pipe end stays open until this process is gone.
+    if start_watchdog(job_dir, store.paths(job_id).worker_log, interval_s) is None:
+        log("watchdog could not start: a crash of this worker waits for the next reconcile")
+    heartbeat = Heartbeat(store, job_id, nonce, interval_s, log)
     heartbeat.start()
     if not store.reserve_space(job_id):
         log("no room to set space aside: a full disk may keep this job's ending unrecorded")
@@ -284,10 +285,6 @@ def main(argv: list[str]) -> int:
         from oraculum.worker.recollect import recollect_job  # the capture layer loads on demand
 
         return recollect_job(Path(argv[1]).absolute())
-    if len(argv) == 3 and argv[0] == "watch":
-        from oraculum.worker.watchdog import watch_job
-
-        return watch_job(Path(argv[1]).absolute(), int(argv[2]))
     if len(argv) != 2 or argv[0] not in ("run",):
         sys.stderr.write("usage: python -m oraculum.worker run <job-dir>\n")
         return 2

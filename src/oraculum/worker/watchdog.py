@@ -10,6 +10,11 @@ While the worker lives, the watchdog looks at its own job once per heartbeat int
 reconcile when it has gone stale, so a hung worker (alive, no heartbeat) is caught too. It
 watches only its own job; other jobs have their own watchdogs. It holds nothing: killing it
 costs only this safety net.
+
+It starts light: the job engine (the pydantic job model, reconcile) is imported only when there
+is something to judge, at the first heartbeat interval or once the worker is gone. So a job's
+start, when its worker is busy launching a browser, does not also pay for a second interpreter
+loading all of it; the worker passes the heartbeat interval on the command line.
 """
 
 from __future__ import annotations
@@ -21,16 +26,14 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from oraculum.core.errors import OracleError
 from oraculum.jobs.ids import JOB_DIR_PREFIX, validate_job_id
-from oraculum.jobs.model import WorkerIdentity, utc_now
-from oraculum.jobs.process import Liveness, liveness
-from oraculum.jobs.reconcile import reconcile
-from oraculum.jobs.rules import EngineSettings, stale_reason
-from oraculum.jobs.runtime import job_settings_config, worker_liveness
-from oraculum.jobs.store import JobStore
+
+if TYPE_CHECKING:
+    from oraculum.jobs.store import JobStore
 
 # How long a worker whose pipe closed may take to finish exiting before we judge it anyway.
 EXIT_WAIT_S = 10.0
@@ -38,8 +41,9 @@ RECONCILE_LOCK_S = 5.0
 RECONCILE_TRIES = 5
 
 
-def start_watchdog(job_dir: Path, log_path: Path) -> int | None:
-    """Start the watchdog for this (worker) process; returns the pipe end to keep open.
+def start_watchdog(job_dir: Path, log_path: Path, interval_s: float) -> int | None:
+    """Start the watchdog for this (worker) process, to look at its job every ``interval_s``
+    (the heartbeat interval); returns the pipe end to keep open.
 
     Call it before any thread starts. The returned descriptor is not inheritable, so the
     browser and its helpers never hold it; nothing is written to it.
@@ -48,7 +52,10 @@ def start_watchdog(job_dir: Path, log_path: Path) -> int | None:
     try:
         with open(log_path, "ab", buffering=0) as log:
             subprocess.Popen(
-                [sys.executable, "-m", "oraculum.worker", "watch", str(job_dir), str(read_end)],
+                [
+                    *(sys.executable, "-m", "oraculum.worker", "watch"),
+                    *(str(job_dir), str(read_end), str(round(interval_s * 1000))),
+                ],
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=log,
@@ -76,16 +83,38 @@ def _wait_for_pipe_close(fd: int, interval_s: float, on_idle: Callable[[], objec
             on_idle()
 
 
-def _wait_gone(identity: WorkerIdentity, timeout_s: float) -> None:
+def _wait_gone(job_dir: Path, timeout_s: float) -> None:
+    """Wait (up to ``timeout_s``) until the worker recorded in the job has exited."""
+    from oraculum.jobs.process import Liveness, liveness
+
+    store, job_id = _store(job_dir)
+    try:
+        identity = store.load(job_id).worker
+    except Exception:  # unreadable or gone: reconcile judges what is left
+        return
+    if identity is None:
+        return
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline and liveness(identity) == Liveness.ALIVE:
         time.sleep(0.05)
 
 
-def _reconcile_quietly(store: JobStore, *, lock_timeout: float = 0.05) -> bool:
+@cache
+def _store(job_dir: Path) -> tuple[JobStore, str]:
+    """The job's store and id (the job engine is imported here, on first need)."""
+    from oraculum.jobs.store import JobStore
+
+    job_id = validate_job_id(job_dir.name.removeprefix(JOB_DIR_PREFIX))
+    return JobStore(root=job_dir.parent), job_id
+
+
+def _reconcile_quietly(job_dir: Path, *, lock_timeout: float = 0.05) -> bool:
     """One pass; True unless another process was reconciling (then it is their pass)."""
+    from oraculum.core.errors import OracleError
+    from oraculum.jobs.reconcile import reconcile
+
     try:
-        return not reconcile(store, lock_timeout=lock_timeout).skipped_busy
+        return not reconcile(_store(job_dir)[0], lock_timeout=lock_timeout).skipped_busy
     except OracleError as error:
         sys.stderr.write(f"watchdog: reconcile failed: [{error.code}] {error.message}\n")
     except Exception as exc:  # keep watching; the next pass tries again
@@ -93,29 +122,37 @@ def _reconcile_quietly(store: JobStore, *, lock_timeout: float = 0.05) -> bool:
     return False
 
 
-def _reconcile_if_stale(store: JobStore, job_id: str, settings: EngineSettings) -> None:
+def _reconcile_if_stale(job_dir: Path) -> None:
+    from oraculum.core.errors import OracleError
+    from oraculum.jobs.model import utc_now
+    from oraculum.jobs.rules import EngineSettings, stale_reason
+    from oraculum.jobs.runtime import job_settings_config, worker_liveness
+
+    store, job_id = _store(job_dir)
     try:
         job = store.load(job_id)
     except OracleError:
         return
+    settings = EngineSettings.from_config(job_settings_config(job))
     if stale_reason(job, utc_now(), worker_liveness(job), settings) is not None:
-        _reconcile_quietly(store)
+        _reconcile_quietly(job_dir)
 
 
-def watch_job(job_dir: Path, fd: int) -> int:
-    job_id = validate_job_id(job_dir.name.removeprefix(JOB_DIR_PREFIX))
-    store = JobStore(root=job_dir.parent)
-    job = store.load(job_id)
-    identity = job.worker
-    config = job_settings_config(job)
-    settings = EngineSettings.from_config(config)
-    interval_s = max(config.worker.heartbeat_interval_ms / 1000, 0.2)
-    _wait_for_pipe_close(fd, interval_s, lambda: _reconcile_if_stale(store, job_id, settings))
+def watch_job(job_dir: Path, fd: int, interval_s: float) -> int:
+    validate_job_id(job_dir.name.removeprefix(JOB_DIR_PREFIX))
+    _wait_for_pipe_close(fd, max(interval_s, 0.2), lambda: _reconcile_if_stale(job_dir))
     with contextlib.suppress(OSError):
         os.close(fd)
-    if identity is not None:
-        _wait_gone(identity, EXIT_WAIT_S)
+    _wait_gone(job_dir, EXIT_WAIT_S)
     for _ in range(RECONCILE_TRIES):
-        if _reconcile_quietly(store, lock_timeout=RECONCILE_LOCK_S):
+        if _reconcile_quietly(job_dir, lock_timeout=RECONCILE_LOCK_S):
             break
     return 0
+
+
+def main(argv: list[str]) -> int:
+    """`python -m oraculum.worker watch <job-dir> <fd> <interval-ms>` (started by the worker)."""
+    if len(argv) != 4 or argv[0] != "watch" or not (argv[2] + argv[3]).isdigit():
+        sys.stderr.write("usage: python -m oraculum.worker watch <job-dir> <fd> <interval-ms>\n")
+        return 2
+    return watch_job(Path(argv[1]).absolute(), int(argv[2]), int(argv[3]) / 1000)
