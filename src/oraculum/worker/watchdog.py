@@ -151,8 +151,18 @@ def watch_job(job_dir: Path, fd: int, interval_s: float) -> int:
 
 
 def main(argv: list[str]) -> int:
-    """`python -m oraculum.worker watch <job-dir> <fd> <interval-ms>` (started by the worker)."""
-    if len(argv) != 4 or argv[0] != "watch" or not (argv[2] + argv[3]).isdigit():
-        sys.stderr.write("usage: python -m oraculum.worker watch <job-dir> <fd> <interval-ms>\n")
+    """`python -m oraculum.worker watch <job-dir> <fd> [<interval-ms>]` (started by the worker;
+    a worker from before the interval was passed leaves it out, and it is read from the job)."""
+    if len(argv) not in (3, 4) or argv[0] != "watch" or not "".join(argv[2:]).isdigit():
+        sys.stderr.write("usage: python -m oraculum.worker watch <job-dir> <fd> [<interval-ms>]\n")
         return 2
-    return watch_job(Path(argv[1]).absolute(), int(argv[2]), int(argv[3]) / 1000)
+    job_dir = Path(argv[1]).absolute()
+    interval_s = int(argv[3]) / 1000 if len(argv) == 4 else _heartbeat_interval(job_dir)
+    return watch_job(job_dir, int(argv[2]), interval_s)
+
+
+def _heartbeat_interval(job_dir: Path) -> float:
+    from oraculum.jobs.runtime import job_settings_config
+
+    store, job_id = _store(job_dir)
+    return job_settings_config(store.load(job_id)).worker.heartbeat_interval_ms / 1000

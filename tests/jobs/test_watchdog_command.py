@@ -1,0 +1,31 @@
+"""The watchdog's command line: what the worker passes, and what an older worker passed."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from oraculum.jobs.store import JobStore
+from oraculum.worker.watchdog import main
+
+from .conftest import build_job
+
+
+@pytest.mark.parametrize("interval", [["200"], []], ids=["interval given", "read from the job"])
+def test_a_closed_pipe_ends_the_watch_either_way(store: JobStore, interval: list[str]) -> None:
+    job = build_job()
+    paths = store.create(job, "p")
+    read_end, write_end = os.pipe()
+    os.close(write_end)  # the worker is gone (it never had an identity: nothing to wait for)
+    assert main(["watch", str(paths.dir), str(read_end), *interval]) == 0
+    assert store.load(job.id).id == job.id  # judged by reconcile, not damaged
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["watch"], ["watch", "/x", "fd"], ["watch", "/x", "3", "-5"], ["run", "/x", "3", "5"]],
+)
+def test_a_malformed_command_line_is_refused(argv: list[str], capsys) -> None:
+    assert main(argv) == 2
+    assert "usage: python -m oraculum.worker watch" in capsys.readouterr().err
