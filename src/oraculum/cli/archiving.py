@@ -202,6 +202,10 @@ def run_archive(
         spec.name,
         filename=filename,
         include_git_dir=include_git_dir,
+        # Written the way tar and zstd write: complete under a temporary name, then renamed
+        # into place, but not fsynced. Nothing depends on its surviving a power cut; a job's
+        # archive, which the job's record points to, is fsynced.
+        fsync=False,
         **_settings(root, spec.name),
     )
     data = result.to_dict()
