@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from oraculum.cli.app import app, emit
+from oraculum.cli.output import table
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -57,14 +58,10 @@ def _show_data(root: Path, loaded: LoadedConfig) -> dict[str, Any]:
 
 
 def _render_show(data: dict[str, Any], console: Console) -> None:
-    from rich.table import Table
-
-    table = Table(box=None, pad_edge=False)
-    for column in ("key", "value", "source"):
-        table.add_column(column, overflow="fold")
+    shown = table("key", "value", "source", overflow="fold")
     for key, value in _flatten(data["config"]).items():
-        table.add_row(key, json.dumps(value), data["sources"][key])
-    console.print(table)
+        shown.add_row(key, json.dumps(value), data["sources"][key])
+    console.print(shown)
     read = data["files"]
     console.print(f"\nfiles read: {', '.join(read) if read else 'none'}", markup=False)
     console.print(f"searched: {', '.join(data['searched'])}", markup=False)

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any
 from oraculum.core.errors import OracleError
 
 if TYPE_CHECKING:
-    from rich.console import Console
+    from rich.console import Console, OverflowMethod
+    from rich.table import Table
 
 __all__ = [
     "MODE",
@@ -28,6 +29,7 @@ __all__ = [
     "emit",
     "report_error",
     "split_json_flag",
+    "table",
 ]
 
 
@@ -70,6 +72,17 @@ def columns(rows: list[list[str]]) -> list[str]:
     return [
         "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows
     ]
+
+
+def table(*headers: str, overflow: OverflowMethod = "ellipsis") -> Table:
+    """The borderless rich table every command prints its rows in (rich loads here, when a
+    command prints a table in words)."""
+    from rich.table import Table
+
+    made = Table(box=None, pad_edge=False)
+    for header in headers:
+        made.add_column(header, overflow=overflow)
+    return made
 
 
 def _write(line: str) -> None:

@@ -5,19 +5,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from oraculum.cli.app import app, emit
+from oraculum.cli.output import table
 
 if TYPE_CHECKING:
     from rich.console import Console
 
 
 def _render(rows: list[dict[str, Any]], console: Console) -> None:
-    from rich.table import Table
-
-    table = Table(box=None, pad_edge=False)
-    for column in ("provider", "id", "label", "family", "effort", "tool"):
-        table.add_column(column)
+    shown = table("provider", "id", "label", "family", "effort", "tool")
     for row in rows:
-        table.add_row(
+        shown.add_row(
             row["provider"],
             row["id"],
             row["label"],
@@ -25,7 +22,7 @@ def _render(rows: list[dict[str, Any]], console: Console) -> None:
             row["effort"] or "-",
             row["tool"] or "-",
         )
-    console.print(table)
+    console.print(shown)
 
 
 @app.command("presets")

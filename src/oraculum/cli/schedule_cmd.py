@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from oraculum.cli.app import app, emit
+from oraculum.cli.output import table
 from oraculum.cli.wait_cmd import SESSION_OPTION
 
 if TYPE_CHECKING:
@@ -85,19 +86,15 @@ def submit_command(
 
 
 def render_list(result: dict[str, Any], console: Console) -> None:
-    from rich.table import Table
-
     if not result["schedules"]:
         console.print("No schedules.")
         return
-    table = Table(box=None, pad_edge=False)
-    for column in ("id", "state", "next", "occurrences", "payload"):
-        table.add_column(column)
+    shown = table("id", "state", "next", "occurrences", "payload")
     for s in result["schedules"]:
         payload = s["payload"]["executable"] if s["payload"] else "(reminder)"
         seen = ", ".join(f"{k} {v}" for k, v in sorted(s["occurrences"].items())) or "-"
-        table.add_row(s["id"], s["state"], (s["nextRuns"] or ["-"])[0], seen, payload)
-    console.print(table)
+        shown.add_row(s["id"], s["state"], (s["nextRuns"] or ["-"])[0], seen, payload)
+    console.print(shown)
 
 
 @schedule_app.command("list")

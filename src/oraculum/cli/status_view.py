@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from oraculum.cli.output import emit
+from oraculum.cli.output import emit, table
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -44,8 +44,6 @@ def queue_cell(job: dict[str, Any]) -> str:
 
 
 def render_jobs(result: dict[str, Any], console: Console) -> None:
-    from rich.table import Table
-
     from oraculum.service.summary import describe_age
 
     jobs = result["jobs"]
@@ -53,11 +51,9 @@ def render_jobs(result: dict[str, Any], console: Console) -> None:
         where = result.get("project") or "any project"
         console.print(f"No oracle jobs for {where}.")
     else:
-        table = Table(box=None, pad_edge=False)
-        for column in ("id", "status", "phase", "age", "heartbeat", "queue"):
-            table.add_column(column)
+        shown = table("id", "status", "phase", "age", "heartbeat", "queue")
         for job in jobs:
-            table.add_row(
+            shown.add_row(
                 job["id"],
                 job["status"],
                 phase_cell(job),
@@ -65,7 +61,7 @@ def render_jobs(result: dict[str, Any], console: Console) -> None:
                 heartbeat_cell(job),
                 queue_cell(job),
             )
-        console.print(table)
+        console.print(shown)
     for problem in result.get("problems", []):
         console.print(f"[yellow]warning[/]: {problem['message']}", markup=True)
 

@@ -94,22 +94,23 @@ def load_liveness() -> None:
 
 
 def liveness(identity: WorkerIdentity) -> Liveness:
-    if _USE_PROC:
-        try:
-            found = _proc_state(identity.pid)
-        except PermissionError:
-            return Liveness.MISMATCH  # not ours to judge, so never ours to signal
-        if found is None or found[0] in _GONE_STATES:
-            return Liveness.DEAD
-        started = found[1]
-    else:
-        started_or_verdict = _psutil_start(identity.pid)
-        if isinstance(started_or_verdict, Liveness):
-            return started_or_verdict
-        started = started_or_verdict
+    started = (_proc_start if _USE_PROC else _psutil_start)(identity.pid)
+    if isinstance(started, Liveness):
+        return started
     if abs(started - identity.start_time) > _START_TIME_TOLERANCE_S:
         return Liveness.MISMATCH
     return Liveness.ALIVE
+
+
+def _proc_start(pid: int) -> float | Liveness:
+    """The start time of a running ``pid`` from /proc, or the verdict when it is not one."""
+    try:
+        found = _proc_state(pid)
+    except PermissionError:
+        return Liveness.MISMATCH  # not ours to judge, so never ours to signal
+    if found is None or found[0] in _GONE_STATES:
+        return Liveness.DEAD
+    return found[1]
 
 
 def _psutil_start(pid: int) -> float | Liveness:

@@ -217,10 +217,7 @@ class JobStore:
 
         Admission prepares outside its lock and adopts under it, so the directory creations
         and the prompt's write do not lengthen the time other submits wait."""
-        area = self.staging_root / _staging_name(os.getpid())
-        with os_errors(area, action="create"):
-            ensure_private_dir(self.staging_root)
-            area.mkdir(mode=DIR_MODE)
+        area = self._new_staging_dir()
         try:
             with os_errors(area, action="create"):
                 (area / "logs").mkdir(mode=DIR_MODE)
@@ -308,14 +305,19 @@ class JobStore:
     @contextlib.contextmanager
     def staging_area(self) -> Iterator[Path]:
         """A private directory for one submit's archive, removed when the block ends."""
-        area = self.staging_root / _staging_name(os.getpid())
-        with os_errors(area, action="create"):
-            ensure_private_dir(self.staging_root)
-            area.mkdir(mode=DIR_MODE)
+        area = self._new_staging_dir()
         try:
             yield area
         finally:
             shutil.rmtree(area, ignore_errors=True)
+
+    def _new_staging_dir(self) -> Path:
+        """A fresh private directory in the staging area, named after this process."""
+        area = self.staging_root / _staging_name(os.getpid())
+        with os_errors(area, action="create"):
+            ensure_private_dir(self.staging_root)
+            area.mkdir(mode=DIR_MODE)
+        return area
 
     def stale_staging(self, *, now: float | None = None) -> list[Path]:
         """What killed submits left in the staging directory (read-only: `doctor` reports it)."""

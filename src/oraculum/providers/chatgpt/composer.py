@@ -93,11 +93,11 @@ async def attach_archive(
         limited = rate_limited(scoped)
         if limited:
             raise _rate_limit_error("uploading the archive", limited)
-        now = time.monotonic()
-        done_since = (
-            (now if done_since is None else done_since) if state == ChipState.DONE else None
-        )
-        if done_since is not None and now - done_since >= UPLOAD_STABLE_S:
+        if state != ChipState.DONE:
+            done_since = None
+        elif done_since is None:
+            done_since = time.monotonic()
+        elif time.monotonic() - done_since >= UPLOAD_STABLE_S:
             return
         if heartbeat:
             await heartbeat()

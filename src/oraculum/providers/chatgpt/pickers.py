@@ -14,6 +14,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass
 from functools import partial
+from typing import TypeVar
 
 from playwright.async_api import Locator, Page
 
@@ -34,6 +35,8 @@ OPENER_WAIT_S = 10.0
 OPENER_POLL_S = 0.1
 # Presses beyond the slider's stop count, for a press that a re-render swallowed.
 EXTRA_STEPS = 2
+
+T = TypeVar("T")
 
 _VERSION = r"(?:\d+(?:\.\d+)?\s+)?"
 _OPENERS = "|".join(
@@ -161,17 +164,13 @@ class PickerSession:
     async def settle(self) -> None:
         await asyncio.sleep(UI_SETTLE_S)
 
-    async def until(
-        self, done: Callable[[], Awaitable[bool]], within: float = EFFECT_WAIT_S
-    ) -> bool:
-        """Poll ``done`` until it holds or ``within`` passes; whether it holds. A step confirms
-        its effect this way rather than sleeping a fixed time and looking once."""
+    async def until(self, done: Callable[[], Awaitable[T]], within: float = EFFECT_WAIT_S) -> T:
+        """Poll ``done`` until it gives something true or ``within`` passes; its last answer.
+        A step confirms its effect this way rather than sleeping a fixed time and looking once."""
         deadline = time.monotonic() + within
-        while not await done():
-            if time.monotonic() >= deadline:
-                return False
+        while not (answer := await done()) and time.monotonic() < deadline:
             await asyncio.sleep(EFFECT_POLL_S)
-        return True
+        return answer
 
     async def checked(self, control: Locator) -> bool:
         return await control.get_attribute("aria-checked") == "true"
@@ -532,8 +531,7 @@ class Configurator(PickerSession):
         await self.dismiss_modals()
         opener = await self.opener()
         await opener.click()
-        await self.until(self._recognised)
-        generation = await self._generation()
+        generation = await self.until(self._generation)
         if generation == "power":
             power_menu = self.page.get_by_role("menu", name=vocab.POWER_MENU, exact=True)
             return await PowerPicker(self.chat, self.log).configure(power_menu, wanted)
@@ -547,9 +545,6 @@ class Configurator(PickerSession):
             return await ChipsPicker(self.chat, self.log).configure(wanted)
         await self.close_picker(self.page.get_by_role("menu"))
         raise _fail("Could not open model configuration UI.")
-
-    async def _recognised(self) -> bool:
-        return await self._generation() is not None
 
     async def _generation(self) -> str | None:
         """Which picker generation the opener opened (None: nothing recognisable yet)."""
