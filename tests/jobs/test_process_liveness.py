@@ -68,3 +68,20 @@ def test_checking_a_worker_does_not_load_psutil() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["alive", "False"]
+
+
+def test_a_browser_still_starting_on_a_profile_is_found_without_its_lock(tmp_path: Path) -> None:
+    """A worker killed while launching its browser leaves one that has not made its
+    `SingletonLock` yet; teardown must still stop it, or it writes the removed profile back."""
+    profile = tmp_path / "profile"
+    profile.mkdir()
+    starting = subprocess.Popen(
+        [sys.executable, "-c", "import time; time.sleep(60)", f"--user-data-dir={profile}"]
+    )
+    try:
+        assert not (profile / "SingletonLock").is_symlink()
+        assert process.kill_profile_processes(profile) == []
+        starting.wait(timeout=5)  # it is gone (TimeoutExpired if it still ran)
+        assert not psutil.pid_exists(starting.pid)
+    finally:
+        starting.kill()

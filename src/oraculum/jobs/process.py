@@ -220,10 +220,12 @@ def kill_profile_processes(
     children. Returns warnings for what survived.
 
     Chromium is started in its own process group, so a worker's death does not take it along.
-    It names its pid in the profile's ``SingletonLock`` link (``<host>-<pid>``) and removes the
-    link as it exits, so a profile without one usually has no browser and costs one readlink;
-    ``search`` also looks through every process of ours for one on this very profile (a browser
-    that is still exiting). A pid is trusted only if that process runs on this profile.
+    It names its pid in the profile's ``SingletonLock`` link (``<host>-<pid>``) once it is up
+    and removes the link as it exits. Without the link there may still be a browser: one still
+    starting (its worker died while launching it), which would write the profile again after it
+    is removed. So then, and always with ``search`` (a browser that is still exiting), every
+    process of ours is looked through for one on this very profile. A pid is trusted only if
+    that process runs on this profile.
     """
     import psutil
 
@@ -245,11 +247,11 @@ def kill_profile_processes(
 def _profile_browsers(profile_dir: Path, search: bool) -> list[psutil.Process]:
     import psutil
 
-    if search:
-        uid = os.getuid()
-        return [p for p in psutil.process_iter(["uids"]) if p.info["uids"].real == uid]
-    try:
-        pid = int(os.readlink(profile_dir / "SingletonLock").rsplit("-", 1)[1])
-        return [psutil.Process(pid)]
-    except (OSError, ValueError, IndexError, psutil.Error):
-        return []
+    if not search:
+        try:
+            pid = int(os.readlink(profile_dir / "SingletonLock").rsplit("-", 1)[1])
+            return [psutil.Process(pid)]
+        except (OSError, ValueError, IndexError, psutil.Error):
+            pass  # no browser up on it: look for one still starting
+    uid = os.getuid()
+    return [p for p in psutil.process_iter(["uids"]) if p.info["uids"].real == uid]
