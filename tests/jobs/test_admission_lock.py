@@ -196,3 +196,20 @@ def test_queue_files_are_private(tmp_path: Path) -> None:
     queue = _queue(tmp_path)
     assert oct(queue.stat().st_mode & 0o777) == oct(0o700)
     assert oct((queue / "counter").stat().st_mode & 0o777) == oct(0o600)
+
+
+def test_a_lost_counter_never_hands_out_a_held_ticket_again(tmp_path: Path) -> None:
+    """Tickets are made nameless and named under the counter lock: a name in use is never
+    replaced, so a waiter whose counter restarted queues behind the holder of that ticket."""
+    log = tmp_path / "order.log"
+    holder, release = _start_holder(tmp_path)
+    (_queue(tmp_path) / "counter").unlink()  # lost: the next ticket would be 0 again
+    (waiter,) = _queue_up(tmp_path, log, ["waiter"])
+    time.sleep(0.3)
+    assert not log.exists()  # still behind the holder
+    release.set()
+    holder.join(30)
+    waiter.join(30)
+    assert waiter.exitcode == 0
+    assert log.read_text().split() == ["waiter"]
+    assert sorted(p.name for p in _queue(tmp_path).iterdir()) == ["counter"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 from oraculum.jobs import indexes
@@ -57,3 +58,40 @@ def test_forgetting_the_last_issued_job_drops_the_record(oraculum_home: Path) ->
     assert indexes.last_id() == A
     indexes.forget(A, "project")
     assert indexes.last_id() is None
+
+
+def _open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def test_blank_markers_are_named_with_their_size_and_a_fresh_age(tmp_path: Path) -> None:
+    with indexes.Blanks(indexes.QUEUE, indexes.OPEN, root=tmp_path) as blanks:
+        time.sleep(0.05)  # made well before the lock is taken
+        before = time.time()
+        indexes.mark(indexes.QUEUE, A, size=4096, root=tmp_path, blanks=blanks)
+        indexes.mark(indexes.OPEN, A, root=tmp_path, blanks=blanks)
+    queue = tmp_path / "index" / indexes.QUEUE / A
+    assert indexes.total_size(indexes.QUEUE, root=tmp_path) == 4096
+    assert (tmp_path / "index" / indexes.OPEN / A).read_bytes() == b""
+    assert os.stat(queue).st_mode & 0o777 == 0o600
+    # Its age counts from the marking, not from the blank's making (see marked_within).
+    assert queue.stat().st_mtime >= before - 0.01
+    assert indexes.marked_within(indexes.QUEUE, A, 1.0, root=tmp_path)
+
+
+def test_a_blank_for_a_name_already_marked_falls_back_to_the_name(tmp_path: Path) -> None:
+    indexes.mark(indexes.QUEUE, A, size=10, root=tmp_path)
+    with indexes.Blanks(indexes.QUEUE, root=tmp_path) as blanks:
+        indexes.mark(indexes.QUEUE, A, size=10, root=tmp_path, blanks=blanks)
+        assert blanks.take(indexes.QUEUE) is None  # used (and closed) by the attempt
+    assert indexes.members(indexes.QUEUE, root=tmp_path) == [A]
+    assert indexes.total_size(indexes.QUEUE, root=tmp_path) == 10
+
+
+def test_unused_blanks_are_freed(tmp_path: Path) -> None:
+    open_before = _open_fds()
+    with indexes.Blanks(indexes.QUEUE, indexes.OPEN, indexes.project("p"), root=tmp_path):
+        pass
+    assert _open_fds() == open_before
+    for name in (indexes.QUEUE, indexes.OPEN, indexes.project("p")):
+        assert indexes.members(name, root=tmp_path) == []

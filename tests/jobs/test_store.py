@@ -50,6 +50,19 @@ def test_a_prepared_directory_becomes_the_job_whole_or_stays_aside(store: JobSto
     assert (again / "prompt.md").read_text() == "another prompt"
 
 
+def test_adopting_makes_no_file_it_writes_into_the_prepared_one(store: JobStore) -> None:
+    """Admission adopts under its lock: making an inode there is what made a hold slow."""
+    prepared = store.prepare("the prompt")
+    placeholder = prepared / "job.json"
+    assert placeholder.read_bytes() == b""
+    inode = placeholder.stat().st_ino
+    job = build_job()
+    paths = store.adopt(job, prepared)
+    assert paths.job_file.stat().st_ino == inode
+    assert stat.S_IMODE(paths.job_file.stat().st_mode) == 0o600
+    assert store.load(job.id) == job
+
+
 def test_ids_sort_by_creation_time() -> None:
     ids = [new_job_id(now_ms=ms) for ms in (1, 1_000, 1_700_000_000_000, 1_800_000_000_000)]
     ids += [new_job_id() for _ in range(1000)]

@@ -236,10 +236,13 @@ def submit_job(request: JobRequest, *, store: JobStore | None = None) -> Job:
         request.archive.chmod(0o600)
     prepared = store.prepare(request.prompt)
     try:
-        with named_lock("admission", timeout=ADMISSION_LOCK_TIMEOUT_S, fair=True):
+        with (
+            indexes.register_blanks(base["project_id"]) as blanks,
+            named_lock("admission", timeout=ADMISSION_LOCK_TIMEOUT_S, fair=True),
+        ):
             _promoted, active = _promote(store)
             job = _decide(store, request, settings, base, active)
-            _create(store, request, job, prepared)
+            _create(store, request, job, prepared, blanks)
     except BaseException:
         discard_prepared(prepared)  # nothing, once adopted
         raise
@@ -292,21 +295,26 @@ def _newest_id(store: JobStore) -> str | None:
     return existing[-1] if existing else None
 
 
-def _create(store: JobStore, request: JobRequest, job: Job, prepared: Path) -> None:
+def _create(
+    store: JobStore, request: JobRequest, job: Job, prepared: Path, blanks: indexes.Blanks
+) -> None:
     """Index the new job, take its leases (when admitted), make the prepared directory its
     own (not yet fsynced: :func:`_settle` does that after the lock) and move its archive in;
-    any failure on the way undoes all of it."""
+    any failure on the way undoes all of it. Its index markers are ``blanks`` made before
+    the lock, named here."""
     queued = job.status == Status.QUEUED
     created = False
     try:
         with os_errors(action=_RECORDING):
             if queued:
-                indexes.register(job.id, job.project_id, queued_bytes=request.archive_bytes)
+                indexes.register(
+                    job.id, job.project_id, queued_bytes=request.archive_bytes, blanks=blanks
+                )
             else:
                 leases.write_lease(leases.RUNTIME, job.runtime_id, job.id)
                 if job.conversation_id:
                     leases.write_lease(leases.CONVERSATION, job.conversation_id, job.id)
-                indexes.register(job.id, job.project_id)
+                indexes.register(job.id, job.project_id, blanks=blanks)
         store.adopt(job, prepared, sync=False)
         created = True
         with os_errors(action=_RECORDING):

@@ -13,7 +13,7 @@ import os
 import time
 from pathlib import Path
 
-from oraculum.core.fsio import ensure_private_dir
+from oraculum.core.fsio import close_quietly, ensure_private_dir, name_file, unnamed_file
 from oraculum.core.paths import state_dir
 from oraculum.jobs.ids import JOB_ID_PATTERN
 
@@ -31,8 +31,52 @@ def _dir(name: str, root: Path | None) -> Path:
     return (root or state_dir()) / "index" / name
 
 
-def mark(name: str, job_id: str, *, size: int = 0, root: Path | None = None) -> None:
+class Blanks:
+    """Marker files made before a lock, each in its index's directory with no name yet, so
+    marking under the lock only names one (see :func:`oraculum.core.fsio.unnamed_file`).
+    An index whose blank could not be made (or was used) is marked by creating its file.
+    Close it when done: the unused ones are freed."""
+
+    def __init__(self, *names: str, root: Path | None = None) -> None:
+        self._fds: dict[str, int] = {}
+        for name in names:
+            fd = unnamed_file(ensure_private_dir(_dir(name, root)))
+            if fd is None:
+                break  # none here: the others would fail the same way
+            self._fds[name] = fd
+
+    def take(self, name: str) -> int | None:
+        return self._fds.pop(name, None)
+
+    def close(self) -> None:
+        close_quietly(*self._fds.values())
+        self._fds.clear()
+
+    def __enter__(self) -> Blanks:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def mark(
+    name: str,
+    job_id: str,
+    *,
+    size: int = 0,
+    root: Path | None = None,
+    blanks: Blanks | None = None,
+) -> None:
     directory = _dir(name, root)
+    blank = blanks.take(name) if blanks is not None else None
+    if blank is not None:
+        try:
+            _name_blank(blank, directory / job_id, size)
+            return
+        except OSError:
+            pass  # the name is taken (marked again) or cannot be linked: by name, below
+        finally:
+            os.close(blank)
     flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC
     try:
         fd = os.open(directory / job_id, flags, 0o600)
@@ -43,6 +87,13 @@ def mark(name: str, job_id: str, *, size: int = 0, root: Path | None = None) -> 
             os.write(fd, str(size).encode())
     finally:
         os.close(fd)
+
+
+def _name_blank(fd: int, path: Path, size: int) -> None:
+    if size:
+        os.pwrite(fd, str(size).encode(), 0)
+    os.utime(fd)  # made before the lock: its age must count from now (see marked_within)
+    name_file(fd, path)
 
 
 # Admission sums the whole queue on every queued submit, under its lock, so each process reads
@@ -130,13 +181,25 @@ def members(name: str, *, root: Path | None = None) -> list[str]:
     return sorted(n for n in names if JOB_ID_PATTERN.fullmatch(n))
 
 
-def register(job_id: str, project_id: str, *, queued_bytes: int | None = None) -> None:
+def register(
+    job_id: str,
+    project_id: str,
+    *,
+    queued_bytes: int | None = None,
+    blanks: Blanks | None = None,
+) -> None:
     """Index a job that is about to be created (before its directory exists, so a crash
-    leaves at worst a marker without a job, which readers drop)."""
-    mark(OPEN, job_id)
-    mark(project(project_id), job_id)
+    leaves at worst a marker without a job, which readers drop). ``blanks`` made by
+    :func:`register_blanks` before a lock let this make no file under it."""
+    mark(OPEN, job_id, blanks=blanks)
+    mark(project(project_id), job_id, blanks=blanks)
     if queued_bytes is not None:
-        mark(QUEUE, job_id, size=queued_bytes)
+        mark(QUEUE, job_id, size=queued_bytes, blanks=blanks)
+
+
+def register_blanks(project_id: str) -> Blanks:
+    """The blank markers :func:`register` may use for a job of ``project_id``."""
+    return Blanks(OPEN, project(project_id), QUEUE)
 
 
 def forget(job_id: str, project_id: str) -> None:

@@ -15,6 +15,7 @@ for it, so a waiter that dies in the queue costs its successor nothing but its p
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import os
@@ -25,7 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from oraculum.core.errors import OracleError
-from oraculum.core.fsio import FILE_MODE, ensure_private_dir
+from oraculum.core.fsio import FILE_MODE, close_quietly, ensure_private_dir, name_file, unnamed_file
 from oraculum.core.paths import state_dir
 
 # Held by a `recollect` worker for its whole run: one recollection per job, and clean/prune wait.
@@ -140,27 +141,49 @@ def _queue_dir(kind: str, key: str, root: Path | None) -> Path:
 def _take_ticket(queue: Path, deadline: float) -> tuple[int, int]:
     """The next ticket and the descriptor of its file, locked: (ticket, fd).
 
-    The counter is read and advanced under a lock of its own, held for a few system calls;
-    the new ticket's file is locked before the counter moves on, so the next waiter always
-    finds it held.
+    The counter is read and advanced under a lock of its own, held for a few system calls:
+    the ticket's file is made (and locked) before it, nameless, and only named under it
+    (see :func:`~oraculum.core.fsio.unnamed_file`). The new ticket's file is locked before
+    the counter moves on, so the next waiter always finds it held.
     """
+    blank = unnamed_file(queue)
+    if blank is not None:
+        try_flock(blank)  # a new file: nobody else can hold it
+    node: int | None = None
     counter = _open_lock_file(queue / "counter")
     try:
         if not _wait_flock(counter, shared=False, deadline=deadline):
             raise TimeoutError
         raw = os.pread(counter, 32, 0)
         ticket = int(raw) if raw.strip().isdigit() else 0
-        node = _open_lock_file(queue / f"{ticket:020d}")
-        while not try_flock(node):  # held: the counter was lost and restarted; skip past it
-            os.close(node)
+        # A ticket's file held already: the counter was lost and restarted; skip past it.
+        while (node := _claim_ticket(queue / f"{ticket:020d}", blank)) is None:
             ticket += 1
-            node = _open_lock_file(queue / f"{ticket:020d}")
         data = b"%d" % (ticket + 1)
         os.pwrite(counter, data, 0)
         os.ftruncate(counter, len(data))
         return ticket, node
+    except BaseException:
+        close_quietly(node)
+        raise
     finally:
         os.close(counter)  # releases the counter lock
+        if blank is not None and blank != node:
+            close_quietly(blank)
+
+
+def _claim_ticket(path: Path, blank: int | None) -> int | None:
+    """The locked descriptor of the ticket file ``path``: ``blank`` given that name, or the
+    file already there when nobody holds it (its waiter died); None when it is held."""
+    if blank is not None:
+        with contextlib.suppress(OSError):  # taken, or not linkable here: by name, below
+            name_file(blank, path)
+            return blank
+    fd = _open_lock_file(path)
+    if try_flock(fd):
+        return fd
+    os.close(fd)
+    return None
 
 
 def _wait_for_predecessor(queue: Path, ticket: int, deadline: float) -> bool:

@@ -32,6 +32,7 @@ from oraculum.core.fsio import (
     DIR_MODE,
     atomic_write_bytes,
     ensure_private_dir,
+    fill_private_file,
     fsync_dir,
     fsync_file,
     json_bytes,
@@ -211,17 +212,20 @@ class JobStore:
             raise
 
     def prepare(self, prompt: str) -> Path:
-        """A job directory built before its job has an id: `logs/` and `prompt.md`, in a
-        staging directory named after this process (so a sweep removes it should the submit
-        be killed). :meth:`adopt` makes it a job; :func:`discard_prepared` removes it.
+        """A job directory built before its job has an id: `logs/`, `prompt.md` and an empty
+        `job.json`, in a staging directory named after this process (so a sweep removes it
+        should the submit be killed). :meth:`adopt` makes it a job; :func:`discard_prepared`
+        removes it.
 
-        Admission prepares outside its lock and adopts under it, so the directory creations
-        and the prompt's write do not lengthen the time other submits wait."""
+        Admission prepares outside its lock and adopts under it, so making the directory's
+        files (each a new inode: the slow part of creating a file) and writing the prompt do
+        not lengthen the time other submits wait."""
         area = self._new_staging_dir()
         try:
             with os_errors(area, action="create"):
                 (area / "logs").mkdir(mode=DIR_MODE)
             write_private_file(area / PROMPT_FILE, prompt.encode("utf-8"))
+            write_private_file(area / JOB_FILE, b"")  # filled by adopt
         except BaseException:
             discard_prepared(area)
             raise
@@ -236,7 +240,7 @@ class JobStore:
         the prepared directory stays the caller's to discard."""
         paths = self.paths(job.id)
         data = json_bytes(check_invariants(job).to_json_dict())
-        write_private_file(prepared / JOB_FILE, data)  # not yet visible: no temp file needed
+        fill_private_file(prepared / JOB_FILE, data)  # not yet visible: no temp file needed
         if paths.dir.exists():
             raise FileExistsError(errno.EEXIST, "job directory exists", str(paths.dir))
         with os_errors(paths.dir, action="create"):
