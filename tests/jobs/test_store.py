@@ -63,6 +63,18 @@ def test_adopting_makes_no_file_it_writes_into_the_prepared_one(store: JobStore)
     assert store.load(job.id) == job
 
 
+def test_a_job_file_is_the_json_every_state_file_is() -> None:
+    from oraculum.core.fsio import json_bytes
+
+    plain = build_job()
+    assert plain.to_json_bytes() == json_bytes(plain.to_json_dict())
+    odd = plain.model_copy(update={"options": {"s": 'héllo ✓ \u2028 "q" \\', "f": 1e-7}})
+    assert json.loads(odd.to_json_bytes()) == odd.to_json_dict()
+    assert odd.to_json_bytes().decode().count("\n") == json_bytes(
+        odd.to_json_dict()
+    ).decode().count("\n")
+
+
 def test_ids_sort_by_creation_time() -> None:
     ids = [new_job_id(now_ms=ms) for ms in (1, 1_000, 1_700_000_000_000, 1_800_000_000_000)]
     ids += [new_job_id() for _ in range(1000)]

@@ -35,7 +35,6 @@ from oraculum.core.fsio import (
     fill_private_file,
     fsync_dir,
     fsync_file,
-    json_bytes,
     os_errors,
     write_private_file,
 )
@@ -239,7 +238,7 @@ class JobStore:
         released, so concurrent submits do not queue behind each other's fsyncs). On failure
         the prepared directory stays the caller's to discard."""
         paths = self.paths(job.id)
-        data = json_bytes(check_invariants(job).to_json_dict())
+        data = check_invariants(job).to_json_bytes()
         fill_private_file(prepared / JOB_FILE, data)  # not yet visible: no temp file needed
         if paths.dir.exists():
             raise FileExistsError(errno.EEXIST, "job directory exists", str(paths.dir))
@@ -258,7 +257,7 @@ class JobStore:
             fsync_dir(paths.dir)
 
     def save(self, job: Job, *, sync: bool = True) -> None:
-        atomic_write_bytes(self.paths(job.id).job_file, json_bytes(job.to_json_dict()), sync=sync)
+        atomic_write_bytes(self.paths(job.id).job_file, job.to_json_bytes(), sync=sync)
 
     def update(
         self,
