@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-
-import platformdirs
+from typing import Literal
 
 APP = "oraculum"
 
@@ -31,24 +30,38 @@ def private_home_environment(home: Path) -> dict[str, str]:
     return {name: str(home / sub) for name, sub in HOME_VARIABLES.items()}
 
 
+def _platform_path(kind: Literal["state", "config", "data"]) -> Path:
+    """The platform's own place for oraculum's ``kind`` of files (XDG on Linux).
+
+    platformdirs loads only here: its import (~6 ms, tempfile and shutil among it) is most
+    of the start-up of a short command whose locations come from the environment."""
+    import platformdirs
+
+    if kind == "state":
+        return platformdirs.user_state_path(APP)
+    if kind == "config":
+        return platformdirs.user_config_path(APP)
+    return platformdirs.user_data_path(APP)
+
+
 def jobs_dir() -> Path:
     """Job directories, one `oracle-<id>/` each."""
-    return _env_path("ORACULUM_JOBS_DIR") or platformdirs.user_state_path(APP) / "jobs"
+    return _env_path("ORACULUM_JOBS_DIR") or _platform_path("state") / "jobs"
 
 
 def state_dir() -> Path:
     """Locks, leases and session liveness files."""
-    return _env_path("ORACULUM_STATE_DIR") or platformdirs.user_state_path(APP) / "state"
+    return _env_path("ORACULUM_STATE_DIR") or _platform_path("state") / "state"
 
 
 def config_dir() -> Path:
     """The global config lives here as `config.json`."""
-    return _env_path("ORACULUM_CONFIG_DIR") or platformdirs.user_config_path(APP)
+    return _env_path("ORACULUM_CONFIG_DIR") or _platform_path("config")
 
 
 def data_dir() -> Path:
     """Browser profiles: the signed-in seeds and the per-job runtime clones."""
-    return _env_path("ORACULUM_DATA_DIR") or platformdirs.user_data_path(APP)
+    return _env_path("ORACULUM_DATA_DIR") or _platform_path("data")
 
 
 def global_config_path() -> Path:
