@@ -40,7 +40,7 @@ def test_a_prepared_directory_becomes_the_job_whole_or_stays_aside(store: JobSto
     assert stat.S_IMODE(prepared.stat().st_mode) == 0o700
     paths = store.adopt(job, prepared)
     assert not prepared.exists() and store.list_ids() == [job.id]
-    assert paths.prompt.read_text() == "the prompt" and paths.logs_dir.is_dir()
+    assert paths.prompt.read_text() == "the prompt"
     assert store.load(job.id) == job
     # Adopting onto an existing job refuses and leaves both as they were.
     again = store.prepare("another prompt")

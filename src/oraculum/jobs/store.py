@@ -211,18 +211,16 @@ class JobStore:
             raise
 
     def prepare(self, prompt: str) -> Path:
-        """A job directory built before its job has an id: `logs/`, `prompt.md` and an empty
+        """A job directory built before its job has an id: `prompt.md` and an empty
         `job.json`, in a staging directory named after this process (so a sweep removes it
         should the submit be killed). :meth:`adopt` makes it a job; :func:`discard_prepared`
-        removes it.
+        removes it. `logs/` is made by whoever first writes there (the worker's start).
 
         Admission prepares outside its lock and adopts under it, so making the directory's
         files (each a new inode: the slow part of creating a file) and writing the prompt do
         not lengthen the time other submits wait."""
         area = self._new_staging_dir()
         try:
-            with os_errors(area, action="create"):
-                (area / "logs").mkdir(mode=DIR_MODE)
             write_private_file(area / PROMPT_FILE, prompt.encode("utf-8"))
             write_private_file(area / JOB_FILE, b"")  # filled by adopt
         except BaseException:
