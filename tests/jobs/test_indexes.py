@@ -95,3 +95,12 @@ def test_unused_blanks_are_freed(tmp_path: Path) -> None:
     assert _open_fds() == open_before
     for name in (indexes.QUEUE, indexes.OPEN, indexes.project("p")):
         assert indexes.members(name, root=tmp_path) == []
+
+
+def test_blanks_that_cannot_be_made_leave_marking_to_the_name(tmp_path: Path) -> None:
+    (tmp_path / "index").mkdir()
+    (tmp_path / "index" / indexes.OPEN).write_text("not a directory")
+    with indexes.Blanks(indexes.OPEN, indexes.QUEUE, root=tmp_path) as blanks:
+        assert blanks.take(indexes.OPEN) is None and blanks.take(indexes.QUEUE) is None
+        indexes.mark(indexes.QUEUE, A, size=3, root=tmp_path, blanks=blanks)
+    assert indexes.total_size(indexes.QUEUE, root=tmp_path) == 3

@@ -40,7 +40,10 @@ class Blanks:
     def __init__(self, *names: str, root: Path | None = None) -> None:
         self._fds: dict[str, int] = {}
         for name in names:
-            fd = unnamed_file(ensure_private_dir(_dir(name, root)))
+            try:
+                fd = unnamed_file(ensure_private_dir(_dir(name, root)))
+            except OSError:  # marking by name reports it, under the lock, in its words
+                fd = None
             if fd is None:
                 break  # none here: the others would fail the same way
             self._fds[name] = fd
