@@ -221,3 +221,17 @@ def test_unreadable_job_file_is_corrupt_not_a_crash(store: JobStore) -> None:
         store.load(job.id)
     assert info.value.code == "job_corrupt"
     assert [r.code for r in store.iter_jobs() if isinstance(r, OracleError)] == ["job_corrupt"]
+
+
+def test_a_reread_of_unchanged_bytes_is_the_same_job_and_a_change_is_seen(store: JobStore) -> None:
+    job = build_job()
+    paths = store.create(job, "prompt")
+    first = store.load(job.id)
+    assert store.load(job.id) is first  # the same bytes: not parsed again
+    changed = transitions.update(first, at=T0, source="test", patch={"session_id": "other"})
+    store.save(changed)
+    assert store.load(job.id) == changed and store.load(job.id) is not first
+    paths.job_file.write_text("{ not json")
+    with pytest.raises(OracleError) as info:
+        store.load(job.id)
+    assert info.value.code == "job_corrupt"
