@@ -213,3 +213,24 @@ def test_a_lost_counter_never_hands_out_a_held_ticket_again(tmp_path: Path) -> N
     assert waiter.exitcode == 0
     assert log.read_text().split() == ["waiter"]
     assert sorted(p.name for p in _queue(tmp_path).iterdir()) == ["counter"]
+
+
+def test_without_nameless_files_tickets_are_made_by_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where a nameless file cannot be named (no /proc, say), a ticket is created by name."""
+    import errno
+
+    from oraculum.jobs import locks
+
+    def cannot_link(fd: int, path: Path) -> None:
+        raise OSError(errno.ENOENT, "no /proc here")
+
+    monkeypatch.setattr(locks, "name_file", cannot_link)
+    with named_lock("admission", root=tmp_path, fair=True, timeout=5.0):
+        tickets = [p.name for p in _queue(tmp_path).iterdir() if p.name != "counter"]
+        assert tickets == [f"{0:020d}"]
+    with named_lock("admission", root=tmp_path, fair=True, timeout=5.0):
+        pass
+    assert sorted(p.name for p in _queue(tmp_path).iterdir()) == ["counter"]
+    assert _tickets_taken(tmp_path) == 2
