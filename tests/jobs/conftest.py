@@ -47,3 +47,18 @@ def make_job() -> Callable[..., Job]:
 @pytest.fixture
 def store(oraculum_home: Path) -> JobStore:
     return JobStore()
+
+
+@pytest.fixture
+def nameless_files_cannot_be_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As where /proc is missing: every nameless file the job engine made fails to be named,
+    so what it makes under a lock must be made by name instead."""
+    import errno
+
+    from oraculum.jobs import indexes, locks
+
+    def cannot_name(fd: int, path: Path) -> None:
+        raise OSError(errno.ENOENT, "no /proc here")
+
+    for module in (indexes, locks):
+        monkeypatch.setattr(module, "name_file", cannot_name)

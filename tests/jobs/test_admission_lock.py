@@ -215,18 +215,9 @@ def test_a_lost_counter_never_hands_out_a_held_ticket_again(tmp_path: Path) -> N
     assert sorted(p.name for p in _queue(tmp_path).iterdir()) == ["counter"]
 
 
-def test_without_nameless_files_tickets_are_made_by_name(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.mark.usefixtures("nameless_files_cannot_be_named")
+def test_without_nameless_files_tickets_are_made_by_name(tmp_path: Path) -> None:
     """Where a nameless file cannot be named (no /proc, say), a ticket is created by name."""
-    import errno
-
-    from oraculum.jobs import locks
-
-    def cannot_link(fd: int, path: Path) -> None:
-        raise OSError(errno.ENOENT, "no /proc here")
-
-    monkeypatch.setattr(locks, "name_file", cannot_link)
     with named_lock("admission", root=tmp_path, fair=True, timeout=5.0):
         tickets = [p.name for p in _queue(tmp_path).iterdir() if p.name != "counter"]
         assert tickets == [f"{0:020d}"]

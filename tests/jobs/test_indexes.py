@@ -108,15 +108,8 @@ def test_blanks_that_cannot_be_made_leave_marking_to_the_name(tmp_path: Path) ->
     assert indexes.total_size(indexes.QUEUE, root=tmp_path) == 3
 
 
-def test_a_blank_that_cannot_be_named_leaves_marking_to_the_name(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import errno
-
-    def cannot_link(fd: int, path: Path) -> None:
-        raise OSError(errno.ENOENT, "no /proc here")
-
-    monkeypatch.setattr(indexes, "name_file", cannot_link)
+@pytest.mark.usefixtures("nameless_files_cannot_be_named")
+def test_a_blank_that_cannot_be_named_leaves_marking_to_the_name(tmp_path: Path) -> None:
     with indexes.Blanks(indexes.QUEUE, root=tmp_path) as blanks:
         indexes.mark(indexes.QUEUE, A, size=8, root=tmp_path, blanks=blanks)
     assert indexes.members(indexes.QUEUE, root=tmp_path) == [A]
