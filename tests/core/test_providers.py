@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 
 import pytest
@@ -80,8 +79,7 @@ def test_config_and_auth_ask_the_registry(oraculum_home) -> None:
 
 def test_a_provider_without_config_keys_uses_its_own_defaults() -> None:
     """What one registry entry needs: no config fields of its own."""
-    newcomer = dataclasses.replace(
-        providers.GROK,
+    newcomer = providers.GROK._replace(
         name="newcomer",
         default_chat_url="https://chat.newcomer.example/",
         default_auth_url="https://chat.newcomer.example/login",

@@ -15,9 +15,8 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Literal, cast
+from typing import Any, BinaryIO, Literal, NamedTuple, cast
 
 from oraculum.archive import prune
 from oraculum.archive.exclusions import prune_candidate
@@ -43,8 +42,7 @@ DEFAULT_TIMEOUT_S = 120.0
 _JOB_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 
 
-@dataclass(frozen=True)
-class PrunedPath:
+class PrunedPath(NamedTuple):
     path: str
     bytes: int
     files: int
@@ -59,8 +57,7 @@ class PrunedPath:
         }
 
 
-@dataclass
-class ArchiveResult:
+class ArchiveResult(NamedTuple):
     path: Path
     sha256: str
     size: int
@@ -72,11 +69,11 @@ class ArchiveResult:
     tar_bytes: int  # the tar stream before compression
     whole_repo: bool
     source: Literal["git", "walk"]
-    pruned_paths: list[PrunedPath] = field(default_factory=list)
-    initial_size: int | None = None  # the first, oversize attempt when pruning happened
-    excluded: list[dict[str, Any]] = field(default_factory=list)
-    skipped: list[dict[str, str]] = field(default_factory=list)
-    elapsed_s: float = 0.0
+    pruned_paths: list[PrunedPath]
+    initial_size: int | None  # the first, oversize attempt when pruning happened
+    excluded: list[dict[str, Any]]
+    skipped: list[dict[str, str]]
+    elapsed_s: float
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -193,26 +190,45 @@ def _timeout_error(timeout_s: float) -> OracleError:
     )
 
 
-@dataclass
 class _Build:
-    project_root: Path
-    inputs: list[str]
-    final: Path
-    tmp: Path
-    provider: str
-    compression: str
-    level: int
-    threads: int
-    limit: int
-    deadline: float
-    timeout_s: float
-    fsync: bool
-    include_git_dir: bool = False
-    result: ArchiveResult | None = None
-    error: BaseException | None = None
-    cancel: threading.Event = field(default_factory=threading.Event)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-    _published: bool = False
+    """One build, run on its own thread: what to archive and how, and how it ended (``result``
+    or ``error``, set by :meth:`run`)."""
+
+    def __init__(
+        self,
+        *,
+        project_root: Path,
+        inputs: list[str],
+        final: Path,
+        tmp: Path,
+        provider: str,
+        compression: str,
+        level: int,
+        threads: int,
+        limit: int,
+        deadline: float,
+        timeout_s: float,
+        fsync: bool,
+        include_git_dir: bool,
+    ) -> None:
+        self.project_root = project_root
+        self.inputs = inputs
+        self.final = final
+        self.tmp = tmp
+        self.provider = provider
+        self.compression = compression
+        self.level = level
+        self.threads = threads
+        self.limit = limit
+        self.deadline = deadline
+        self.timeout_s = timeout_s
+        self.fsync = fsync
+        self.include_git_dir = include_git_dir
+        self.result: ArchiveResult | None = None
+        self.error: BaseException | None = None
+        self.cancel = threading.Event()
+        self._lock = threading.Lock()
+        self._published = False
 
     def abandon(self) -> None:
         """Called by the waiting caller on timeout: the file must never appear."""

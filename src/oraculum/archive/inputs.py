@@ -13,9 +13,8 @@ import posixpath
 import stat
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from oraculum.core.errors import OracleError
 
@@ -32,8 +31,7 @@ MEMBER_OPEN_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | 
 InputKind = Literal["root", "file", "dir", "symlink", "special"]
 
 
-@dataclass(frozen=True)
-class ResolvedInput:
+class ResolvedInput(NamedTuple):
     """One validated input: ``rel`` is its project-relative path ("" for the whole repo)."""
 
     raw: str

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from oraculum.archive import exclusions as rules
 from oraculum.archive.inputs import display
@@ -30,8 +30,7 @@ RETRY_ORDER = [
 ]
 
 
-@dataclass(frozen=True)
-class Group:
+class Group(NamedTuple):
     """A contiguous run of entries ``[start, end)`` sharing a path prefix."""
 
     path: str
@@ -97,8 +96,7 @@ def estimate_group(group: Group, offsets: Sequence[int], points: Sequence[tuple[
     return max(0, round(compressed_at(points, b) - compressed_at(points, a)))
 
 
-@dataclass(frozen=True)
-class Sized:
+class Sized(NamedTuple):
     path: str
     is_dir: bool
     files: int

@@ -32,7 +32,6 @@ import posixpath
 import stat
 import time
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
@@ -101,8 +100,7 @@ class Entry(NamedTuple):
     target: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Exclusion:
+class Exclusion(NamedTuple):
     """A path left out by a rule. ``files`` counts the files git listed under it (None when the
     directory was pruned unwalked)."""
 
@@ -112,23 +110,21 @@ class Exclusion:
     files: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Skipped:
+class Skipped(NamedTuple):
     """A path that could not be archived as it is (special file, escaping link, vanished)."""
 
     path: str
     reason: str
 
 
-@dataclass
-class Selection:
+class Selection(NamedTuple):
     project_root: Path
     inputs: list[str]
     whole_repo: bool
     source: Literal["git", "walk"]
     entries: list[Entry]
-    excluded: list[Exclusion] = field(default_factory=list)
-    skipped: list[Skipped] = field(default_factory=list)
+    excluded: list[Exclusion]
+    skipped: list[Skipped]
 
     @property
     def total_bytes(self) -> int:

@@ -21,8 +21,7 @@ import threading
 import time
 import zlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from typing import IO, Any, BinaryIO, Protocol, cast
+from typing import IO, Any, BinaryIO, NamedTuple, Protocol, cast
 
 import zstandard
 
@@ -212,8 +211,7 @@ class WriteTimeout(Exception):
     """The deadline passed (or the caller gave up) while writing."""
 
 
-@dataclass
-class WriteStats:
+class WriteStats(NamedTuple):
     """What one pass wrote. ``offsets[i]`` is where entry i starts in the tar stream
     (``offsets[-1]`` is the end of the last member); ``points`` pairs tar offsets with
     compressed offsets measured at block boundaries, from (0, 0) to the totals."""
@@ -224,7 +222,7 @@ class WriteStats:
     offsets: list[int]
     points: list[tuple[int, int]]
     written: list[bool]
-    skipped: list[tuple[str, str]] = field(default_factory=list)
+    skipped: list[tuple[str, str]]
 
 
 def _check(deadline: float | None, cancel: threading.Event | None) -> None:
@@ -271,7 +269,6 @@ def write_tar(
         os.close(root_fd)
 
 
-@dataclass
 class _TarPass:
     """One ``write_tar`` pass: where members come from and go, when to stop, and what was
     written (the four lists ``write_tar`` returns, filled in by ``_write_members``).
@@ -284,16 +281,21 @@ class _TarPass:
     paths (a full buffer, a measure point, a file the writer cannot open); the per-member work
     stays inline in the loop, so each file costs no more calls than it must."""
 
-    sink: Sink
-    root_fd: int
-    opened: Callable[[Entry], int] | None
-    measure: set[int]
-    deadline: float | None
-    cancel: threading.Event | None
-    offsets: list[int] = field(default_factory=list)
-    points: list[tuple[int, int]] = field(default_factory=lambda: [(0, 0)])
-    written: list[bool] = field(default_factory=list)
-    skipped: list[tuple[str, str]] = field(default_factory=list)
+    def __init__(
+        self,
+        sink: Sink,
+        root_fd: int,
+        opened: Callable[[Entry], int] | None,
+        measure: set[int],
+        deadline: float | None,
+        cancel: threading.Event | None,
+    ) -> None:
+        self.sink, self.root_fd, self.opened, self.measure = sink, root_fd, opened, measure
+        self.deadline, self.cancel = deadline, cancel
+        self.offsets: list[int] = []
+        self.points: list[tuple[int, int]] = [(0, 0)]
+        self.written: list[bool] = []
+        self.skipped: list[tuple[str, str]] = []
 
     def drain(self, data: memoryview, flushed: int) -> int:
         """Hand the buffer's bytes in use to the sink; return the tar bytes handed over."""

@@ -14,15 +14,13 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 __all__ = ["FAST_COMMANDS", "FastCommand", "fast_command", "parse"]
 
 
-@dataclass(frozen=True)
-class FastCommand:
+class FastCommand(NamedTuple):
     """One command the fast start takes: its flags and valued options (option → keyword,
     with the value's conversion, which raises ValueError for a value typer would refuse), how
     many positional arguments it takes (None: any number, as a list), and the function that

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -33,9 +32,11 @@ __all__ = [
 ]
 
 
-@dataclass
 class OutputMode:
-    json: bool = False
+    """How this process prints: one JSON document (``--json``) or words."""
+
+    def __init__(self) -> None:
+        self.json = False
 
 
 MODE = OutputMode()

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from dataclasses import dataclass, field, replace
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, NamedTuple
 from urllib.parse import urlsplit
 
 from oraculum.core.errors import OracleError
@@ -25,8 +24,7 @@ CONVERSATION_PATH: Final = re.compile(r"/(?:c|chat)/([A-Za-z0-9][A-Za-z0-9_-]{0,
 CONVERSATION_ID: Final = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$")
 
 
-@dataclass(frozen=True)
-class CookieNames:
+class CookieNames(NamedTuple):
     """Which of a site's cookies sign a seed profile in: name patterns (whole-name regexes).
     ``session``: at least one must be present; ``allowed``: copied besides; ``noise``: never
     copied (analytics, consent, CSRF, load balancers: some break a sign-in)."""
@@ -57,8 +55,7 @@ COMMON_NOISE_COOKIES: Final[tuple[str, ...]] = (
 )
 
 
-@dataclass(frozen=True)
-class ProviderSpec:
+class ProviderSpec(NamedTuple):
     name: str
     label: str
     aliases: tuple[str, ...]
@@ -82,7 +79,7 @@ class ProviderSpec:
     seed_suffix: str = ""  # the seed profile's directory is the configured one plus this
     explicit_threads: bool = False  # a caller may name an existing conversation to continue
     dry_run: bool = False  # no browser and no sign-in: the pipeline only
-    conversation_path: re.Pattern[str] = field(default=CONVERSATION_PATH)
+    conversation_path: re.Pattern[str] = CONVERSATION_PATH
 
     def conversation_id(self, url: str | None) -> str | None:
         """The conversation a URL of this provider names, else None."""
@@ -206,8 +203,7 @@ GROK: Final = ProviderSpec(
 )
 # The dry run takes ChatGPT's archive and URL facts (its jobs look like ChatGPT jobs up to the
 # browser), and none of its site: no hosts, no cookies, no sign-in, no browser.
-TEST: Final = replace(
-    CHATGPT,
+TEST: Final = CHATGPT._replace(
     name="test",
     label="Test (dry run)",
     aliases=("test",),
