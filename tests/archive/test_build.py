@@ -19,6 +19,7 @@ import pytest
 
 from oraculum.archive import build as build_module
 from oraculum.archive import build_archive, select_entries
+from oraculum.archive import selection as selection_module
 from oraculum.archive.selection import Entry, SelectionStream, stream_entries
 from oraculum.archive.writer import write_archive
 from oraculum.core.errors import OracleError
@@ -358,14 +359,14 @@ def test_files_opened_by_the_selection_give_the_same_archive_and_no_leak(
     os.mkfifo(root / "became-fifo.txt")
     (root / "deleted.txt").unlink()
     handed: list[int] = []
-    real_take = SelectionStream.take_opened
+    real_take = selection_module._Selector.take_opened
 
-    def counting_take(self: SelectionStream, entry: Entry) -> int:
+    def counting_take(self: selection_module._Selector, entry: Entry) -> int:
         fd = real_take(self, entry)
         handed.append(fd)
         return fd
 
-    monkeypatch.setattr(SelectionStream, "take_opened", counting_take)
+    monkeypatch.setattr(selection_module._Selector, "take_opened", counting_take)
     # git's walk for untracked files finishes first, so no entry is looked at ahead of its
     # reader (those are never opened early).
     real_stream = build_module.stream_entries

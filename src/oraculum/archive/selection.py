@@ -318,24 +318,6 @@ class _Selector:
     def _abs(self, rel: str) -> str:
         return f"{self.root}/{rel}" if rel else self.root
 
-    def _open(self, rel: str) -> tuple[int, os.stat_result] | None:
-        """Open a path git listed and fstat it: one open now instead of an lstat now and an
-        open later, when the archive writer reads it. None when the path needs the careful way:
-        a link, a socket, a missing file, any error.
-
-        git never lists FIFOs, sockets or devices, so only a tracked path replaced by one of
-        them gets here; the flags keep that open from blocking or taking a terminal.
-        """
-        try:
-            fd = os.open(rel, MEMBER_OPEN_FLAGS, dir_fd=self._root_fd)
-        except OSError:
-            return None
-        try:
-            return fd, os.fstat(fd)
-        except OSError:
-            os.close(fd)
-            return None
-
     def release(self) -> None:
         """Close the held file nobody took."""
         if self._held is not None:
@@ -556,13 +538,20 @@ class _Selector:
                 yield entry
 
     def _from_git(self, paths: list[str], prefix: str) -> Iterator[Entry]:
-        """Take git's candidates under ``prefix`` ("" for all) through the default rules."""
+        """Take git's candidates under ``prefix`` ("" for all) through the default rules.
+
+        This loop runs once per file of the project, ahead of the archive writer, so the
+        common case (a regular file no rule names, opened here for the writer) takes no
+        method call; anything else goes the general way (:meth:`_entry`)."""
         # Submodules come back from git as one path "sub", but their files ("sub/...") sort
         # after siblings such as "sub-x": each waits here, keyed by "sub/", for its turn.
         waiting: list[tuple[bytes, Iterator[Entry]]] = []
         # Paths come sorted, so a directory's files are consecutive: judge its ancestors once.
         last_dir: str | None = None
         hit: tuple[int, str] | None = None
+        os_open, os_fstat, os_close, is_regular = os.open, os.fstat, os.close, stat.S_ISREG
+        file_exclusion, token_checked = rules.file_exclusion_reason, rules.TOKEN_CHECKED_NAMES
+        root_fd, open_files = self._root_fd, self._open_files
         for p in paths:
             if prefix and not p.startswith(prefix):
                 continue
@@ -571,26 +560,43 @@ class _Selector:
                 key = _order(p)
                 while waiting and waiting[0][0] < key:
                     yield from heapq.heappop(waiting)[1]
-            if p.endswith("/"):
+            slash = p.rfind("/")
+            if slash == len(p) - 1:
                 # An untracked nested repository: git lists it as one entry, "dir/", which
                 # sorts exactly where the walk's paths belong.
                 yield from self._git_dir(p[:-1])
                 continue
-            directory = p[: p.rfind("/") + 1]
+            directory = p[: slash + 1]
             if directory != last_dir:
                 last_dir = directory
                 hit = rules.excluded_ancestor(p.split("/"))
             if hit is not None:
                 self._exclude("/".join(p.split("/")[: hit[0]]), hit[1], directory=True, count=True)
                 continue
-            self.release()
-            opened = self._open(p) if self._open_files and not self._reading_ahead else None
-            if opened is not None:
-                fd, st = opened
-                if not stat.S_ISREG(st.st_mode):
-                    os.close(fd)
-                    opened = None
-            else:
+            if self._held is not None:
+                self.release()
+            fd = -1
+            # Files are opened once the writer reads this stream (not while it reads ahead): one
+            # open now instead of an lstat now and an open later.
+            if open_files and not self._reading_ahead:
+                try:
+                    fd = os_open(p, MEMBER_OPEN_FLAGS, dir_fd=root_fd)
+                    st = os_fstat(fd)
+                except OSError:  # a link, a missing file, any error: the careful way below
+                    if fd >= 0:
+                        os_close(fd)
+                        fd = -1
+                else:
+                    if is_regular(st.st_mode):
+                        name = p[slash + 1 :]
+                        if name not in token_checked and file_exclusion(name) is None:
+                            self._held = (p, fd)
+                            yield Entry(p, "file", st.st_size, normalised_mode(st.st_mode))
+                            continue
+                    else:  # a submodule's directory, or a path that changed since git listed it
+                        os_close(fd)
+                        fd = -1
+            if fd < 0:
                 try:
                     st = os.lstat(self._abs(p))
                 except (FileNotFoundError, NotADirectoryError):
@@ -603,13 +609,12 @@ class _Selector:
                 # A submodule (gitlink): git does not list its files.
                 heapq.heappush(waiting, (_order(p + "/"), self._git_dir(p)))
                 continue
-            fd = opened[0] if opened is not None else -1
             entry = self._entry(p, st, rules_on=True, forced=False, fd=fd)
-            if opened is not None:
+            if fd >= 0:
                 if entry is None:
-                    os.close(opened[0])
+                    os_close(fd)
                 else:
-                    self._held = (p, opened[0])
+                    self._held = (p, fd)
             if entry is not None:
                 yield entry
         self.release()
@@ -828,8 +833,9 @@ class SelectionStream:
         """The file of the entry just read from the stream, open for reading (the caller
         closes it): the descriptor the selection already holds, or a new one. -1 when it cannot
         be opened: the entry then leaves the selection and is reported as skipped."""
-        fd = self.take_opened(entry)
-        return fd if fd >= 0 else self._selector.open_entry(entry)
+        selector = self._selector  # this runs once per member: one call fewer
+        fd = selector.take_opened(entry)
+        return fd if fd >= 0 else selector.open_entry(entry)
 
     def selection(self) -> Selection:
         if not self._consumed:
