@@ -540,16 +540,15 @@ class _Selector:
     def _from_git(self, paths: list[str], prefix: str) -> Iterator[Entry]:
         """Take git's candidates under ``prefix`` ("" for all) through the default rules.
 
-        This loop runs once per file of the project, ahead of the archive writer, so the
-        common case (a regular file no rule names, opened here for the writer) takes no
-        method call; anything else goes the general way (:meth:`_entry`)."""
+        Runs once per file, ahead of the writer: once the writer reads the stream (not while it
+        reads ahead) each file is opened here for it, one open instead of an lstat now and an
+        open later, and a regular file no rule names takes one call (else the general way)."""
         # Submodules come back from git as one path "sub", but their files ("sub/...") sort
         # after siblings such as "sub-x": each waits here, keyed by "sub/", for its turn.
         waiting: list[tuple[bytes, Iterator[Entry]]] = []
         # Paths come sorted, so a directory's files are consecutive: judge its ancestors once.
         last_dir: str | None = None
         hit: tuple[int, str] | None = None
-        os_open, os_fstat, os_close, is_regular = os.open, os.fstat, os.close, stat.S_ISREG
         file_exclusion, token_checked = rules.file_exclusion_reason, rules.TOKEN_CHECKED_NAMES
         root_fd, open_files = self._root_fd, self._open_files
         for p in paths:
@@ -562,8 +561,7 @@ class _Selector:
                     yield from heapq.heappop(waiting)[1]
             slash = p.rfind("/")
             if slash == len(p) - 1:
-                # An untracked nested repository: git lists it as one entry, "dir/", which
-                # sorts exactly where the walk's paths belong.
+                # An untracked nested repository ("dir/"): sorts where its walk's paths belong.
                 yield from self._git_dir(p[:-1])
                 continue
             directory = p[: slash + 1]
@@ -573,53 +571,53 @@ class _Selector:
             if hit is not None:
                 self._exclude("/".join(p.split("/")[: hit[0]]), hit[1], directory=True, count=True)
                 continue
-            if self._held is not None:
-                self.release()
-            fd = -1
-            # Files are opened once the writer reads this stream (not while it reads ahead): one
-            # open now instead of an lstat now and an open later.
-            if open_files and not self._reading_ahead:
-                try:
-                    fd = os_open(p, MEMBER_OPEN_FLAGS, dir_fd=root_fd)
-                    st = os_fstat(fd)
-                except OSError:  # a link, a missing file, any error: the careful way below
-                    if fd >= 0:
-                        os_close(fd)
-                        fd = -1
-                else:
-                    if is_regular(st.st_mode):
-                        name = p[slash + 1 :]
-                        if name not in token_checked and file_exclusion(name) is None:
-                            self._held = (p, fd)
-                            yield Entry(p, "file", st.st_size, normalised_mode(st.st_mode))
-                            continue
-                    else:  # a submodule's directory, or a path that changed since git listed it
-                        os_close(fd)
-                        fd = -1
-            if fd < 0:
-                try:
-                    st = os.lstat(self._abs(p))
-                except (FileNotFoundError, NotADirectoryError):
-                    self.skipped[p] = "missing on disk (deleted but still tracked by git)"
-                    continue
-                except OSError as exc:  # below a directory that cannot be searched
-                    self.skipped[p] = unreadable_reason(exc)
-                    continue
-            if stat.S_ISDIR(st.st_mode):
-                # A submodule (gitlink): git does not list its files.
-                heapq.heappush(waiting, (_order(p + "/"), self._git_dir(p)))
-                continue
-            entry = self._entry(p, st, rules_on=True, forced=False, fd=fd)
-            if fd >= 0:
-                if entry is None:
-                    os_close(fd)
-                else:
+            self.release()
+            got = open_regular(p, root_fd) if open_files and not self._reading_ahead else None
+            if isinstance(got, tuple):
+                fd, st = got
+                name = p[slash + 1 :]
+                if name not in token_checked and file_exclusion(name) is None:
                     self._held = (p, fd)
+                    yield Entry(p, "file", st.st_size, normalised_mode(st.st_mode))
+                    continue
+            else:  # not opened yet, or not a regular file: looked at without following it
+                fd = -1
+                looked = self._lstat_listed(p)
+                if looked is None:
+                    continue
+                st = looked
+                if stat.S_ISDIR(st.st_mode):
+                    # A submodule (gitlink): git does not list its files.
+                    heapq.heappush(waiting, (_order(p + "/"), self._git_dir(p)))
+                    continue
+            entry = self._listed_entry(p, st, fd)
             if entry is not None:
                 yield entry
         self.release()
         while waiting:
             yield from heapq.heappop(waiting)[1]
+
+    def _lstat_listed(self, rel: str) -> os.stat_result | None:
+        """What a listed path is, without following it; None (and it is skipped) when it
+        cannot be looked at."""
+        try:
+            return os.lstat(self._abs(rel))
+        except (FileNotFoundError, NotADirectoryError):
+            self.skipped[rel] = "missing on disk (deleted but still tracked by git)"
+        except OSError as exc:  # below a directory that cannot be searched
+            self.skipped[rel] = unreadable_reason(exc)
+        return None
+
+    def _listed_entry(self, rel: str, st: os.stat_result, fd: int) -> Entry | None:
+        """The entry of a listed non-directory, the general way; its open file ``fd`` (if
+        any) is held for the writer, or closed when the path is left out."""
+        entry = self._entry(rel, st, rules_on=True, forced=False, fd=fd)
+        if fd >= 0:
+            if entry is None:
+                os.close(fd)
+            else:
+                self._held = (rel, fd)
+        return entry
 
     def _is_tracked(self, listing: GitListing, rel: str) -> bool:
         if self._tracked_set is None:

@@ -11,9 +11,19 @@ APP = "oraculum"
 
 def _env_path(name: str) -> Path | None:
     value = os.environ.get(name)
-    if value:
-        return Path(value).expanduser().absolute()
-    return None
+    if not value:
+        return None
+    if value.startswith("/"):
+        # An absolute value always names the same path: made once (a submit asks for its
+        # locations a dozen times, at ~25 us a Path).
+        path = _ABSOLUTE.get(value)
+        if path is None:
+            path = _ABSOLUTE[value] = Path(value)
+        return path
+    return Path(value).expanduser().absolute()
+
+
+_ABSOLUTE: dict[str, Path] = {}  # one entry per home a process points at
 
 
 # Every location's environment variable, with the sub-directory it gets in a private home.
