@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from oraculum.core.errors import OracleError
+from oraculum.core.ownenv import apply_own_defaults
 from oraculum.jobs import indexes, leases, transitions
 from oraculum.jobs.admission import capacity, promote_queue, queue_position, submit_job
 from oraculum.jobs.cancel import cancel_job
@@ -180,6 +181,31 @@ def test_sigkilled_worker_is_recovered_in_every_phase(
     assert not Path(failed.runtime_profile_dir).exists()
     assert wait_for(store, queued.id, finished).status == Status.COMPLETE
     assert no_leases()
+
+
+def test_a_worker_and_its_watchdog_start_with_pydantic_plugins_off(
+    project: Path, store: JobStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Finding third-party pydantic plugins scans every installed package's metadata at the
+    first model a process builds; oraculum's own processes skip it (`core.ownenv`)."""
+    monkeypatch.delenv("PYDANTIC_DISABLE_PLUGINS", raising=False)
+    config = write_global_config()
+    job = submit_job(make_request(project, config, knobs={"outcome": "hang"}), store=store)
+    running = wait_for(store, job.id, lambda j: j.phase == Phase.AWAITING_RESPONSE)
+    assert running.worker is not None
+    for pid in (running.worker.pid, watchdog_of(store, job.id).pid):
+        environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+        assert b"PYDANTIC_DISABLE_PLUGINS=__all__" in environ, pid
+    cancel_job(job.id, store=store)
+
+
+def test_a_users_own_pydantic_plugin_setting_wins() -> None:
+    given = {"PYDANTIC_DISABLE_PLUGINS": "logfire"}
+    apply_own_defaults(given)
+    assert given == {"PYDANTIC_DISABLE_PLUGINS": "logfire"}
+    empty: dict[str, str] = {}
+    apply_own_defaults(empty)
+    assert empty == {"PYDANTIC_DISABLE_PLUGINS": "__all__"}
 
 
 def test_worker_that_exits_without_status_is_recovered(project: Path, store: JobStore) -> None:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from oraculum.cli.output import MODE, report_error, split_json_flag
 from oraculum.core.errors import ExitCode, OracleError
+from oraculum.core.ownenv import apply_own_defaults
 
 if TYPE_CHECKING:
     import typer
@@ -107,6 +108,7 @@ def _show_usage_error(error: typer.TyperException) -> None:
 
 
 def entrypoint() -> None:
+    apply_own_defaults()
     code, quick = _run(None, fast=True)
     if quick:
         # A fast command has finished its work (its files written and synced) once its output

@@ -7,6 +7,7 @@ __all__ = [
     "errors",
     "fsio",
     "memo",
+    "ownenv",
     "paths",
     "presets",
     "project",

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from oraculum.core.fsio import ensure_private_dir
+from oraculum.core.ownenv import apply_own_defaults
 from oraculum.jobs.model import WorkerIdentity
 
 if TYPE_CHECKING:
@@ -143,7 +144,9 @@ def spawn_worker(
     terminal's hang-up never reaches it), stdin from /dev/null, and its output in the job log.
     """
     nonce = secrets.token_hex(16)
-    env = {**os.environ, NONCE_ENV: nonce, **(env_extra or {})}
+    env = dict(os.environ)
+    apply_own_defaults(env)
+    env.update({NONCE_ENV: nonce, **(env_extra or {})})
     ensure_private_dir(log_path.parent)
     fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
     try:
