@@ -212,13 +212,17 @@ def _volatile(text: str) -> str:
 
 @pytest.fixture
 def finished_job(
-    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    repo: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    oraculum_home: Path,  # before the submit: the job goes to the test's home, not the user's
 ) -> str:
     monkeypatch.chdir(repo)
     monkeypatch.setenv("ORACULUM_SESSION", "fast-start")
     args = ["--json", "submit", "-p", "Why?", "--provider", "test", "--wait", "src"]
     assert main(args) == 0
     job_id = str(json.loads(capsys.readouterr().out)["job"]["id"])
+    assert (oraculum_home / "jobs" / f"oracle-{job_id}" / "job.json").is_file()
     assert main(["read", job_id]) == 0  # settles the wake-up: later reads change nothing
     capsys.readouterr()
     return job_id
