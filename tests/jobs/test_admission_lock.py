@@ -140,8 +140,35 @@ def test_fair_and_plain_holders_exclude_each_other(tmp_path: Path) -> None:
         worker.join(120)
         assert worker.exitcode == 0
     assert int(counter.read_text()) == 6 * 200
-    # Every ticket file went with its holder; only the counter stays.
-    assert sorted(p.name for p in _queue(tmp_path).iterdir()) == ["counter"]
+    # 600 tickets, and the files reused: about one per process that queued at once.
+    assert len(_ticket_files(tmp_path)) <= 6
+
+
+def _ticket_files(root: Path) -> list[str]:
+    return sorted(p.name for p in _queue(root).iterdir() if p.name != "counter")
+
+
+def test_ticket_files_are_reused_not_made_each_time(tmp_path: Path) -> None:
+    inodes = set()
+    for _ in range(50):
+        with named_lock("admission", root=tmp_path, fair=True):
+            inodes.update(p.stat().st_ino for p in _queue(tmp_path).iterdir())
+    assert _tickets_taken(tmp_path) == 50
+    assert len(inodes) == 3  # the counter, and two ticket files taking turns
+    assert _ticket_files(tmp_path) == [f"{49:020d}", f"spare-{48:020d}"]
+
+
+def test_a_ticket_file_whose_successor_died_is_removed_later(tmp_path: Path) -> None:
+    queue = _queue(tmp_path)
+    with named_lock("admission", root=tmp_path, fair=True):
+        pass
+    (queue / f"{0:020d}").rename(queue / f"{3:020d}")  # as left by a waiter killed behind it
+    (queue / "counter").write_text("40")
+    for _ in range(2):  # the first leaves ticket 40 named, the second sees 3 far behind it
+        with named_lock("admission", root=tmp_path, fair=True):
+            pass
+    assert f"{3:020d}" not in _ticket_files(tmp_path)
+    assert _ticket_files(tmp_path) == [f"{41:020d}", f"spare-{40:020d}"]
 
 
 def test_a_waiter_killed_in_the_queue_does_not_block_the_next(tmp_path: Path) -> None:
@@ -212,7 +239,8 @@ def test_a_lost_counter_never_hands_out_a_held_ticket_again(tmp_path: Path) -> N
     waiter.join(30)
     assert waiter.exitcode == 0
     assert log.read_text().split() == ["waiter"]
-    assert sorted(p.name for p in _queue(tmp_path).iterdir()) == ["counter"]
+    # The waiter took ticket 1 (0 was held); its file stays named for the next ticket.
+    assert _ticket_files(tmp_path) == [f"{1:020d}", f"spare-{0:020d}"]
 
 
 @pytest.mark.usefixtures("nameless_files_cannot_be_named")
@@ -223,5 +251,6 @@ def test_without_nameless_files_tickets_are_made_by_name(tmp_path: Path) -> None
         assert tickets == [f"{0:020d}"]
     with named_lock("admission", root=tmp_path, fair=True, timeout=5.0):
         pass
-    assert sorted(p.name for p in _queue(tmp_path).iterdir()) == ["counter"]
+    # The spare could not be named as ticket 1 either: made by name, and kept as a spare.
+    assert _ticket_files(tmp_path) == [f"{1:020d}", f"spare-{0:020d}"]
     assert _tickets_taken(tmp_path) == 2

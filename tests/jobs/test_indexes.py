@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from oraculum.core.paths import state_dir
 from oraculum.jobs import indexes
 from oraculum.jobs.ids import new_job_id
 
@@ -66,51 +67,81 @@ def _open_fds() -> int:
     return len(os.listdir("/proc/self/fd"))
 
 
-def test_blank_markers_are_named_with_their_size_and_a_fresh_age(tmp_path: Path) -> None:
-    with indexes.Blanks(indexes.QUEUE, indexes.OPEN, root=tmp_path) as blanks:
+def test_one_blank_is_every_marker_of_a_job_with_its_size_and_a_fresh_age(
+    tmp_path: Path,
+) -> None:
+    with indexes.Blank(root=tmp_path) as blank:
         time.sleep(0.05)  # made well before the lock is taken
         before = time.time()
-        indexes.mark(indexes.QUEUE, A, size=4096, root=tmp_path, blanks=blanks)
-        indexes.mark(indexes.OPEN, A, root=tmp_path, blanks=blanks)
-    queue = tmp_path / "index" / indexes.QUEUE / A
+        for name in (indexes.OPEN, indexes.project("p"), indexes.QUEUE):
+            indexes.mark(name, A, size=4096, root=tmp_path, blank=blank)
+    markers = [tmp_path / "index" / name / A for name in (indexes.OPEN, "project/p", "queue")]
+    assert len({os.stat(marker).st_ino for marker in markers}) == 1  # one file, three names
+    assert os.stat(markers[0]).st_nlink == 3
     assert indexes.total_size(indexes.QUEUE, root=tmp_path) == 4096
-    assert (tmp_path / "index" / indexes.OPEN / A).read_bytes() == b""
-    assert os.stat(queue).st_mode & 0o777 == 0o600
+    assert os.stat(markers[2]).st_mode & 0o777 == 0o600
     # Its age counts from the marking, not from the blank's making (see marked_within).
-    assert queue.stat().st_mtime >= before - 0.01
+    assert markers[2].stat().st_mtime >= before - 0.01
     assert indexes.marked_within(indexes.QUEUE, A, 1.0, root=tmp_path)
+    indexes.unmark(indexes.QUEUE, A, root=tmp_path)  # names go one by one
+    assert indexes.total_size(indexes.QUEUE, root=tmp_path) == 0
+    assert indexes.members(indexes.OPEN, root=tmp_path) == [A]
 
 
-def test_a_blank_for_a_name_already_marked_falls_back_to_the_name(tmp_path: Path) -> None:
+@pytest.mark.usefixtures("oraculum_home")
+def test_registering_a_job_makes_one_file_for_its_markers() -> None:
+    with indexes.Blank() as blank:
+        indexes.register(A, "p", queued_bytes=77, blank=blank)
+    with indexes.Blank() as blank:
+        indexes.register(B, "p", blank=blank)  # admitted: no queue marker, no size
+    assert indexes.members(indexes.QUEUE) == [A]
+    assert indexes.members(indexes.OPEN) == indexes.members(indexes.project("p")) == [A, B]
+    assert indexes.total_size(indexes.QUEUE) == 77
+    assert os.stat(state_dir() / "index" / indexes.OPEN / A).st_nlink == 3
+    assert os.stat(state_dir() / "index" / indexes.OPEN / B).st_nlink == 2
+
+
+def test_a_name_already_marked_is_marked_by_name_and_the_blank_serves_the_rest(
+    tmp_path: Path,
+) -> None:
     indexes.mark(indexes.QUEUE, A, size=10, root=tmp_path)
-    with indexes.Blanks(indexes.QUEUE, root=tmp_path) as blanks:
-        indexes.mark(indexes.QUEUE, A, size=10, root=tmp_path, blanks=blanks)
-        assert blanks.take(indexes.QUEUE) is None  # used (and closed) by the attempt
+    with indexes.Blank(root=tmp_path) as blank:
+        indexes.mark(indexes.QUEUE, A, size=10, root=tmp_path, blank=blank)
+        indexes.mark(indexes.OPEN, A, size=10, root=tmp_path, blank=blank)
+    queue, opened = (tmp_path / "index" / name / A for name in (indexes.QUEUE, indexes.OPEN))
+    assert os.stat(queue).st_ino != os.stat(opened).st_ino
     assert indexes.members(indexes.QUEUE, root=tmp_path) == [A]
+    assert indexes.members(indexes.OPEN, root=tmp_path) == [A]
     assert indexes.total_size(indexes.QUEUE, root=tmp_path) == 10
 
 
-def test_unused_blanks_are_freed(tmp_path: Path) -> None:
+def test_an_unused_blank_is_freed(tmp_path: Path) -> None:
     open_before = _open_fds()
-    with indexes.Blanks(indexes.QUEUE, indexes.OPEN, indexes.project("p"), root=tmp_path):
+    with indexes.Blank(root=tmp_path):
         pass
     assert _open_fds() == open_before
-    for name in (indexes.QUEUE, indexes.OPEN, indexes.project("p")):
-        assert indexes.members(name, root=tmp_path) == []
+    assert [p for p in (tmp_path / "index").rglob("*") if p.is_file()] == []
 
 
-def test_blanks_that_cannot_be_made_leave_marking_to_the_name(tmp_path: Path) -> None:
-    (tmp_path / "index").mkdir()
-    (tmp_path / "index" / indexes.OPEN).write_text("not a directory")
-    with indexes.Blanks(indexes.OPEN, indexes.QUEUE, root=tmp_path) as blanks:
-        assert blanks.take(indexes.OPEN) is None and blanks.take(indexes.QUEUE) is None
-        indexes.mark(indexes.QUEUE, A, size=3, root=tmp_path, blanks=blanks)
+def test_without_nameless_files_markers_are_made_by_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(indexes, "unnamed_file", lambda directory: None)  # as without O_TMPFILE
+    with indexes.Blank(root=tmp_path) as blank:
+        indexes.mark(indexes.OPEN, A, size=3, root=tmp_path, blank=blank)
+        indexes.mark(indexes.QUEUE, A, size=3, root=tmp_path, blank=blank)
+    queue, opened = (tmp_path / "index" / name / A for name in (indexes.QUEUE, indexes.OPEN))
+    assert os.stat(queue).st_ino != os.stat(opened).st_ino
     assert indexes.total_size(indexes.QUEUE, root=tmp_path) == 3
 
 
 @pytest.mark.usefixtures("nameless_files_cannot_be_named")
 def test_a_blank_that_cannot_be_named_leaves_marking_to_the_name(tmp_path: Path) -> None:
-    with indexes.Blanks(indexes.QUEUE, root=tmp_path) as blanks:
-        indexes.mark(indexes.QUEUE, A, size=8, root=tmp_path, blanks=blanks)
+    open_before = _open_fds()
+    with indexes.Blank(root=tmp_path) as blank:
+        indexes.mark(indexes.QUEUE, A, size=8, root=tmp_path, blank=blank)
+        assert _open_fds() == open_before  # given up at the first failure
+        indexes.mark(indexes.OPEN, A, root=tmp_path, blank=blank)
     assert indexes.members(indexes.QUEUE, root=tmp_path) == [A]
+    assert indexes.members(indexes.OPEN, root=tmp_path) == [A]
     assert indexes.total_size(indexes.QUEUE, root=tmp_path) == 8

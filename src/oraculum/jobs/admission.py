@@ -237,12 +237,12 @@ def submit_job(request: JobRequest, *, store: JobStore | None = None) -> Job:
     prepared = store.prepare(request.prompt)
     try:
         with (
-            indexes.register_blanks(base["project_id"]) as blanks,
+            indexes.Blank() as blank,
             named_lock("admission", timeout=ADMISSION_LOCK_TIMEOUT_S, fair=True),
         ):
             _promoted, active = _promote(store)
             job = _decide(store, request, settings, base, active)
-            _create(store, request, job, prepared, blanks)
+            _create(store, request, job, prepared, blank)
     except BaseException:
         discard_prepared(prepared)  # nothing, once adopted
         raise
@@ -296,25 +296,25 @@ def _newest_id(store: JobStore) -> str | None:
 
 
 def _create(
-    store: JobStore, request: JobRequest, job: Job, prepared: Path, blanks: indexes.Blanks
+    store: JobStore, request: JobRequest, job: Job, prepared: Path, blank: indexes.Blank
 ) -> None:
     """Index the new job, take its leases (when admitted), make the prepared directory its
     own (not yet fsynced: :func:`_settle` does that after the lock) and move its archive in;
-    any failure on the way undoes all of it. Its index markers are ``blanks`` made before
-    the lock, named here."""
+    any failure on the way undoes all of it. Its index markers are ``blank``, made before
+    the lock and named here."""
     queued = job.status == Status.QUEUED
     created = False
     try:
         with os_errors(action=_RECORDING):
             if queued:
                 indexes.register(
-                    job.id, job.project_id, queued_bytes=request.archive_bytes, blanks=blanks
+                    job.id, job.project_id, queued_bytes=request.archive_bytes, blank=blank
                 )
             else:
                 leases.write_lease(leases.RUNTIME, job.runtime_id, job.id)
                 if job.conversation_id:
                     leases.write_lease(leases.CONVERSATION, job.conversation_id, job.id)
-                indexes.register(job.id, job.project_id, blanks=blanks)
+                indexes.register(job.id, job.project_id, blank=blank)
         store.adopt(job, prepared, sync=False)
         created = True
         with os_errors(action=_RECORDING):

@@ -27,35 +27,57 @@ def project(project_id: str) -> str:
     return f"project/{project_id}"
 
 
+def _index_root(root: Path | None) -> Path:
+    return (root or state_dir()) / "index"
+
+
 def _dir(name: str, root: Path | None) -> Path:
-    return (root or state_dir()) / "index" / name
+    return _index_root(root) / name
 
 
-class Blanks:
-    """Marker files made before a lock, each in its index's directory with no name yet, so
-    marking under the lock only names one (see :func:`oraculum.core.fsio.unnamed_file`).
-    An index whose blank could not be made (or was used) is marked by creating its file.
-    Close it when done: the unused ones are freed."""
+class Blank:
+    """One job's marker file, made before a lock with no name yet, so that marking under the
+    lock only names it (see :func:`oraculum.core.fsio.unnamed_file`). It is one file for all
+    of the job's indexes, named in each: a name costs ~20 µs, a file 0.3–1 ms. Markers are
+    never written after they are named (a marker made again by name writes the same size),
+    so sharing the file changes nothing a reader sees; the sizes summed are the queue's.
+    Where it cannot be made or named, each index is marked by creating its file. Close it
+    when done: unnamed, it is freed."""
 
-    def __init__(self, *names: str, root: Path | None = None) -> None:
-        self._fds: dict[str, int] = {}
-        for name in names:
+    def __init__(self, *, root: Path | None = None) -> None:
+        try:
+            self._fd = unnamed_file(ensure_private_dir(_index_root(root)))
+        except OSError:  # marking by name reports it, under the lock, in its words
+            self._fd = None
+        self._named = False
+
+    def name(self, path: Path, size: int) -> bool:
+        """Give the file the name ``path`` (recording ``size``); False when the caller must
+        create the marker by name instead (the name is taken, or linking fails here)."""
+        if self._fd is None:
+            return False
+        try:
+            if size:
+                os.pwrite(self._fd, str(size).encode(), 0)
+            if not self._named:  # made before the lock: its age counts from now (marked_within)
+                os.utime(self._fd)
             try:
-                fd = unnamed_file(ensure_private_dir(_dir(name, root)))
-            except OSError:  # marking by name reports it, under the lock, in its words
-                fd = None
-            if fd is None:
-                break  # none here: the others would fail the same way
-            self._fds[name] = fd
-
-    def take(self, name: str) -> int | None:
-        return self._fds.pop(name, None)
+                name_file(self._fd, path)
+            except FileNotFoundError:  # the first marker of its index (or `clean` removed it)
+                name_file(self._fd, ensure_private_dir(path.parent) / path.name)
+        except FileExistsError:
+            return False  # this index only (marked again): the others may still use it
+        except OSError:
+            self.close()  # no linking here: the rest would fail the same way
+            return False
+        self._named = True
+        return True
 
     def close(self) -> None:
-        close_quietly(*self._fds.values())
-        self._fds.clear()
+        close_quietly(self._fd)
+        self._fd = None
 
-    def __enter__(self) -> Blanks:
+    def __enter__(self) -> Blank:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -68,18 +90,11 @@ def mark(
     *,
     size: int = 0,
     root: Path | None = None,
-    blanks: Blanks | None = None,
+    blank: Blank | None = None,
 ) -> None:
     directory = _dir(name, root)
-    blank = blanks.take(name) if blanks is not None else None
-    if blank is not None:
-        try:
-            _name_blank(blank, directory / job_id, size)
-            return
-        except OSError:
-            pass  # the name is taken (marked again) or cannot be linked: by name, below
-        finally:
-            os.close(blank)
+    if blank is not None and blank.name(directory / job_id, size):
+        return
     flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC
     try:
         fd = os.open(directory / job_id, flags, 0o600)
@@ -90,13 +105,6 @@ def mark(
             os.write(fd, str(size).encode())
     finally:
         os.close(fd)
-
-
-def _name_blank(fd: int, path: Path, size: int) -> None:
-    if size:
-        os.pwrite(fd, str(size).encode(), 0)
-    os.utime(fd)  # made before the lock: its age must count from now (see marked_within)
-    name_file(fd, path)
 
 
 # Admission sums the whole queue on every queued submit, under its lock, so each process reads
@@ -169,7 +177,7 @@ def record_last_id(job_id: str, *, root: Path | None = None) -> None:
 
 
 def _last_id_path(root: Path | None) -> Path:
-    return (root or state_dir()) / "index" / "last-id"
+    return _index_root(root) / "last-id"
 
 
 def unmark(name: str, job_id: str, *, root: Path | None = None) -> None:
@@ -189,20 +197,16 @@ def register(
     project_id: str,
     *,
     queued_bytes: int | None = None,
-    blanks: Blanks | None = None,
+    blank: Blank | None = None,
 ) -> None:
     """Index a job that is about to be created (before its directory exists, so a crash
-    leaves at worst a marker without a job, which readers drop). ``blanks`` made by
-    :func:`register_blanks` before a lock let this make no file under it."""
-    mark(OPEN, job_id, blanks=blanks)
-    mark(project(project_id), job_id, blanks=blanks)
+    leaves at worst a marker without a job, which readers drop). A :class:`Blank` made
+    before a lock lets this make no file under it."""
+    size = queued_bytes or 0  # in every marker of a queued job: they may be one file
+    mark(OPEN, job_id, size=size, blank=blank)
+    mark(project(project_id), job_id, size=size, blank=blank)
     if queued_bytes is not None:
-        mark(QUEUE, job_id, size=queued_bytes, blanks=blanks)
-
-
-def register_blanks(project_id: str) -> Blanks:
-    """The blank markers :func:`register` may use for a job of ``project_id``."""
-    return Blanks(OPEN, project(project_id), QUEUE)
+        mark(QUEUE, job_id, size=size, blank=blank)
 
 
 def forget(job_id: str, project_id: str) -> None:
