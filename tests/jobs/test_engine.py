@@ -164,6 +164,34 @@ def test_blocked_follow_up_is_skipped_not_blocking(project: Path, store: JobStor
     assert wait_for(store, follow.id, finished).status == Status.COMPLETE
 
 
+def test_a_follow_up_passed_over_still_counts_in_the_queue(project: Path, store: JobStore) -> None:
+    """A submit reuses the queue its promotion pass listed: one the pass skipped (a follow-up
+    whose thread is busy) is still queued and counts against the depth."""
+    config = write_global_config(capacity=2, extra={"queue": {"maxQueuedPerSlot": 3}})
+    hang = {"outcome": "hang"}
+    holder = submit_job(
+        make_request(project, config, knobs=hang, conversation_id="c-7"), store=store
+    )
+    filler = submit_job(make_request(project, config, knobs=hang), store=store)
+    follow = submit_job(make_request(project, config), store=store)
+    store.update(
+        follow.id,
+        lambda j: transitions.update(j, at=utc_now(), source="t", patch={"conversation_id": "c-7"}),
+    )
+    later, last = (submit_job(make_request(project, config, knobs=hang), store=store) for _ in "ab")
+    assert indexes.members(indexes.QUEUE) == [follow.id, later.id, last.id]
+    leases.release(leases.RUNTIME, filler.runtime_id, filler.id)  # a slot frees, no pass yet
+    tight = write_global_config(capacity=2, extra={"queue": {"maxQueuedPerSlot": 1}})
+    with pytest.raises(OracleError) as info:
+        submit_job(make_request(project, tight), store=store)
+    assert info.value.code == "queue_full"
+    assert "2/2 queued" in info.value.message  # the follow-up passed over, and `last`
+    assert store.load(later.id).status != Status.QUEUED  # promoted by that submit's pass
+    assert indexes.members(indexes.QUEUE) == [follow.id, last.id]
+    for job in (holder, filler, follow, later, last):
+        cancel_job(job.id, store=store)
+
+
 @pytest.mark.parametrize("phase", [p.value for p in WORKER_PHASES])
 def test_sigkilled_worker_is_recovered_in_every_phase(
     phase: str, project: Path, store: JobStore

@@ -17,7 +17,7 @@ import shutil
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from oraculum.core.config import Config
 from oraculum.core.errors import OracleError
@@ -188,16 +188,16 @@ def _move_archive(source: Path, target: Path) -> None:
             target.chmod(0o600)
 
 
-def _queued_archive_bytes() -> int:
-    """Bytes of archives waiting on disk: queued jobs, plus those of finished jobs that never
-    ran and whose archive could not be deleted yet."""
-    return indexes.total_size(indexes.QUEUE) + indexes.total_size(indexes.STRANDED)
+def _queued_archive_bytes(queue: list[str]) -> int:
+    """Bytes of archives waiting on disk: the ``queue``'s jobs, plus those of finished jobs
+    that never ran and whose archive could not be deleted yet."""
+    return indexes.total_size(indexes.QUEUE, listed=queue) + indexes.total_size(indexes.STRANDED)
 
 
 def _check_queue_limits(
-    store: JobStore, request: JobRequest, settings: EngineSettings, active: int
+    request: JobRequest, settings: EngineSettings, active: int, queue: list[str]
 ) -> None:
-    queued = len(indexes.members(indexes.QUEUE))
+    queued = len(queue)
     if queued >= settings.queue_depth:
         raise OracleError(
             "queue_full",
@@ -207,7 +207,7 @@ def _check_queue_limits(
             retryable=True,
             suggested_next_step="Wait for a running job to finish (`oraculum status`), then retry.",
         )
-    pending = _queued_archive_bytes() + request.archive_bytes
+    pending = _queued_archive_bytes(queue) + request.archive_bytes
     if pending > settings.max_queued_archive_bytes:
         raise OracleError(
             "queue_full",
@@ -240,8 +240,7 @@ def submit_job(request: JobRequest, *, store: JobStore | None = None) -> Job:
             indexes.Blank() as blank,
             named_lock("admission", timeout=ADMISSION_LOCK_TIMEOUT_S, fair=True),
         ):
-            _promoted, active = _promote(store)
-            job = _decide(store, request, settings, base, active)
+            job = _decide(store, request, settings, base, _promote(store))
             _create(store, request, job, prepared, blank)
     except BaseException:
         discard_prepared(prepared)  # nothing, once adopted
@@ -254,10 +253,10 @@ def _decide(
     request: JobRequest,
     settings: EngineSettings,
     base: dict[str, Any],
-    active: int | None,
+    seen: _PromotionPass,
 ) -> Job:
-    """The new job's record, admitted or queued (under the admission lock). ``active`` is the
-    live lease count the promotion pass just saw, when it stopped on a full capacity."""
+    """The new job's record, admitted or queued (under the admission lock), from what the
+    promotion pass just ``seen``."""
     # Assigned under the admission lock, so ids follow submit order.
     job_id = new_job_id(after=_newest_id(store))
     if request.conversation_id:
@@ -271,11 +270,13 @@ def _decide(
                 retryable=True,
                 suggested_next_step=f"Wait for job {holder} to finish, then follow up.",
             )
+    active = seen.active
     if active is None:
         active = len(live_runtime_leases(store, prune=True))
     queued = active >= settings.max_concurrent_jobs
     if queued:
-        _check_queue_limits(store, request, settings, active)
+        queue = seen.queue if seen.queue is not None else indexes.members(indexes.QUEUE)
+        _check_queue_limits(request, settings, active, queue)
     return transitions.create(
         job_id=job_id,
         at=utc_now(),
@@ -476,26 +477,38 @@ def promote_queue(
     load_liveness()
     if not locked:
         with named_lock("admission", timeout=lock_timeout, fair=True):
-            return _promote(store)[0]
-    return _promote(store)[0]
+            return _promote(store).promoted
+    return _promote(store).promoted
 
 
-def _promote(store: JobStore) -> tuple[list[str], int | None]:
-    """:func:`promote_queue`'s pass (under the lock): the ids admitted, and the live lease
-    count when it stopped on a full capacity (None when it did not), which a submit reuses."""
+class _PromotionPass(NamedTuple):
+    """What one pass saw, which a submit after it under the same lock reuses: when it stopped
+    on a full capacity, the live lease count and the queue's ids from its head on."""
+
+    promoted: list[str]
+    active: int | None = None
+    queue: list[str] | None = None
+
+
+def _promote(store: JobStore) -> _PromotionPass:
+    """:func:`promote_queue`'s pass (under the lock)."""
     promoted: list[str] = []
-    for job_id in indexes.members(indexes.QUEUE):
+    passed_over: list[str] = []  # still queued, behind no one: a follow-up waiting, say
+    queue = indexes.members(indexes.QUEUE)
+    for position, job_id in enumerate(queue):
         job = _still_queued(store, job_id)
         if job is None:
             continue
         settings = EngineSettings.from_config(job_settings_config(job))
         active = len(live_runtime_leases(store, prune=True))
         if active >= settings.max_concurrent_jobs:
-            return promoted, active
+            return _PromotionPass(promoted, active, passed_over + queue[position:])
         if job.conversation_id and conversation_holder(store, job.conversation_id, job.id):
+            passed_over.append(job_id)
             continue
         admitted = _admit_queued(store, job)
         if admitted is None:
+            passed_over.append(job_id)
             continue
         indexes.unmark(indexes.QUEUE, job_id)
         try:
@@ -505,7 +518,7 @@ def _promote(store: JobStore) -> tuple[list[str], int | None]:
             promoted.append(admitted.id)
         except OracleError as error:
             _fail_promoted(store, admitted, error)
-    return promoted, None
+    return _PromotionPass(promoted)
 
 
 def _still_queued(store: JobStore, job_id: str) -> Job | None:

@@ -110,25 +110,20 @@ def mark(
 # Admission sums the whole queue on every queued submit, under its lock, so each process reads
 # a marker once. That holds because a marker records its job's archive size, which never
 # changes: a marker made again for the same job records the same number.
-_SIZES: dict[str, dict[tuple[str, int], int]] = {}  # directory -> (name, inode) -> size
+_SIZES: dict[str, dict[str, int]] = {}  # directory -> job id -> the size its marker records
 
 
-def total_size(name: str, *, root: Path | None = None) -> int:
-    """The sum of the sizes recorded in the markers of ``name``."""
+def total_size(name: str, *, root: Path | None = None, listed: list[str] | None = None) -> int:
+    """The sum of the sizes recorded in the markers of ``name``. ``listed``: its
+    :func:`members` as the caller just listed them, so it is not listed again."""
     directory = str(_dir(name, root))
-    try:
-        entries = list(os.scandir(directory))
-    except FileNotFoundError:
-        return 0
+    names = members(name, root=root) if listed is None else listed
     known = _SIZES.get(directory, {})
-    current: dict[tuple[str, int], int] = {}
-    for entry in entries:
-        if not JOB_ID_PATTERN.fullmatch(entry.name):
-            continue
-        key = (entry.name, entry.inode())
-        size = known[key] if key in known else _read_size(entry.path)
+    current: dict[str, int] = {}
+    for job_id in names:
+        size = known[job_id] if job_id in known else _read_size(f"{directory}/{job_id}")
         if size is not None:  # None: gone meanwhile, counts nothing
-            current[key] = size
+            current[job_id] = size
     _SIZES[directory] = current
     return sum(current.values())
 
