@@ -20,6 +20,7 @@ from oraculum.archive.writer import (
     tar_header,
     write_archive,
     write_tar,
+    zstd_parameters,
 )
 
 from .support import extract, tree_listing, write
@@ -195,3 +196,38 @@ class _TruncatingSink:
 
     def abort(self) -> None:
         return None
+
+
+def test_level_3_caps_the_match_tables_and_other_levels_are_zstds_own() -> None:
+    import zstandard
+
+    capped, own = zstd_parameters(3, 2), zstandard.ZstdCompressionParameters.from_level(3)
+    assert (capped.hash_log, capped.chain_log) == (16, 15)
+    assert (own.hash_log, own.chain_log) == (17, 16)  # what the cap saves: 384 of 768 KiB
+    assert (capped.window_log, capped.strategy) == (own.window_log, own.strategy)
+    assert capped.write_checksum and capped.threads == 2
+    for level in (1, 9, 19):
+        mine = zstd_parameters(level, 0)
+        zstds = zstandard.ZstdCompressionParameters.from_level(level)
+        assert (mine.hash_log, mine.chain_log, mine.window_log) == (
+            zstds.hash_log,
+            zstds.chain_log,
+            zstds.window_log,
+        )
+
+
+def test_a_level_3_archive_is_the_same_bytes_every_time_and_reads_back(tmp_path: Path) -> None:
+    write(tmp_path / "src", "a.py", b"print('a')\n" * 5000)
+    write(tmp_path / "src", "b.txt", "".join(f"{n:08d}\n" for n in range(50_000)).encode())
+    entries = select_entries(str(tmp_path / "src"), ["."]).entries
+    outputs = []
+    for threads in (-1, -1):
+        raw = io.BytesIO()
+        write_archive(
+            str(tmp_path / "src"), entries, raw, compression="zstd", level=3, threads=threads
+        )
+        outputs.append(raw.getvalue())
+    assert outputs[0] == outputs[1]
+    out = tmp_path / "x.tar.zst"
+    out.write_bytes(outputs[0])
+    assert tree_listing(extract(out, tmp_path / "x")) == tree_listing(tmp_path / "src")
