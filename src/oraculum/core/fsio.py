@@ -6,7 +6,6 @@ import contextlib
 import errno
 import json
 import os
-import secrets
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -108,7 +107,7 @@ def atomic_write_bytes(path: Path, data: bytes, *, sync: bool = True) -> None:
     OracleError naming ``path``. ``sync=False`` leaves both fsyncs to the caller (who must
     make the write durable before relying on it, e.g. once a lock is released).
     """
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     with os_errors(path):
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, FILE_MODE)
         try:
