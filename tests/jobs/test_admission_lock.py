@@ -254,3 +254,17 @@ def test_without_nameless_files_tickets_are_made_by_name(tmp_path: Path) -> None
     # The spare could not be named as ticket 1 either: made by name, and kept as a spare.
     assert _ticket_files(tmp_path) == [f"{1:020d}", f"spare-{0:020d}"]
     assert _tickets_taken(tmp_path) == 2
+
+
+def test_a_spare_still_named_as_a_ticket_is_not_taken(tmp_path: Path) -> None:
+    """As left by a taker that died between naming its spare as its ticket and dropping the
+    spare's name: the file is a ticket (a waiter may hold it next), so it is not reused."""
+    with named_lock("admission", root=tmp_path, fair=True):
+        pass
+    queue = _queue(tmp_path)
+    ticket = queue / f"{0:020d}"
+    os.link(ticket, queue / "spare-x")
+    first = ticket.stat().st_ino
+    with named_lock("admission", root=tmp_path, fair=True):
+        assert (queue / f"{1:020d}").stat().st_ino != first
+    assert _ticket_files(tmp_path) == [f"{1:020d}", f"spare-{0:020d}"]  # the extra name went

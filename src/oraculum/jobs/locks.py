@@ -182,7 +182,11 @@ def _spare_file(queue: Path) -> tuple[int, Path] | None:
         except OSError:  # taken meanwhile
             continue
         if try_flock(fd):
-            return fd, path
+            if os.fstat(fd).st_nlink == 1:
+                return fd, path
+            # Named as a ticket too: its taker died between naming it and dropping this name.
+            with contextlib.suppress(OSError):
+                path.unlink()
         os.close(fd)
     return None
 
