@@ -12,10 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from oraculum.core.config import Config, load_config
 from oraculum.core.errors import OracleError
-from oraculum.jobs import transitions
+from oraculum.jobs import runtime, transitions
 from oraculum.jobs.ids import JOB_ID_PATTERN, new_job_id, validate_job_id
 from oraculum.jobs.model import Job, Phase
+from oraculum.jobs.runtime import snapshot_config
 from oraculum.jobs.store import JobStore
 
 from .conftest import T0, build_job, job_fields
@@ -235,3 +237,20 @@ def test_a_reread_of_unchanged_bytes_is_the_same_job_and_a_change_is_seen(store:
     with pytest.raises(OracleError) as info:
         store.load(job.id)
     assert info.value.code == "job_corrupt"
+
+
+def test_a_snapshot_made_from_a_config_is_remembered_as_that_config(
+    oraculum_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Admission remembers the new job's own config for its snapshot (validating it again
+    would only give it back: see test_snapshot_round_trip); a stored snapshot is validated."""
+    monkeypatch.setattr(runtime, "_SNAPSHOTS", {})
+    config = load_config().config
+    snapshot = config.to_json_dict()
+    assert snapshot_config(snapshot, known=config) is config
+    assert snapshot_config(json.loads(json.dumps(snapshot))) is config  # nothing validated
+    stored = Config().to_json_dict()
+    stored["browser"]["maxConcurrentJobs"] = 99  # a snapshot no valid config could make
+    with pytest.raises(OracleError) as caught:
+        snapshot_config(stored)
+    assert caught.value.code == "oracle_config_invalid"

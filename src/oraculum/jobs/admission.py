@@ -230,7 +230,7 @@ def submit_job(request: JobRequest, *, store: JobStore | None = None) -> Job:
     # What the promotion pass under the lock needs, loaded before it: psutil to check workers,
     # and the queue head's config (most often the same snapshot as this job's).
     load_liveness()
-    snapshot_config(base["config"])
+    snapshot_config(base["config"], known=request.config)
     # And what does not depend on the id: the job's directory, its prompt, the archive's mode.
     with os_errors(request.archive, action="change the mode of"):
         request.archive.chmod(0o600)
