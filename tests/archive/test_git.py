@@ -4,20 +4,21 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from oraculum.archive import select_entries
-from oraculum.archive.git import GitListing, SelectionTimeout, unreadable_dirs
+from oraculum.archive.git import GitListing, SelectionTimeout, start_early, unreadable_dirs
 from oraculum.archive.selection import stream_entries
 
 from .support import GIT, git_init, write
 
 
-def _git_children() -> list[int]:
-    """Pids of this process's children that are git."""
+def _git_children(*, zombies: bool = False) -> list[int]:
+    """Pids of this process's children that are git (with ``zombies``, unreaped ones too)."""
     me = os.getpid()
     found = []
     for pid in os.listdir("/proc"):
@@ -30,7 +31,7 @@ def _git_children() -> list[int]:
         comm = stat[stat.index("(") + 1 : stat.rindex(")")]
         ppid = int(stat[stat.rindex(")") + 2 :].split()[1])
         state = stat[stat.rindex(")") + 2]
-        if ppid == me and comm == "git" and state != "Z":
+        if ppid == me and comm == "git" and (zombies or state != "Z"):
             found.append(int(pid))
     return found
 
@@ -140,3 +141,52 @@ def test_unreadable_directories_read_from_git_warnings() -> None:
         os.fsdecode(b"app/caf\xe9 dir"): "Permission denied",
     }
     assert unreadable_dirs(b"", "") == {}
+
+
+def test_listings_started_early_are_the_ones_taken(tmp_path: Path) -> None:
+    write(tmp_path, "t.txt")
+    git_init(tmp_path)
+    write(tmp_path, "u.txt")
+    before = set(_git_children(zombies=True))
+    start_early(tmp_path / "." / "")  # any spelling of the root: it is made absolute
+    start_early(tmp_path)  # once per root
+    assert len(set(_git_children(zombies=True)) - before) == 2  # the walk and the index
+    listing = GitListing.start(str(tmp_path), None)
+    assert listing is not None
+    try:
+        assert listing.tracked == ["t.txt"]
+        assert listing.untracked(None) == ["u.txt"]
+    finally:
+        listing.close()
+    # Both taken and reaped (early ones left behind would still be unreaped children).
+    assert set(_git_children(zombies=True)) <= before
+    again = GitListing.start(str(tmp_path), None)  # a second build lists afresh
+    assert again is not None and again.tracked == ["t.txt"]
+    again.close()
+
+
+def test_an_early_start_outside_a_work_tree_gives_no_listing(tmp_path: Path) -> None:
+    write(tmp_path, "a.txt")
+    before = set(_git_children(zombies=True))
+    start_early(tmp_path)
+    assert GitListing.start(str(tmp_path), None) is None
+    assert set(_git_children(zombies=True)) <= before
+
+
+_LOADED = "import sys, {0}; print(sorted(m for m in sys.modules if m in {1}))"
+
+
+def test_the_git_module_loads_without_the_rest_of_the_archive_code() -> None:
+    heavy = {"zstandard", "oraculum.archive.build", "oraculum.archive.writer"}
+    code = _LOADED.format("oraculum.archive.git", heavy)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+    # The package's names load with their modules on first use.
+    code = "from oraculum.archive import build_archive as b, Entry as e, inputs as i; "
+    code += "print(b.__module__, e.__module__, i.__name__)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == [
+        "oraculum.archive.build",
+        "oraculum.archive.selection",
+        "oraculum.archive.inputs",
+    ]

@@ -183,11 +183,15 @@ def run_archive(
     include_git_dir: bool = False,
 ) -> None:
     """Preview (``list_only``) or build exactly the context archive a job would upload."""
-    # The archive package (zstandard among its imports) loads only when this command runs.
-    from oraculum.archive import build_archive
+    from oraculum.archive.git import start_early
 
     spec = provider_spec(provider, dry_run=False)
     root = _project_root(project)
+    # git lists the project while the archive code (zstandard among it) loads: the build
+    # waits for git's walk of the whole tree before it writes its first file.
+    start_early(root)
+    from oraculum.archive import build_archive
+
     items = list(inputs) if inputs else ["."]
     if list_only:
         _preview(root, items, include_git_dir=include_git_dir)
