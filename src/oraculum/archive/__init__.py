@@ -14,7 +14,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from oraculum.archive import inputs, selection
+    from oraculum.archive import git, inputs, selection
     from oraculum.archive.build import (
         ArchiveResult,
         PrunedPath,
@@ -44,6 +44,7 @@ _WHERE = {
     "Selection": "selection",
     "Skipped": "selection",
     "select_entries": "selection",
+    "git": "git",
     "inputs": "inputs",
     "selection": "selection",
 }
@@ -59,6 +60,7 @@ __all__ = [
     "Skipped",
     "archive_filename",
     "build_archive",
+    "git",
     "inputs",
     "resolve_inputs",
     "select_entries",
