@@ -27,17 +27,18 @@ from _report import ENV
 
 HERE = Path(__file__).resolve().parent
 
-# name -> (script, arguments, quick arguments)
+# name -> (script, arguments, quick arguments), in the order a round runs them: the benches
+# whose timed part makes files first, then those that remove tens of thousands (see below).
 BENCHES: dict[str, tuple[str, list[str], list[str]]] = {
+    "admission": ("admission.py", [], []),
+    "e2e": ("e2e.py", ["--runs", "5"], ["--runs", "2", "--seed-mb", "50"]),
+    "wait": ("wait.py", [], ["--jobs", "3"]),
     "archive": (
         "archive.py",
         ["--stdlib", "--skip-real", "--no-19", "--runs", "5"],
         ["--stdlib", "--skip-real", "--no-19", "--runs", "3"],
     ),
-    "admission": ("admission.py", [], []),
     "scale": ("scale.py", [], ["--jobs", "2000"]),
-    "e2e": ("e2e.py", ["--runs", "5"], ["--runs", "2", "--seed-mb", "50"]),
-    "wait": ("wait.py", [], ["--jobs", "3"]),
     "cli_startup": ("cli_startup.py", [], ["--runs", "5"]),
     "mcp_startup": ("mcp_startup.py", [], ["--runs", "5"]),
 }
@@ -46,21 +47,16 @@ __all__ = ["BENCHES", "main"]
 
 # Benches that remove tens of thousands of files when they end (their trees, their jobs), and
 # benches whose timed part makes files. On an ext4 without a journal (this project's benchmark
-# machine) every new inode skips those freed in the last dirty_expire_centisecs (+5 s): right
-# after 25,000 deletions a file took ~160 µs to create instead of ~16 µs, so a bench that
-# makes files right after one that removed many measures the other's clean-up. A round lets
-# the filesystem settle between them.
+# machine) a new inode skips every inode freed in the last 60 s, and in the last 360 s while
+# that inode's table block is dirty (fs/ext4/ialloc.c: RECENTCY_MIN, RECENTCY_DIRTY), and new
+# files land in their directory's block group, where the other benches' temporary files were.
+# Right after a bench removed 25,000 files, making a file in /tmp took 0.2-0.9 ms against
+# ~20 us in an untouched block group of the same filesystem; a bench that makes files then
+# measures the other's clean-up. So a round runs the makers first, and a maker waits out that
+# window after the last remover (the previous round's, with --twice).
 REMOVES_MANY_FILES = {"archive", "scale"}
 MAKES_FILES = {"admission", "e2e", "wait"}
-
-
-def settle_seconds() -> float:
-    """How long freed inodes stay "recently deleted" here (see REMOVES_MANY_FILES)."""
-    try:
-        centisecs = int(Path("/proc/sys/vm/dirty_expire_centisecs").read_text())
-    except (OSError, ValueError):
-        centisecs = 3000
-    return centisecs / 100 + 5
+RECENTLY_FREED_S = 60 + 300 + 5
 
 
 def run_bench(name: str, quick: bool, report: Path) -> int:
@@ -106,20 +102,33 @@ def table(rows: list[dict[str, object]], failed: dict[str, int]) -> tuple[str, b
     return "\n".join(lines), ok
 
 
-def one_round(names: list[str], quick: bool) -> bool:
+class Settling:
+    """When the last bench that removed many files ended, and the pause a maker then needs."""
+
+    def __init__(self) -> None:
+        self.removed_at: float | None = None
+
+    def before(self, name: str) -> None:
+        if name not in MAKES_FILES or self.removed_at is None:
+            return
+        pause = self.removed_at + RECENTLY_FREED_S - time.monotonic()
+        if pause > 0:
+            print(f"\n(letting the filesystem settle for {pause:.0f} s)", flush=True)
+            time.sleep(pause)
+
+    def after(self, name: str) -> None:
+        if name in REMOVES_MANY_FILES:
+            self.removed_at = time.monotonic()
+
+
+def one_round(names: list[str], quick: bool, settling: Settling) -> bool:
     with tempfile.TemporaryDirectory(prefix="oraculum-bench-all-") as tmp:
         report = Path(tmp) / "report.jsonl"
         failed = {}
-        removed_at: float | None = None
         for name in names:
-            if name in MAKES_FILES and removed_at is not None:
-                pause = removed_at + settle_seconds() - time.monotonic()
-                if pause > 0:
-                    print(f"\n(letting the filesystem settle for {pause:.0f} s)", flush=True)
-                    time.sleep(pause)
+            settling.before(name)
             code = run_bench(name, quick, report)
-            if name in REMOVES_MANY_FILES:
-                removed_at = time.monotonic()
+            settling.after(name)
             # A bench whose figures missed exits non-zero too: only one that wrote nothing
             # (it crashed) counts as not finished.
             if code != 0 and not any(r["bench"] == name for r in _rows(report)):
@@ -147,7 +156,9 @@ def main() -> int:
         check=True,
         stdout=subprocess.DEVNULL,
     )
-    results = [one_round(names, args.quick) for _ in range(2 if args.twice else 1)]
+    settling = Settling()
+    rounds = 2 if args.twice else 1
+    results = [one_round(names, args.quick, settling) for _ in range(rounds)]
     return 0 if all(results) else 1
 
 
