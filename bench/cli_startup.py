@@ -63,17 +63,38 @@ def finished_job(project: Path) -> str:
 FLOOR_RATIO_TARGET = 1.5
 
 
+def _wall_ms(argv: list[str], cwd: Path) -> float:
+    began = time.perf_counter()
+    subprocess.run(argv, cwd=cwd, capture_output=True, check=True)
+    return (time.perf_counter() - began) * 1000
+
+
 def timed(label: str, argv: list[str], cwd: Path, runs: int) -> float:
     # One untimed run first, so every timed run finds the same warm page cache.
     subprocess.run(argv, cwd=cwd, capture_output=True, check=True)
-    samples = []
-    for _ in range(runs):
-        began = time.perf_counter()
-        subprocess.run(argv, cwd=cwd, capture_output=True, check=True)
-        samples.append((time.perf_counter() - began) * 1000)
+    samples = [_wall_ms(argv, cwd) for _ in range(runs)]
     median = statistics.median(samples)
     print(f"  {label:42} median {median:7.1f} ms   min {min(samples):7.1f} ms")
     return median
+
+
+def timed_against_floor(label: str, argv: list[str], cwd: Path, runs: int) -> tuple[float, float]:
+    """Medians of ``argv`` and of the bare typer app, run in alternation: this machine's speed
+    moves by 20-40 % within a minute, so a command compared with a floor measured a minute
+    before reads that drift as its own cost."""
+    floor_argv = [PYTHON, "-c", BARE_TYPER_APP]
+    subprocess.run(argv, cwd=cwd, capture_output=True, check=True)
+    mine: list[float] = []
+    floor: list[float] = []
+    for run in range(runs):
+        for which in (argv, floor_argv) if run % 2 == 0 else (floor_argv, argv):
+            (mine if which is argv else floor).append(_wall_ms(which, cwd))
+    median, floor_median = statistics.median(mine), statistics.median(floor)
+    print(
+        f"  {label:42} median {median:7.1f} ms   min {min(mine):7.1f} ms   "
+        f"(bare typer app beside it: {floor_median:.1f} ms)"
+    )
+    return median, floor_median
 
 
 def import_time_ms(module: str, cwd: Path, runs: int) -> float:
@@ -102,10 +123,8 @@ def main() -> None:
         print(f"{args.runs} runs each, in {tmp}\nfloor:")
         timed("python -c pass", [PYTHON, "-c", "pass"], project, args.runs)
         timed('python -c "import typer"', [PYTHON, "-c", "import typer"], project, args.runs)
-        floor = timed(
-            "bare typer app, one command", [PYTHON, "-c", BARE_TYPER_APP], project, args.runs
-        )
-        print("commands:")
+        timed("bare typer app, one command", [PYTHON, "-c", BARE_TYPER_APP], project, args.runs)
+        print("commands, each run in alternation with the bare typer app:")
         for command in (
             ["--version"],
             ["status", "--json"],
@@ -116,7 +135,7 @@ def main() -> None:
             ["config", "show", "--json"],
         ):
             label = f"oraculum {' '.join(command)}"
-            median = timed(label, [ORACULUM, *command], project, args.runs)
+            median, floor = timed_against_floor(label, [ORACULUM, *command], project, args.runs)
             record(
                 "cli_startup",
                 f"{label} / bare typer app",
