@@ -134,7 +134,7 @@ def main() -> None:
             ["presets", "--json"],
             ["config", "show", "--json"],
         ):
-            label = f"oraculum {' '.join(command)}"
+            label = "oraculum " + " ".join("<id>" if part == job_id else part for part in command)
             median, floor = timed_against_floor(label, [ORACULUM, *command], project, args.runs)
             record(
                 "cli_startup",
