@@ -82,13 +82,13 @@ def timed_against_floor(label: str, argv: list[str], cwd: Path, runs: int) -> tu
     """Medians of ``argv`` and of the bare typer app, run in alternation: this machine's speed
     moves by 20-40 % within a minute, so a command compared with a floor measured a minute
     before reads that drift as its own cost."""
-    floor_argv = [PYTHON, "-c", BARE_TYPER_APP]
     subprocess.run(argv, cwd=cwd, capture_output=True, check=True)
     mine: list[float] = []
     floor: list[float] = []
+    pair = [(argv, mine), ([PYTHON, "-c", BARE_TYPER_APP], floor)]
     for run in range(runs):
-        for which in (argv, floor_argv) if run % 2 == 0 else (floor_argv, argv):
-            (mine if which is argv else floor).append(_wall_ms(which, cwd))
+        for command, samples in pair if run % 2 == 0 else pair[::-1]:
+            samples.append(_wall_ms(command, cwd))
     median, floor_median = statistics.median(mine), statistics.median(floor)
     print(
         f"  {label:42} median {median:7.1f} ms   min {min(mine):7.1f} ms   "
