@@ -7,6 +7,7 @@ import os
 import random
 import subprocess
 import tarfile
+import time
 from pathlib import Path
 
 import pytest
@@ -198,16 +199,18 @@ class _TruncatingSink:
         return None
 
 
-def test_level_3_caps_the_match_tables_and_other_levels_are_zstds_own() -> None:
+def test_level_3_is_tuned_and_other_levels_are_zstds_own() -> None:
     import zstandard
 
-    capped, own = zstd_parameters(3, 2), zstandard.ZstdCompressionParameters.from_level(3)
-    assert (capped.hash_log, capped.chain_log) == (16, 15)
+    tuned, own = zstd_parameters(3, 2), zstandard.ZstdCompressionParameters.from_level(3)
+    assert (tuned.hash_log, tuned.chain_log) == (16, 15)
     assert (own.hash_log, own.chain_log) == (17, 16)  # what the cap saves: 384 of 768 KiB
-    assert (capped.window_log, capped.strategy) == (own.window_log, own.strategy)
-    assert capped.write_checksum and capped.threads == 2
+    assert (tuned.window_log, own.window_log) == (23, 21)
+    assert tuned.job_size == 8 << 20 and tuned.strategy == own.strategy
+    assert not tuned.write_checksum and tuned.threads == 2
     for level in (1, 9, 19):
         mine = zstd_parameters(level, 0)
+        assert not mine.write_checksum
         zstds = zstandard.ZstdCompressionParameters.from_level(level)
         assert (mine.hash_log, mine.chain_log, mine.window_log) == (
             zstds.hash_log,
@@ -231,3 +234,90 @@ def test_a_level_3_archive_is_the_same_bytes_every_time_and_reads_back(tmp_path:
     out = tmp_path / "x.tar.zst"
     out.write_bytes(outputs[0])
     assert tree_listing(extract(out, tmp_path / "x")) == tree_listing(tmp_path / "src")
+
+
+class _CollectingSink:
+    def __init__(self) -> None:
+        self.data = bytearray()
+
+    def write(self, data: bytes | memoryview) -> None:
+        self.data += data
+
+    def mark(self) -> int:
+        return len(self.data)
+
+    def close(self) -> int:
+        return len(self.data)
+
+    def abort(self) -> None:
+        return None
+
+
+def test_the_writers_in_place_headers_are_tar_header_s_bytes(tmp_path: Path) -> None:
+    # The hot loop packs a regular file's header straight into its buffer; every such header
+    # must be exactly what tar_header makes, whatever the name, mode and size.
+    root = tmp_path / "tree"
+    names = [b"a", b"n" * 99, b"x" * 100, b"caf\xc3\xa9.txt", b"raw-\xff-name", b"d/e/f.py"]
+    entries = []
+    for i, name in enumerate(names):
+        path = os.fsencode(root) + b"/" + name
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        size = [0, 1, 511, 512, 513, 4000][i]
+        with open(path, "wb") as f:
+            f.write(bytes([i + 1]) * size)
+        mode = [0o644, 0o755, 0o600, 0o644, 0o711, 0o644][i]
+        entries.append(Entry(os.fsdecode(name), "file", size, mode))
+    entries.sort(key=lambda e: os.fsencode(e.path))
+    sink = _CollectingSink()
+    offsets, _points, written, _skipped = write_tar(str(root), entries, sink)
+    assert all(written)
+    for entry, offset in zip(entries, offsets, strict=False):
+        header = tar_header(
+            os.fsencode(entry.path), mode=entry.mode, size=entry.size, typeflag=b"0"
+        )
+        assert bytes(sink.data[offset : offset + 512]) == header, entry
+        body = bytes(sink.data[offset + 512 : offset + 512 + entry.size])
+        assert body == (root / entry.path).read_bytes()
+
+
+def _thread_nice_values() -> dict[int, int]:
+    values = {}
+    for tid in os.listdir("/proc/self/task"):
+        with open(f"/proc/self/task/{tid}/stat") as stat:
+            values[int(tid)] = int(stat.read().rsplit(")", 1)[1].split()[16])
+    return values
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="Linux thread priorities")
+def test_zstd_workers_run_below_the_thread_that_feeds_them() -> None:
+    import threading
+
+    from oraculum.archive.writer import WORKER_NICE, ZstdSink, _HashingFile
+
+    before = set(_thread_nice_values())
+    out = io.BytesIO()
+    sink = ZstdSink(_HashingFile(out), 3, 2)
+    data = random.Random(3).randbytes(3 << 20) * 4
+    sink.write(data)
+    # The short-lived thread that made the first write may still be listed for a moment.
+    deadline = time.monotonic() + 5
+    while True:
+        workers = {tid: nice for tid, nice in _thread_nice_values().items() if tid not in before}
+        if len(workers) <= 2 or time.monotonic() > deadline:
+            break
+        time.sleep(0.01)
+    assert len(workers) == 2 and set(workers.values()) == {WORKER_NICE}
+    assert _thread_nice_values()[threading.get_native_id()] == 0  # the feeder keeps its own
+    sink.close()
+    import zstandard
+
+    assert zstandard.ZstdDecompressor().stream_reader(io.BytesIO(out.getvalue())).read() == data
+
+
+def test_a_failure_of_the_first_write_is_raised_to_the_writer() -> None:
+    from oraculum.archive.writer import ZstdSink, _HashingFile
+
+    sink = ZstdSink(_HashingFile(io.BytesIO()), 3, 2)
+    sink.abort()
+    with pytest.raises(RuntimeError, match="aborted"):
+        sink.write(b"x" * 1000)

@@ -551,6 +551,7 @@ class _Selector:
         hit: tuple[int, str] | None = None
         file_exclusion, token_checked = rules.file_exclusion_reason, rules.TOKEN_CHECKED_NAMES
         root_fd, open_files = self._root_fd, self._open_files
+        new_entry = tuple.__new__  # an Entry without its Python-level __new__
         for p in paths:
             if prefix and not p.startswith(prefix):
                 continue
@@ -578,7 +579,7 @@ class _Selector:
                 name = p[slash + 1 :]
                 if name not in token_checked and file_exclusion(name) is None:
                     self._held = (p, fd)
-                    yield Entry(p, "file", st.st_size, normalised_mode(st.st_mode))
+                    yield new_entry(Entry, (p, "file", st.st_size, normalised_mode(st.st_mode), ""))
                     continue
             else:  # not opened yet, or not a regular file: looked at without following it
                 fd = -1
