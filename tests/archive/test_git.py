@@ -190,3 +190,58 @@ def test_the_git_module_loads_without_the_rest_of_the_archive_code() -> None:
         "oraculum.archive.selection",
         "oraculum.archive.inputs",
     ]
+
+
+def test_a_path_in_conflict_is_listed_once(tmp_path: Path) -> None:
+    # git lists an unmerged path once per stage; the listing holds it once, in its place.
+    write(tmp_path, "a.txt", b"base\n")
+    write(tmp_path, "m.txt", b"base\n")
+    write(tmp_path, "z.txt", b"base\n")
+    git_init(tmp_path)
+    git = [*GIT, "-c", "user.email=t@example.invalid", "-c", "user.name=t"]
+    run = {"cwd": tmp_path, "check": True, "capture_output": True}
+    subprocess.run([*git, "checkout", "-q", "-b", "other"], **run)
+    write(tmp_path, "m.txt", b"other\n")
+    subprocess.run([*git, "commit", "-q", "-am", "other"], **run)
+    subprocess.run([*git, "checkout", "-q", "-"], **run)
+    write(tmp_path, "m.txt", b"mine\n")
+    subprocess.run([*git, "commit", "-q", "-am", "mine"], **run)
+    merge = subprocess.run([*git, "merge", "-q", "other"], cwd=tmp_path, capture_output=True)
+    assert merge.returncode != 0  # the conflict
+    stages = subprocess.run([*GIT, "ls-files", "-z"], cwd=tmp_path, capture_output=True)
+    assert stages.stdout.count(b"m.txt\0") == 3
+    listing = GitListing.start(str(tmp_path), None)
+    assert listing is not None
+    try:
+        assert listing.tracked == ["a.txt", "m.txt", "z.txt"]
+    finally:
+        listing.close()
+
+
+def test_paths_come_distinct_and_in_byte_order_whatever_order_they_came_in() -> None:
+    from oraculum.archive.git import _paths
+
+    assert _paths(b"") == []
+    raw = [b"b", b"a/\xff", b"a/z", b"a-b", b"b", "\u00e9".encode(), b"a/\xff"]
+    got = _paths(b"\0".join(raw) + b"\0")
+    assert [os.fsencode(p) for p in got] == sorted(set(raw))
+
+
+@pytest.mark.skipif(not hasattr(__import__("fcntl"), "F_GETPIPE_SZ"), reason="Linux pipe sizes")
+def test_git_can_write_a_whole_listing_before_it_is_read(tmp_path: Path) -> None:
+    import fcntl
+
+    from oraculum.archive.git import _LISTING_PIPE_BYTES, _start_both, _stop
+
+    write(tmp_path, "a.txt")
+    git_init(tmp_path)
+    started = _start_both(str(tmp_path))
+    assert started is not None
+    try:
+        for proc in started:
+            assert proc.stdout is not None
+            size = fcntl.fcntl(proc.stdout.fileno(), fcntl.F_GETPIPE_SZ)
+            assert size >= _LISTING_PIPE_BYTES
+    finally:
+        for proc in started:
+            _stop(proc)

@@ -174,20 +174,14 @@ def test_a_file_that_shrinks_while_it_is_read_is_padded_to_its_header_size(
         assert z.read() == b"after"
 
 
-class _TruncatingSink:
-    """Collects the tar stream; truncates a file once that many bytes have arrived."""
+class _CollectingSink:
+    """Collects the tar stream."""
 
-    def __init__(self, victim: Path, after_bytes: int) -> None:
+    def __init__(self) -> None:
         self.data = bytearray()
-        self.victim = victim
-        self.after = after_bytes
-        self.done = False
 
     def write(self, data: bytes | memoryview) -> None:
         self.data += data
-        if not self.done and len(self.data) >= self.after:
-            os.truncate(self.victim, 100)
-            self.done = True
 
     def mark(self) -> int:
         return len(self.data)
@@ -197,6 +191,22 @@ class _TruncatingSink:
 
     def abort(self) -> None:
         return None
+
+
+class _TruncatingSink(_CollectingSink):
+    """Collects the tar stream; truncates a file once that many bytes have arrived."""
+
+    def __init__(self, victim: Path, after_bytes: int) -> None:
+        super().__init__()
+        self.victim = victim
+        self.after = after_bytes
+        self.done = False
+
+    def write(self, data: bytes | memoryview) -> None:
+        super().write(data)
+        if not self.done and len(self.data) >= self.after:
+            os.truncate(self.victim, 100)
+            self.done = True
 
 
 def test_level_3_is_tuned_and_other_levels_are_zstds_own() -> None:
@@ -234,23 +244,6 @@ def test_a_level_3_archive_is_the_same_bytes_every_time_and_reads_back(tmp_path:
     out = tmp_path / "x.tar.zst"
     out.write_bytes(outputs[0])
     assert tree_listing(extract(out, tmp_path / "x")) == tree_listing(tmp_path / "src")
-
-
-class _CollectingSink:
-    def __init__(self) -> None:
-        self.data = bytearray()
-
-    def write(self, data: bytes | memoryview) -> None:
-        self.data += data
-
-    def mark(self) -> int:
-        return len(self.data)
-
-    def close(self) -> int:
-        return len(self.data)
-
-    def abort(self) -> None:
-        return None
 
 
 def test_the_writers_in_place_headers_are_tar_header_s_bytes(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ All paths are relative to the project root (even when it is a subdirectory of th
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import re
 import subprocess
@@ -66,12 +67,17 @@ def _show_prefix(root: str) -> str:
 def _paths(output: bytes) -> list[str]:
     """NUL-separated output as distinct paths in byte order (unmerged paths are listed once per
     stage)."""
-    raw = set(output.split(b"\0"))
-    raw.discard(b"")
-    if not raw:
+    names = output.split(b"\0")
+    if names[-1] == b"":
+        names.pop()
+    if not names:
         return []
+    # git lists in byte order already (the index's order, and its walk's): the sort is a
+    # single pass that finds one run, where sorting a set's arbitrary order costs ~5 ms more
+    # on 20,000 paths. Repeats are neighbours; dict keeps the first of each, in order.
+    names.sort()
     # One decode for all paths; NUL never occurs inside a path.
-    return b"\0".join(sorted(raw)).decode(FS_ENCODING, FS_ERRORS).split("\0")
+    return b"\0".join(dict.fromkeys(names)).decode(FS_ENCODING, FS_ERRORS).split("\0")
 
 
 class GitListing:
@@ -182,7 +188,22 @@ def _start_both(root: str) -> tuple[subprocess.Popen[bytes], subprocess.Popen[by
     except BaseException:
         _stop(walk)
         raise
+    for proc in (index, walk):
+        _widen_pipe(proc)
     return walk, index
+
+
+# A pipe holds 64 KiB; git's listing of 20,000 paths is ~600 KiB. In a pipe that can hold it
+# all, git writes its listing and ends while this process is still starting, instead of
+# waiting for every 64 KiB to be read once the build asks for the paths.
+_LISTING_PIPE_BYTES = 1 << 20
+
+
+def _widen_pipe(proc: subprocess.Popen[bytes]) -> None:
+    """Let ``proc``'s stdout pipe hold a whole listing, where the system allows (Linux)."""
+    if proc.stdout is not None and hasattr(fcntl, "F_SETPIPE_SZ"):
+        with contextlib.suppress(OSError):  # over the system's pipe-max-size: left as it is
+            fcntl.fcntl(proc.stdout.fileno(), fcntl.F_SETPIPE_SZ, _LISTING_PIPE_BYTES)
 
 
 # Listings started by start_early, by the absolute path of their root, until taken.
