@@ -14,11 +14,9 @@ in ``CHUNK``-sized pieces and many small ones share a single compressor call.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import struct
-import sys
 import threading
 import time
 import zlib
@@ -159,45 +157,12 @@ def zstd_parameters(level: int, threads: int) -> zstandard.ZstdCompressionParame
     )
 
 
-# How far below the thread that feeds them zstd's workers run (a nice value; see ZstdSink).
-WORKER_NICE = 5
-
-
-def _from_low_priority_thread(call: Callable[[], object]) -> None:
-    """Run ``call`` on a new thread whose priority is WORKER_NICE lower (Linux: a thread's own
-    nice value, passed on to the threads it starts); its exception is raised here."""
-    failure: list[BaseException] = []
-
-    def run() -> None:
-        with contextlib.suppress(OSError):  # not allowed: the workers run at our priority
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), WORKER_NICE)
-        try:
-            call()
-        except BaseException as exc:  # surfaced on the calling thread
-            failure.append(exc)
-
-    starter = threading.Thread(target=run, name="archive-zstd-start", daemon=True)
-    starter.start()
-    starter.join()
-    if failure:
-        raise failure[0]
-
-
 class ZstdSink:
     """zstd frame via python-zstandard; with threads the compression runs on zstd's own worker
-    threads while this thread keeps reading files.
-
-    The thread that feeds the workers (reading files, handing them over, hashing and writing
-    what comes back) is the build's critical path on a machine with few cores: a worker that
-    takes its core leaves every worker waiting for input later. So on Linux the workers run at
-    a lower priority: zstd starts them on the first write, from the writing thread, whose nice
-    value they inherit, and that first write is made from a short-lived thread that lowered
-    its own. (Measured on the generated 20,000-file tree on 2 cores: 11-17 ms of ~450.)"""
+    threads while this thread keeps reading files."""
 
     def __init__(self, out: _HashingFile, level: int, threads: int) -> None:
         self.out = out
-        self._threads = threads
-        self._started = False
         cctx = zstandard.ZstdCompressor(compression_params=zstd_parameters(level, threads))
         # python-zstandard only calls write() and flush() on its target; the stub asks for a
         # whole IO[bytes], which _HashingFile deliberately is not.
@@ -211,11 +176,6 @@ class ZstdSink:
         return self.writer
 
     def write(self, data: bytes | memoryview) -> None:
-        if not self._started:
-            self._started = True
-            if self._threads and sys.platform == "linux":
-                _from_low_priority_thread(lambda: self._live().write(data))
-                return
         self._live().write(data)
 
     def mark(self) -> int:
