@@ -17,8 +17,12 @@ from oraculum.cli.app import app
 from oraculum.cli.fast import FAST_COMMANDS, fast_command, parse
 from oraculum.cli.output import columns
 from oraculum.core.paths import global_config_path
+from oraculum.jobs.model import Job
+from oraculum.jobs.process import Liveness, liveness
+from oraculum.jobs.store import JobStore
 
 from ..archive.support import git_init, write
+from ..jobs.engine_support import wait_for
 
 ARCHIVE = FAST_COMMANDS["archive"]
 
@@ -225,7 +229,14 @@ def finished_job(
     assert (oraculum_home / "jobs" / f"oracle-{job_id}" / "job.json").is_file()
     assert main(["read", job_id]) == 0  # settles the wake-up: later reads change nothing
     capsys.readouterr()
+    # The worker tears its browser down after the job ends and records that (the cleanup
+    # flag, a last event): until it has, two runs a moment apart can print different jobs.
+    wait_for(JobStore(), job_id, _settled)
     return job_id
+
+
+def _settled(job: Job) -> bool:
+    return job.is_terminal and not job.cleanup_pending and liveness(job.worker) != Liveness.ALIVE
 
 
 @pytest.mark.slow
