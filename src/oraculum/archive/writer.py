@@ -70,16 +70,43 @@ _PADS = [bytes(n) for n in range(BLOCK)]
 _HEADER = struct.Struct("100s8s16s12s12s8sc100s8s247s")
 
 
-def _block(name: bytes, mode: int, size: int, typeflag: bytes, linkname: bytes) -> bytes:
+def _block_into(
+    buffer: memoryview | bytearray,
+    pos: int,
+    name: bytes,
+    mode: int,
+    size: int,
+    typeflag: bytes,
+    linkname: bytes,
+) -> None:
+    """Pack one 512-byte header block into ``buffer`` at ``pos``: the writer's hot loop packs a
+    regular file's straight into its buffer, with no bytes object per header."""
     name_f = name[:100]
     mode_f, mode_sum = _MODE_FIELDS.get(mode) or _mode_field(mode)
     size_f = b"%011o\x00" % size if size < _OCTAL_SIZE_LIMIT else _number(size, 12)
     link_f = linkname[:100]
     chksum = _CONST_SUM + sum(name_f) + mode_sum + sum(size_f) + typeflag[0] + sum(link_f)
     checksum_f = b"%06o\x00 " % chksum
-    return _HEADER.pack(
-        name_f, mode_f, _UID_GID, size_f, _MTIME, checksum_f, typeflag, link_f, _MAGIC, b""
+    _HEADER.pack_into(
+        buffer,
+        pos,
+        name_f,
+        mode_f,
+        _UID_GID,
+        size_f,
+        _MTIME,
+        checksum_f,
+        typeflag,
+        link_f,
+        _MAGIC,
+        b"",
     )
+
+
+def _block(name: bytes, mode: int, size: int, typeflag: bytes, linkname: bytes) -> bytes:
+    block = bytearray(BLOCK)
+    _block_into(block, 0, name, mode, size, typeflag, linkname)
+    return bytes(block)
 
 
 def _padding(size: int) -> bytes:
@@ -366,17 +393,11 @@ def _open_own(name: bytes, root_fd: int, size: int) -> tuple[int, int, str | Non
     return got_open[0], got_open[1].st_size, None
 
 
-# A regular file's header, packed straight into the buffer: its typeflag's share of the
-# checksum is in the base, and the fields after the magic are zeros the Struct writes itself.
-_FILE_SUM = _CONST_SUM + ord("0")
-
-
 def _write_members(entries: Iterable[Entry], tar: _TarPass) -> None:
     """Place every member (the hot loop: see :class:`_TarPass`), then the archive's end."""
     view, pos, flushed = memoryview(bytearray(CHUNK)), 0, 0  # pos: in use; flushed: sent on
     readv, os_close, enc, errors = os.readv, os.close, FS_ENCODING, FS_ERRORS
-    pack_into, modes, pads = _HEADER.pack_into, _MODE_FIELDS, _PADS
-    ids, mtime, magic = _UID_GID, _MTIME, _MAGIC
+    block_into, pads = _block_into, _PADS
     opened, root_fd, measure = tar.opened, tar.root_fd, tar.measure
     offsets, written, deadline, cancel = tar.offsets, tar.written, tar.deadline, tar.cancel
     for i, entry in enumerate(entries):
@@ -398,18 +419,13 @@ def _write_members(entries: Iterable[Entry], tar: _TarPass) -> None:
             if failure is not None:
                 tar.skip(path, failure)
                 continue
-            if kind == "symlink" or len(name) > 100 or size >= _OCTAL_SIZE_LIMIT:
+            if kind == "symlink" or len(name) > 100:
                 header = _other_header(name, kind, size, mode, target.encode(enc, errors))
                 flushed, pos = tar.place(view, pos, flushed, header)
-            else:  # a regular file's one block (what `_block` makes), packed in place
+            else:  # the common case: a regular file's one block, packed in place
                 if pos == CHUNK:
                     flushed, pos = tar.drain(view, flushed), 0
-                mode_f, mode_sum = modes.get(mode) or _mode_field(mode)
-                size_f = b"%011o\x00" % size
-                checksum = b"%06o\x00 " % (_FILE_SUM + sum(name) + mode_sum + sum(size_f))
-                pack_into(
-                    view, pos, name, mode_f, ids, size_f, mtime, checksum, b"0", b"", magic, b""
-                )
+                block_into(view, pos, name, mode, size, b"0", b"")
                 pos += BLOCK
             left = size
             while left:
@@ -439,7 +455,7 @@ def _zero_fill(view: memoryview, pos: int, length: int) -> int:
 
 
 def _other_header(name: bytes, kind: str, size: int, mode: int, target: bytes) -> bytes:
-    """The header record(s) of a symlink, a long name or a huge file."""
+    """The header record(s) of a symlink or a long name."""
     if kind == "symlink":
         return tar_header(name, mode=0o777, size=0, typeflag=b"2", linkname=target)
     return tar_header(name, mode=mode, size=size, typeflag=b"0")
