@@ -46,6 +46,7 @@ from oraculum.archive.inputs import (
     is_inside,
     resolve_inputs,
 )
+from oraculum.archive.native import native
 from oraculum.core.errors import OracleError
 
 if TYPE_CHECKING:
@@ -85,6 +86,27 @@ def open_regular(path: str | bytes, dir_fd: int | None) -> tuple[int, os.stat_re
         os.close(fd)
         return "changed type while archiving"
     return fd, st
+
+
+def open_stat_py(path: str, dir_fd: int) -> tuple[int, int, int] | None:
+    """Open a member as :func:`open_regular` does: (descriptor, size, normalised mode), or None
+    when it cannot be archived as a regular file. The pure-Python twin of the C extension's
+    ``open_stat`` (:mod:`oraculum.archive.native`): the selection's hot path."""
+    got = open_regular(path, dir_fd)
+    if isinstance(got, str):
+        return None
+    return got[0], got[1].st_size, normalised_mode(got[1].st_mode)
+
+
+open_stat = native.open_stat if native is not None else open_stat_py
+
+
+def _fstat_or_close(fd: int) -> os.stat_result:
+    try:
+        return os.fstat(fd)
+    except OSError:
+        os.close(fd)
+        raise
 
 
 class Entry(NamedTuple):
@@ -550,7 +572,7 @@ class _Selector:
         last_dir: str | None = None
         hit: tuple[int, str] | None = None
         file_exclusion, token_checked = rules.file_exclusion_reason, rules.TOKEN_CHECKED_NAMES
-        root_fd, open_files = self._root_fd, self._open_files
+        root_fd, open_files, open_file = self._root_fd, self._open_files, open_stat
         new_entry = tuple.__new__  # an Entry without its Python-level __new__
         for p in paths:
             if prefix and not p.startswith(prefix):
@@ -573,14 +595,15 @@ class _Selector:
                 self._exclude("/".join(p.split("/")[: hit[0]]), hit[1], directory=True, count=True)
                 continue
             self.release()
-            got = open_regular(p, root_fd) if open_files and not self._reading_ahead else None
-            if isinstance(got, tuple):
-                fd, st = got
+            got = open_file(p, root_fd) if open_files and not self._reading_ahead else None
+            if got is not None:
+                fd, size, mode = got
                 name = p[slash + 1 :]
                 if name not in token_checked and file_exclusion(name) is None:
                     self._held = (p, fd)
-                    yield new_entry(Entry, (p, "file", st.st_size, normalised_mode(st.st_mode), ""))
+                    yield new_entry(Entry, (p, "file", size, mode, ""))
                     continue
+                st = _fstat_or_close(fd)  # a rule names it: judged the general way
             else:  # not opened yet, or not a regular file: looked at without following it
                 fd = -1
                 looked = self._lstat_listed(p)

@@ -26,6 +26,7 @@ from typing import IO, Any, BinaryIO, NamedTuple, Protocol, cast
 import zstandard
 
 from oraculum.archive.inputs import FS_ENCODING, FS_ERRORS
+from oraculum.archive.native import native
 from oraculum.archive.selection import Entry, open_regular
 
 BLOCK = 512
@@ -372,6 +373,18 @@ class _TarPass:
         view[pos : pos + len(header)] = header
         return flushed, pos + len(header)
 
+    def rest(
+        self, view: memoryview, pos: int, flushed: int, fd: int, left: int, size: int
+    ) -> tuple[int, int]:
+        """The last ``left`` bytes of a member of ``size`` bytes, draining the buffer whenever
+        it is full, and its padding; the new (flushed, pos)."""
+        while left:
+            if pos == CHUNK:
+                _check(self.deadline, self.cancel)
+                flushed, pos = self.drain(view, flushed), 0
+            pos, left = _read_into(view, pos, fd, left)
+        return flushed, _pad(view, pos, size)
+
     def measure_point(self, data: memoryview, flushed: int) -> int:
         """Drain, then record where the tar and the compressed stream stand."""
         flushed = self.drain(data, flushed)
@@ -396,8 +409,7 @@ def _open_own(name: bytes, root_fd: int, size: int) -> tuple[int, int, str | Non
 def _write_members(entries: Iterable[Entry], tar: _TarPass) -> None:
     """Place every member (the hot loop: see :class:`_TarPass`), then the archive's end."""
     view, pos, flushed = memoryview(bytearray(CHUNK)), 0, 0  # pos: in use; flushed: sent on
-    readv, os_close, enc, errors = os.readv, os.close, FS_ENCODING, FS_ERRORS
-    block_into, pads = _block_into, _PADS
+    os_close, enc, errors, pack = os.close, FS_ENCODING, FS_ERRORS, pack_file
     opened, root_fd, measure = tar.opened, tar.root_fd, tar.measure
     offsets, written, deadline, cancel = tar.offsets, tar.written, tar.deadline, tar.cancel
     for i, entry in enumerate(entries):
@@ -422,31 +434,57 @@ def _write_members(entries: Iterable[Entry], tar: _TarPass) -> None:
             if kind == "symlink" or len(name) > 100:
                 header = _other_header(name, kind, size, mode, target.encode(enc, errors))
                 flushed, pos = tar.place(view, pos, flushed, header)
-            else:  # the common case: a regular file's one block, packed in place
+                left = size
+            else:  # the common case: a regular file, packed with as much content as fits
                 if pos == CHUNK:
                     flushed, pos = tar.drain(view, flushed), 0
-                block_into(view, pos, name, mode, size, b"0", b"")
-                pos += BLOCK
-            left = size
-            while left:
-                if pos == CHUNK:
-                    _check(deadline, cancel)
-                    flushed, pos = tar.drain(view, flushed), 0
-                want = min(left, CHUNK - pos)
-                # A file that shrank after fstat is padded to the size in its header.
-                got = readv(fd, [view[pos : pos + want]]) or _zero_fill(view, pos, want)
-                pos += got
-                left -= got
+                pos, left = pack(view, pos, fd, name, mode, size)
+            if left:
+                flushed, pos = tar.rest(view, pos, flushed, fd, left, size)
         finally:
             if fd >= 0:
                 os_close(fd)
-        pad = -size & 511
-        view[pos : pos + pad] = pads[pad]
-        pos += pad
         written.append(True)
     offsets.append(flushed + pos)
     tar.drain(view[:pos], flushed)
     tar.sink.write(END_OF_ARCHIVE)
+
+
+def _read_into(view: memoryview, pos: int, fd: int, left: int) -> tuple[int, int]:
+    """Read up to ``left`` bytes of ``fd`` into ``view`` from ``pos`` until it is full; the new
+    position and what is still to read. A file that shrank after fstat is padded with zeros to
+    the size in its header."""
+    end = len(view)
+    while left and pos < end:
+        want = min(left, end - pos)
+        got = os.readv(fd, [view[pos : pos + want]]) or _zero_fill(view, pos, want)
+        pos += got
+        left -= got
+    return pos, left
+
+
+def _pad(view: memoryview, pos: int, size: int) -> int:
+    """Zeros to the end of a member's last block; the position behind them."""
+    pad = -size & (BLOCK - 1)
+    view[pos : pos + pad] = _PADS[pad]
+    return pos + pad
+
+
+def pack_file_py(
+    view: memoryview, pos: int, fd: int, name: bytes, mode: int, size: int
+) -> tuple[int, int]:
+    """Pack a regular file (its name at most 100 bytes) at ``pos``: header, then as much
+    content as fits, then its padding if it all did; the new position and the content still to
+    read. The pure-Python twin of the C extension's ``pack_file``
+    (:mod:`oraculum.archive.native`): the writer's hot path."""
+    if len(name) > 100 or pos % BLOCK or len(view) - pos < BLOCK:
+        raise ValueError("a name over 100 bytes, or no block boundary with a block of room")
+    _block_into(view, pos, name, mode, size, b"0", b"")
+    pos, left = _read_into(view, pos + BLOCK, fd, size)
+    return (pos, left) if left else (_pad(view, pos, size), 0)
+
+
+pack_file = native.pack_file if native is not None else pack_file_py
 
 
 def _zero_fill(view: memoryview, pos: int, length: int) -> int:
