@@ -560,11 +560,9 @@ class _Selector:
                 yield entry
 
     def _from_git(self, paths: list[str], prefix: str) -> Iterator[Entry]:
-        """Take git's candidates under ``prefix`` ("" for all) through the default rules.
-
-        Runs once per file, ahead of the writer: once the writer reads the stream (not while it
-        reads ahead) each file is opened here for it, one open instead of an lstat now and an
-        open later, and a regular file no rule names takes one call (else the general way)."""
+        """Take git's candidates under ``prefix`` ("" for all) through the default rules, ahead of
+        the writer: once it reads the stream (not while it reads ahead) each file is opened here
+        for it, and a regular file no rule names takes one call (else the general way)."""
         # Submodules come back from git as one path "sub", but their files ("sub/...") sort
         # after siblings such as "sub-x": each waits here, keyed by "sub/", for its turn.
         waiting: list[tuple[bytes, Iterator[Entry]]] = []
@@ -605,11 +603,10 @@ class _Selector:
                     continue
                 st = _fstat_or_close(fd)  # a rule names it: judged the general way
             else:  # not opened yet, or not a regular file: looked at without following it
-                fd = -1
                 looked = self._lstat_listed(p)
                 if looked is None:
                     continue
-                st = looked
+                fd, st = -1, looked
                 if stat.S_ISDIR(st.st_mode):
                     # A submodule (gitlink): git does not list its files.
                     heapq.heappush(waiting, (_order(p + "/"), self._git_dir(p)))
