@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 import random
 import shutil
+import signal
 import sysconfig
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -226,3 +228,54 @@ def test_whole_archives_are_the_same_bytes_either_way(
     assert (tmp_path / "c.tar.zst").read_bytes() == (tmp_path / "python.tar.zst").read_bytes()
     expected = {k: v for k, v in tree_listing(root).items() if not k.startswith(b".git/")}
     assert tree_listing(extract(tmp_path / "c.tar.zst", tmp_path / "x")) == expected
+
+
+class _Stop(Exception):
+    pass
+
+
+def _signal_main_thread_soon(handler: Callable[[int, object], None]) -> Callable[[], None]:
+    """SIGUSR1 to this (the main) thread in 0.1 s, handled by ``handler``; returns the undo."""
+    previous = signal.signal(signal.SIGUSR1, handler)
+    timer = threading.Timer(0.1, signal.pthread_kill, (threading.get_ident(), signal.SIGUSR1))
+    timer.start()
+
+    def undo() -> None:
+        timer.cancel()
+        signal.signal(signal.SIGUSR1, previous)
+
+    return undo
+
+
+@pytest.mark.parametrize("twin", ["python", "c"])
+def test_a_signal_handler_that_raises_stops_a_blocked_read(c_module: object, twin: str) -> None:
+    pack: PackFile = pack_file_py if twin == "python" else c_module.pack_file  # type: ignore[attr-defined]
+    read_end, write_end = os.pipe()  # nothing is ever written: the read blocks
+
+    def stop(_signum: int, _frame: object) -> None:
+        raise _Stop
+
+    undo = _signal_main_thread_soon(stop)
+    try:
+        with pytest.raises(_Stop):
+            pack(memoryview(bytearray(4 * BLOCK)), 0, read_end, b"p", 0o644, 10)
+    finally:
+        undo()
+        os.close(read_end)
+        os.close(write_end)
+
+
+def test_a_signal_handler_that_returns_leaves_the_rest_to_the_caller(c_module: object) -> None:
+    read_end, write_end = os.pipe()
+    handled: list[int] = []
+    undo = _signal_main_thread_soon(lambda signum, _frame: handled.append(signum))
+    try:
+        buffer = bytearray(4 * BLOCK)
+        pos, left = c_module.pack_file(memoryview(buffer), 0, read_end, b"p", 0o644, 10)  # type: ignore[attr-defined]
+    finally:
+        undo()
+        os.close(read_end)
+        os.close(write_end)
+    assert handled == [signal.SIGUSR1]
+    assert (pos, left) == (BLOCK, 10)  # the header is placed; the content is still to read
+    assert bytes(buffer[:BLOCK]) == tar_header(b"p", mode=0o644, size=10, typeflag=b"0")

@@ -15,8 +15,10 @@
        read its content from `fd` behind it until the file's `size` bytes are in or the buffer
        is full (a file that shrank is padded with zeros to `size`; one that grew is cut at it),
        then the zero padding to the next block when the whole file is in. Returns the new
-       position and the content bytes still to read (0 when done). `pos` must be a multiple of
-       512 with a block's room behind it, and the buffer's length a multiple of 512. */
+       position and the content bytes still to read: 0 when done, else the caller reads the
+       rest (the buffer is full, or a signal stopped the read and its handler returned).
+       `pos` must be a multiple of 512 with a block's room behind it, and the buffer's length a
+       multiple of 512. */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -94,16 +96,24 @@ static PyObject *open_stat(PyObject *self, PyObject *const *args, Py_ssize_t nar
         PyErr_SetString(PyExc_ValueError, "embedded null byte");
         return NULL;
     }
-    int fd;
+    int fd, err, ok = 0;
     struct stat st;
-    int ok;
-    Py_BEGIN_ALLOW_THREADS
-    do {
+    for (;;) {
+        Py_BEGIN_ALLOW_THREADS
         fd = openat(dir_fd, path, OPEN_FLAGS);
-    } while (fd < 0 && errno == EINTR);
-    ok = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-    if (!ok && fd >= 0) close(fd);
-    Py_END_ALLOW_THREADS
+        err = errno;
+        if (fd >= 0) {
+            ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+            if (!ok) close(fd);
+        }
+        Py_END_ALLOW_THREADS
+        if (fd >= 0 || err != EINTR) break;
+        /* A signal: its Python handler runs now, as os.open's would, and may raise. */
+        if (PyErr_CheckSignals() < 0) {
+            Py_DECREF(encoded);
+            return NULL;
+        }
+    }
     Py_DECREF(encoded);
     if (!ok) Py_RETURN_NONE;
     return Py_BuildValue("(iLi)", fd, (long long)st.st_size,
@@ -148,8 +158,7 @@ static PyObject *pack_file(PyObject *self, PyObject *const *args, Py_ssize_t nar
         Py_ssize_t want = cap - pos < left ? cap - pos : (Py_ssize_t)left;
         ssize_t got = read(fd, buf + pos, (size_t)want);
         if (got < 0) {
-            if (errno == EINTR) continue;
-            failed = errno;
+            failed = errno; /* EINTR included: the caller's handlers run first (below) */
             break;
         }
         if (got == 0) { /* it shrank: zeros up to the size its header gives */
@@ -166,6 +175,12 @@ static PyObject *pack_file(PyObject *self, PyObject *const *args, Py_ssize_t nar
     }
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&view);
+    if (failed == EINTR) {
+        /* A signal: its Python handler runs, as os.readv's would; if it does not raise, the
+           caller reads the rest (a member is finished wherever it stopped). */
+        if (PyErr_CheckSignals() < 0) return NULL;
+        failed = 0;
+    }
     if (failed) {
         errno = failed;
         return PyErr_SetFromErrno(PyExc_OSError);
