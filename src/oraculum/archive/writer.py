@@ -337,12 +337,13 @@ class _TarPass:
     written (the four lists ``write_tar`` returns, filled in by ``_write_members``).
 
     ``_write_members`` is the hot loop, once per member. Headers and file contents are placed
-    straight into one reusable buffer (contents with readv, so no bytes object per file and no
-    extra copy), and the buffer goes to the sink whenever it is full: the compressor copies its
-    input before write() returns. Every member starts at a multiple of BLOCK and the buffer's
-    size is one too, so a member's padding always fits behind it. The methods here are the rare
-    paths (a full buffer, a measure point, a file the writer cannot open); the per-member work
-    stays inline in the loop, so each file costs no more calls than it must."""
+    straight into one reusable buffer (contents read into it, so no bytes object per file and
+    no extra copy), and the buffer goes to the sink whenever it is full: the compressor copies
+    its input before write() returns. Every member starts at a multiple of BLOCK and the
+    buffer's size is one too, so a member's padding always fits behind it. A regular file with
+    a short name takes one call, ``pack_file`` (C, or its twin ``pack_file_py``): header,
+    content, padding. The methods here are the rare paths (a full buffer, the rest of a file
+    larger than the buffer's room, a measure point, a file the writer cannot open)."""
 
     def __init__(
         self,
