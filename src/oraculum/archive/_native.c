@@ -116,8 +116,10 @@ static PyObject *open_stat(PyObject *self, PyObject *const *args, Py_ssize_t nar
     }
     Py_DECREF(encoded);
     if (!ok) Py_RETURN_NONE;
-    return Py_BuildValue("(iLi)", fd, (long long)st.st_size,
-                         (st.st_mode & 0111) ? 0755 : 0644);
+    PyObject *result =
+        Py_BuildValue("(iLi)", fd, (long long)st.st_size, (st.st_mode & 0111) ? 0755 : 0644);
+    if (result == NULL) close(fd); /* no memory for the tuple: nobody would close it */
+    return result;
 }
 
 static PyObject *pack_file(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
