@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from oraculum.archive import selection, writer
 from oraculum.archive.native import native
+
+from .support import use_python_twins
 
 
 @pytest.fixture(params=["git", "walk"])
@@ -27,8 +28,7 @@ def _no_global_git_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
 def hot_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Run a test with the C extension's hot path, then with its pure-Python twins."""
     if request.param == "python":
-        monkeypatch.setattr(selection, "open_stat", selection.open_stat_py)
-        monkeypatch.setattr(writer, "pack_file", writer.pack_file_py)
+        use_python_twins(monkeypatch)
     elif native is None:
         pytest.skip("the C extension is not built")
     return str(request.param)

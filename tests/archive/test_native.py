@@ -10,6 +10,7 @@ import sysconfig
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,7 +27,7 @@ from oraculum.archive.writer import (
     write_archive,
 )
 
-from .support import extract, git_init, tree_listing, write
+from .support import extract, git_init, tree_listing, use_python_twins, write
 
 PackFile = Callable[[memoryview, int, int, bytes, int, int], tuple[int, int]]
 OpenStat = Callable[[str, int], "tuple[int, int, int] | None"]
@@ -44,10 +45,16 @@ def test_the_extension_is_built_where_a_compiler_is() -> None:
 
 
 @pytest.fixture
-def c_module() -> object:
+def c_module() -> Any:
     if native is None:
         pytest.skip("the C extension is not built")
     return native
+
+
+@pytest.fixture(params=["python", "c"])
+def pack(request: pytest.FixtureRequest, c_module: Any) -> PackFile:
+    """``pack_file_py``, then the C ``pack_file``: a test taking it runs with each."""
+    return pack_file_py if request.param == "python" else c_module.pack_file
 
 
 def _open_fd_count() -> int:
@@ -55,10 +62,10 @@ def _open_fd_count() -> int:
 
 
 def _pack_both(
-    c_module: object, path: Path, name: bytes, mode: int, size: int, room: int
+    c_module: Any, path: Path, name: bytes, mode: int, size: int, room: int
 ) -> list[tuple[bytes, tuple[int, int]]]:
     results = []
-    for pack in (pack_file_py, c_module.pack_file):  # type: ignore[attr-defined]
+    for pack in (pack_file_py, c_module.pack_file):
         buffer = bytearray(b"\xaa" * room)  # stale bytes: every byte written must be written
         fd = os.open(path, os.O_RDONLY)
         try:
@@ -72,7 +79,7 @@ def _pack_both(
 @pytest.mark.parametrize("size", [0, 1, 100, 511, 512, 513, 1024, 3000, 5000])
 @pytest.mark.parametrize("room", [3 * BLOCK, 4 * BLOCK, 16 * BLOCK])
 def test_pack_file_gives_the_same_bytes_and_position(
-    c_module: object, tmp_path: Path, size: int, room: int
+    c_module: Any, tmp_path: Path, size: int, room: int
 ) -> None:
     path = tmp_path / "f"
     path.write_bytes(random.Random(size).randbytes(size))
@@ -92,9 +99,7 @@ def test_pack_file_gives_the_same_bytes_and_position(
     assert pos == (2 * BLOCK + content + (-size % BLOCK if not left else 0))
 
 
-def test_pack_file_headers_match_for_any_name_mode_and_size(
-    c_module: object, tmp_path: Path
-) -> None:
+def test_pack_file_headers_match_for_any_name_mode_and_size(c_module: Any, tmp_path: Path) -> None:
     rng = random.Random(25)
     path = tmp_path / "empty"
     path.write_bytes(b"")
@@ -112,7 +117,7 @@ def test_pack_file_headers_match_for_any_name_mode_and_size(
 
 
 def test_a_file_that_shrank_is_zero_filled_and_one_that_grew_is_cut(
-    c_module: object, tmp_path: Path
+    c_module: Any, tmp_path: Path
 ) -> None:
     path = tmp_path / "f"
     path.write_bytes(b"abc")
@@ -126,9 +131,7 @@ def test_a_file_that_shrank_is_zero_filled_and_one_that_grew_is_cut(
     assert grew[1][1] == (3 * BLOCK, 0)
 
 
-@pytest.mark.parametrize("twin", ["python", "c"])
-def test_pack_file_refuses_what_it_cannot_pack(c_module: object, twin: str) -> None:
-    pack: PackFile = pack_file_py if twin == "python" else c_module.pack_file  # type: ignore[attr-defined]
+def test_pack_file_refuses_what_it_cannot_pack(pack: PackFile) -> None:
     view = memoryview(bytearray(4 * BLOCK))
     for pos in (1, 3 * BLOCK + 1, 4 * BLOCK):  # off a block boundary, or no block of room
         with pytest.raises(ValueError):
@@ -137,9 +140,7 @@ def test_pack_file_refuses_what_it_cannot_pack(c_module: object, twin: str) -> N
         pack(view, 0, 0, b"n" * 101, 0o644, 0)
 
 
-@pytest.mark.parametrize("twin", ["python", "c"])
-def test_a_read_error_is_an_oserror(c_module: object, twin: str, tmp_path: Path) -> None:
-    pack: PackFile = pack_file_py if twin == "python" else c_module.pack_file  # type: ignore[attr-defined]
+def test_a_read_error_is_an_oserror(pack: PackFile, tmp_path: Path) -> None:
     fd = os.open(tmp_path, os.O_RDONLY | os.O_DIRECTORY)
     try:
         with pytest.raises(IsADirectoryError):
@@ -148,8 +149,8 @@ def test_a_read_error_is_an_oserror(c_module: object, twin: str, tmp_path: Path)
         os.close(fd)
 
 
-def test_open_stat_agrees_with_its_twin(c_module: object, tmp_path: Path) -> None:
-    assert c_module.OPEN_FLAGS == MEMBER_OPEN_FLAGS  # type: ignore[attr-defined]
+def test_open_stat_agrees_with_its_twin(c_module: Any, tmp_path: Path) -> None:
+    assert c_module.OPEN_FLAGS == MEMBER_OPEN_FLAGS
     root = tmp_path / "tree"
     root.mkdir()
     (root / "plain").write_bytes(b"x" * 1234)
@@ -167,7 +168,7 @@ def test_open_stat_agrees_with_its_twin(c_module: object, tmp_path: Path) -> Non
         names = ["plain", "run", "other-x", "dir", "link", "fifo", "missing", "caf\udcc3\udca9"]
         for name in names:
             results = []
-            for twin in (selection.open_stat_py, c_module.open_stat):  # type: ignore[attr-defined]
+            for twin in (selection.open_stat_py, c_module.open_stat):
                 got = twin(name, root_fd)
                 if got is not None:
                     assert os.read(got[0], 100) == (root / name).read_bytes()[:100]
@@ -178,16 +179,15 @@ def test_open_stat_agrees_with_its_twin(c_module: object, tmp_path: Path) -> Non
         assert _open_fd_count() == before  # nothing left open by a refusal
     finally:
         os.close(root_fd)
-    assert c_module.open_stat("plain", -1) is None  # type: ignore[attr-defined]
+    assert c_module.open_stat("plain", -1) is None
     with pytest.raises(ValueError):
-        c_module.open_stat("a\0b", root_fd)  # type: ignore[attr-defined]
+        c_module.open_stat("a\0b", root_fd)
 
 
 def _build(root: Path, out: Path, hot: str, monkeypatch: pytest.MonkeyPatch) -> WriteStats:
     with monkeypatch.context() as patch:
         if hot == "python":
-            patch.setattr(selection, "open_stat", selection.open_stat_py)
-            patch.setattr(writer, "pack_file", pack_file_py)
+            use_python_twins(patch)
         stream = stream_entries(root, ["."], deadline=None, open_files=True)
         try:
             with out.open("wb") as raw:
@@ -209,7 +209,7 @@ def _build(root: Path, out: Path, hot: str, monkeypatch: pytest.MonkeyPatch) -> 
 
 @pytest.mark.parametrize("source", ["git", "walk"])
 def test_whole_archives_are_the_same_bytes_either_way(
-    c_module: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str
+    c_module: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str
 ) -> None:
     root = tmp_path / "tree"
     rng = random.Random(7)
@@ -247,9 +247,7 @@ def _signal_main_thread_soon(handler: Callable[[int, object], None]) -> Callable
     return undo
 
 
-@pytest.mark.parametrize("twin", ["python", "c"])
-def test_a_signal_handler_that_raises_stops_a_blocked_read(c_module: object, twin: str) -> None:
-    pack: PackFile = pack_file_py if twin == "python" else c_module.pack_file  # type: ignore[attr-defined]
+def test_a_signal_handler_that_raises_stops_a_blocked_read(pack: PackFile) -> None:
     read_end, write_end = os.pipe()  # nothing is ever written: the read blocks
 
     def stop(_signum: int, _frame: object) -> None:
@@ -265,13 +263,13 @@ def test_a_signal_handler_that_raises_stops_a_blocked_read(c_module: object, twi
         os.close(write_end)
 
 
-def test_a_signal_handler_that_returns_leaves_the_rest_to_the_caller(c_module: object) -> None:
+def test_a_signal_handler_that_returns_leaves_the_rest_to_the_caller(c_module: Any) -> None:
     read_end, write_end = os.pipe()
     handled: list[int] = []
     undo = _signal_main_thread_soon(lambda signum, _frame: handled.append(signum))
     try:
         buffer = bytearray(4 * BLOCK)
-        pos, left = c_module.pack_file(memoryview(buffer), 0, read_end, b"p", 0o644, 10)  # type: ignore[attr-defined]
+        pos, left = c_module.pack_file(memoryview(buffer), 0, read_end, b"p", 0o644, 10)
     finally:
         undo()
         os.close(read_end)

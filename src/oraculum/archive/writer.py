@@ -111,7 +111,8 @@ def _block(name: bytes, mode: int, size: int, typeflag: bytes, linkname: bytes) 
 
 
 def _padding(size: int) -> bytes:
-    return bytes(-size % BLOCK)
+    """The zeros from the end of ``size`` bytes to the next block."""
+    return _PADS[-size % BLOCK]
 
 
 def _long_record(typeflag: bytes, value: bytes) -> bytes:
@@ -466,9 +467,9 @@ def _read_into(view: memoryview, pos: int, fd: int, left: int) -> tuple[int, int
 
 def _pad(view: memoryview, pos: int, size: int) -> int:
     """Zeros to the end of a member's last block; the position behind them."""
-    pad = -size & (BLOCK - 1)
-    view[pos : pos + pad] = _PADS[pad]
-    return pos + pad
+    pad = _padding(size)
+    view[pos : pos + len(pad)] = pad
+    return pos + len(pad)
 
 
 def pack_file_py(
