@@ -20,15 +20,16 @@ def record(
     bench: str,
     figure: str,
     value: float,
-    target: float,
+    target: float | None,
     *,
     unit: str = "",
     better: Literal["lower", "higher"] = "lower",
     note: str = "",
 ) -> bool:
     """Report ``value`` against ``target`` (met when at or under it, or at or over it with
-    ``better="higher"``); returns whether it is met."""
-    met = value <= target if better == "lower" else value >= target
+    ``better="higher"``); returns whether it is met. A ``target`` of None reports a figure
+    that is shown beside the targeted ones and never missed."""
+    met = target is None or (value <= target if better == "lower" else value >= target)
     path = os.environ.get(ENV)
     if path:
         row = {

@@ -22,8 +22,10 @@ and the ratios oraculum / pipeline. Timings are the median of ``--runs`` warm-ca
 the contenders alternating and each starting clean (no dirty pages, no earlier output); ``-19``
 runs once, at the end: it takes minutes. The load average is printed next to each tree.
 
-Targets (DESIGN): wall time at most 1.0x the ``-3`` pipeline as a whole process, size at most
-1.05x; a 20,000-file repository in well under 2 s.
+Targets (DESIGN, issue 39): the in-process build as ``submit`` runs it (``build_archive``,
+with its fsync) at most 1.0x the ``-3`` pipeline's wall time, its archive at most 1.05x the
+pipeline's; a 20,000-file repository in well under 2 s. The whole ``oraculum archive``
+process and the build without fsync are reported beside them, not targeted.
 """
 
 from __future__ import annotations
@@ -323,23 +325,31 @@ def _print_results(med: dict[str, float], sizes: dict[str, int]) -> None:
 
 def _record_ratios(tree: str, results: Results) -> None:
     med, sizes = results
+    submit_like = "oraculum (fsync)"  # what submit runs: build_archive, fsync included
     record(
         "archive",
-        f"{tree}: CLI process / tar|zstd -3, wall",
-        med[CLI] / med[PIPE3],
+        f"{tree}: in-process build (as submit) / tar|zstd -3, wall",
+        med[submit_like] / med[PIPE3],
         1.0,
         unit="x",
-        note=f"{med[CLI]:.2f} s vs {med[PIPE3]:.2f} s",
+        note=f"{med[submit_like]:.2f} s vs {med[PIPE3]:.2f} s",
     )
     record(
         "archive",
-        f"{tree}: in-process (no fsync) / tar|zstd -3, wall",
-        med["oraculum"] / med[PIPE3],
-        1.0,
+        f"{tree}: size / tar|zstd -3",
+        sizes[submit_like] / sizes[PIPE3],
+        1.05,
         unit="x",
-        note=f"{med['oraculum']:.2f} s vs {med[PIPE3]:.2f} s",
     )
-    record("archive", f"{tree}: size / tar|zstd -3", sizes[CLI] / sizes[PIPE3], 1.05, unit="x")
+    for key, label in (("oraculum", "in-process, no fsync"), (CLI, "CLI process")):
+        record(
+            "archive",
+            f"{tree}: {label} / tar|zstd -3, wall",
+            med[key] / med[PIPE3],
+            None,  # reported, not targeted (issue 39)
+            unit="x",
+            note=f"{med[key]:.2f} s vs {med[PIPE3]:.2f} s",
+        )
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -86,16 +86,21 @@ def table(rows: list[dict[str, object]], failed: dict[str, int]) -> tuple[str, b
     lines = [f"{'bench':12} {'figure':62} {'value':>12} {'target':>10} {'ratio':>6}  met"]
     ok = not failed
     for row in rows:
-        value, target = float(str(row["value"])), float(str(row["target"]))
-        unit = str(row["unit"])
-        ratio = value / target if target else float("inf")
-        sign = "<=" if row["better"] == "lower" else ">="
+        value, unit = float(str(row["value"])), str(row["unit"])
         met = bool(row["met"])
         ok = ok and met
+        if row["target"] is None:  # reported beside the targets, never missed
+            target_f, ratio_f, met_f = "-", "", "-"
+        else:
+            target = float(str(row["target"]))
+            sign = "<=" if row["better"] == "lower" else ">="
+            target_f = f"{sign} {_format_value(target, unit)}"
+            ratio_f = f"{value / target if target else float('inf'):6.2f}"
+            met_f = "yes" if met else "NO"
         lines.append(
             f"{row['bench']!s:12} {row['figure']!s:62} {_format_value(value, unit):>12} "
-            f"{sign + ' ' + _format_value(target, unit):>10} {ratio:6.2f}  "
-            f"{'yes' if met else 'NO'}" + (f"  ({row['note']})" if row.get("note") else "")
+            f"{target_f:>10} {ratio_f:>6}  {met_f}"
+            + (f"  ({row['note']})" if row.get("note") else "")
         )
     for name, code in failed.items():
         lines.append(f"{name:12} {'bench did not finish':62} exit {code}")

@@ -6,10 +6,6 @@ import os
 import subprocess
 from pathlib import Path
 
-import pytest
-
-from oraculum.archive import selection, writer
-
 GIT = ["git", "-c", "user.email=test@example.invalid", "-c", "user.name=test"]
 
 
@@ -57,9 +53,3 @@ def tree_listing(root: Path) -> dict[bytes, tuple[str, bytes]]:
                 with open(full, "rb") as fh:
                     out[rel] = ("file", fh.read())
     return out
-
-
-def use_python_twins(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make the selection and the writer call the hot path's pure-Python twins."""
-    monkeypatch.setattr(selection, "open_stat", selection.open_stat_py)
-    monkeypatch.setattr(writer, "pack_file", writer.pack_file_py)

@@ -25,9 +25,6 @@ from oraculum.archive.writer import (
 
 from .support import extract, tree_listing, write
 
-# Every test here runs with the C extension's hot path and with its pure-Python twins.
-pytestmark = pytest.mark.usefixtures("hot_path")
-
 
 def _member(header: bytes, data: bytes = b"") -> tarfile.TarInfo:
     pad = bytes(-len(data) % 512)

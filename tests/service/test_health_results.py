@@ -10,7 +10,7 @@ import pytest
 from oraculum.core.paths import jobs_dir
 from oraculum.jobs.model import Job
 from oraculum.service.demo import DemoResult
-from oraculum.service.doctor import FAIL, OK, WARN, Check, DoctorReport, archive_hot_path_check
+from oraculum.service.doctor import FAIL, OK, WARN, Check, DoctorReport
 from oraculum.service.selfcheck import SelfCheck, SelfcheckReport, selfcheck
 
 SEED_STEP = "Run `oraculum auth chatgpt` (oracle_auth) once, then retry."
@@ -175,12 +175,3 @@ def test_a_demo_job_that_did_not_complete_is_demo_failed(status: str, phase: str
     assert error is not None and error.code == "demo_failed"
     assert error.message == f"The demo job 0000000000abc ended {status}: the page never loaded"
     assert "`oraculum status 0000000000abc`" in (error.suggested_next_step or "")
-
-
-def test_the_archive_hot_path_check_warns_with_a_next_step_when_it_was_not_built() -> None:
-    built = archive_hot_path_check(True)
-    assert (built.status, built.next_step) == (OK, None)
-    missing = archive_hot_path_check(False)
-    assert missing.status == WARN and missing.code is None
-    assert "same bytes" in missing.detail and "slower" in missing.detail
-    assert missing.next_step is not None and "C compiler" in missing.next_step

@@ -14,7 +14,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from oraculum.archive import git, inputs, native, selection
+    from oraculum.archive import git, inputs, selection
     from oraculum.archive.build import (
         ArchiveResult,
         PrunedPath,
@@ -46,7 +46,6 @@ _WHERE = {
     "select_entries": "selection",
     "git": "git",
     "inputs": "inputs",
-    "native": "native",
     "selection": "selection",
 }
 
@@ -63,7 +62,6 @@ __all__ = [
     "build_archive",
     "git",
     "inputs",
-    "native",
     "resolve_inputs",
     "select_entries",
     "selection",

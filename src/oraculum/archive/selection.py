@@ -46,7 +46,6 @@ from oraculum.archive.inputs import (
     is_inside,
     resolve_inputs,
 )
-from oraculum.archive.native import native
 from oraculum.core.errors import OracleError
 
 if TYPE_CHECKING:
@@ -88,17 +87,13 @@ def open_regular(path: str | bytes, dir_fd: int | None) -> tuple[int, os.stat_re
     return fd, st
 
 
-def open_stat_py(path: str, dir_fd: int) -> tuple[int, int, int] | None:
+def open_stat(path: str, dir_fd: int) -> tuple[int, int, int] | None:
     """Open a member as :func:`open_regular` does: (descriptor, size, normalised mode), or None
-    when it cannot be archived as a regular file. The pure-Python twin of the C extension's
-    ``open_stat`` (:mod:`oraculum.archive.native`): the selection's hot path."""
+    when it cannot be archived as a regular file: the selection's hot path."""
     got = open_regular(path, dir_fd)
     if isinstance(got, str):
         return None
     return got[0], got[1].st_size, normalised_mode(got[1].st_mode)
-
-
-open_stat = native.open_stat if native is not None else open_stat_py
 
 
 def _fstat_or_close(fd: int) -> os.stat_result:

@@ -26,7 +26,6 @@ from typing import IO, Any, BinaryIO, NamedTuple, Protocol, cast
 import zstandard
 
 from oraculum.archive.inputs import FS_ENCODING, FS_ERRORS
-from oraculum.archive.native import native
 from oraculum.archive.selection import Entry, open_regular
 
 BLOCK = 512
@@ -342,9 +341,9 @@ class _TarPass:
     no extra copy), and the buffer goes to the sink whenever it is full: the compressor copies
     its input before write() returns. Every member starts at a multiple of BLOCK and the
     buffer's size is one too, so a member's padding always fits behind it. A regular file with
-    a short name takes one call, ``pack_file`` (C, or its twin ``pack_file_py``): header,
-    content, padding. The methods here are the rare paths (a full buffer, the rest of a file
-    larger than the buffer's room, a measure point, a file the writer cannot open)."""
+    a short name takes one call, ``pack_file``: header, content, padding. The methods here are
+    the rare paths (a full buffer, the rest of a file larger than the buffer's room, a measure
+    point, a file the writer cannot open)."""
 
     def __init__(
         self,
@@ -472,21 +471,17 @@ def _pad(view: memoryview, pos: int, size: int) -> int:
     return pos + len(pad)
 
 
-def pack_file_py(
+def pack_file(
     view: memoryview, pos: int, fd: int, name: bytes, mode: int, size: int
 ) -> tuple[int, int]:
     """Pack a regular file (its name at most 100 bytes) at ``pos``: header, then as much
     content as fits, then its padding if it all did; the new position and the content still to
-    read. The pure-Python twin of the C extension's ``pack_file``
-    (:mod:`oraculum.archive.native`): the writer's hot path."""
+    read: the writer's hot path."""
     if len(name) > 100 or pos % BLOCK or len(view) - pos < BLOCK:
         raise ValueError("a name over 100 bytes, or no block boundary with a block of room")
     _block_into(view, pos, name, mode, size, b"0", b"")
     pos, left = _read_into(view, pos + BLOCK, fd, size)
     return (pos, left) if left else (_pad(view, pos, size), 0)
-
-
-pack_file = native.pack_file if native is not None else pack_file_py
 
 
 def _zero_fill(view: memoryview, pos: int, length: int) -> int:

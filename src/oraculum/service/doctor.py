@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from oraculum.archive.native import native
 from oraculum.auth.seed import staging_entries, sweep_choice
 from oraculum.auth.seed_check import seed_session_problem
 from oraculum.auth.verify import identity_of
@@ -299,20 +298,6 @@ def _config_check(cwd: Path | None) -> tuple[Check, Config | None]:
     return Check("config", OK, f"valid ({files})"), loaded.config
 
 
-def archive_hot_path_check(built: bool) -> Check:
-    """Whether the archive's per-file hot path runs in C (:mod:`oraculum.archive.native`)."""
-    if built:
-        return Check("archive hot path", OK, "the C extension is built")
-    return Check(
-        "archive hot path",
-        WARN,
-        "The C extension was not built (no C compiler when oraculum was installed): archives "
-        "are the same bytes, built ~10 % slower on trees of many small files.",
-        "Install a C compiler (`apt-get install -y gcc`), then run `./scripts/bootstrap` again "
-        "(or reinstall oraculum).",
-    )
-
-
 def _directory_checks(config: Config | None) -> list[Check]:
     wanted: list[tuple[str, Path, str | None]] = [
         ("jobs dir", jobs_dir(), "jobs_dir_unwritable"),
@@ -526,7 +511,7 @@ async def _doctor(
     wanted = choose_doctor_provider(provider) if provider is not None else None
     config_check, config = _config_check(cwd)
     chosen = wanted or (config.defaults.provider if config is not None else CHATGPT)
-    checks = [config_check, *_directory_checks(config), archive_hot_path_check(native is not None)]
+    checks = [config_check, *_directory_checks(config)]
     checks += await _chromium_checks(config)
     live_part = None
     if config is not None and config.browser.transport != "isolated":
