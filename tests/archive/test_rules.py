@@ -351,3 +351,95 @@ def test_too_large_message_shape() -> None:
     assert "so submission stopped before dispatch" in text
     assert "- big.bin — 0.02 MiB" in text
     assert "Recommended retry order: (1)" in text
+
+
+@pytest.mark.parametrize(
+    ("name", "key"),
+    [
+        ("ID_RSA.old", "id_rsa"),
+        ("privkey.pem.bak", "privkey.pem"),
+        (".env~", ".env"),
+        ("x.pem.bak.orig~", "x.pem"),
+        ("Server.PEM.save", "server.pem"),
+        (".bak", ".bak"),  # no backup of anything
+        ("~", "~"),
+        ("notes.txt", "notes.txt"),
+    ],
+)
+def test_rule_key_lowers_and_strips_backup_suffixes(name: str, key: str) -> None:
+    assert rules.rule_key(name) == key
+
+
+@pytest.mark.parametrize(
+    ("path", "excluded_at"),
+    [
+        (".SSH/id_work", ".SSH"),
+        ("home/.Aws/config", "home/.Aws"),
+        (".azure/msal_token_cache.json", ".azure"),
+        (".oci/config", ".oci"),
+        (".config/gcloud/configurations/config_default", ".config/gcloud"),
+        ("h/.config/gcloud/legacy_credentials/me/adc.json", "h/.config/gcloud"),
+        (".local/share/keyrings/login.keyring", ".local/share/keyrings"),
+        (".config/gh/hosts.yml", ".config/gh/hosts.yml"),
+        (".config/hub", ".config/hub"),
+        (".cargo/credentials.toml", ".cargo/credentials.toml"),
+        (".gem/credentials", ".gem/credentials"),
+        (".heroku/credentials", ".heroku/credentials"),
+        (".terraform.d/credentials.tfrc.json", ".terraform.d/credentials.tfrc.json"),
+        (".streamlit/secrets.toml", ".streamlit/secrets.toml"),
+        (".config/doctl/config.yaml", ".config/doctl/config.yaml"),
+        ("env/prod.tfvars", "env/prod.tfvars"),
+        ("env/x.auto.tfvars.json", "env/x.auto.tfvars.json"),
+        ("kubeconfig-staging", "kubeconfig-staging"),
+        (".npmrc.bak", ".npmrc.bak"),
+        ("web/.NPMRC", "web/.NPMRC"),
+        (".Bash_History", ".Bash_History"),
+        ("a/.viminfo", "a/.viminfo"),
+        ("Thumbs.DB", "Thumbs.DB"),
+    ],
+)
+def test_issue_41_families_are_excluded_by_name(path: str, excluded_at: str) -> None:
+    hit = rules.path_exclusion(path.split("/"), dir_like=False)
+    assert hit is not None, path
+    assert hit[0] == excluded_at
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        ".config/gh/config.yml",
+        "gh/hosts.yaml",
+        ".cargo/config.toml",
+        ".streamlit/config.toml",
+        "config/hub.py",
+        "src/Build/x.py",  # generated-output names keep their exact case
+        "notes.old",
+        "backup~/a.py",
+    ],
+)
+def test_issue_41_neighbours_stay(path: str) -> None:
+    assert rules.path_exclusion(path.split("/"), dir_like=False) is None
+
+
+def test_credential_dirs_and_stores_stay_out_of_named_directories() -> None:
+    assert rules.is_credential_dir(["build", ".AZURE"])
+    assert rules.is_credential_dir(["x", ".config", "gcloud"])
+    assert not rules.is_credential_dir(["x", "gcloud"])
+    assert rules.is_credential_file("hosts.yml", "gh")
+    assert not rules.is_credential_file("hosts.yml", "ansible")
+    assert rules.is_credential_file("ID_ED25519.orig")
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "excluded"),
+    [
+        (".yarnrc.yml", 'npmAuthToken: "npm_abc"\n', True),
+        (".yarnrc.yml", "npmScopes:\n  acme:\n    npmAuthToken: abc123\n", True),
+        (".yarnrc.yml", "npmAuthIdent: user:pass\n", True),
+        (".yarnrc.yml", 'npmAuthToken: "${NPM_TOKEN}"\n', False),
+        (".yarnrc.yml", "nodeLinker: node-modules\n", False),
+    ],
+)
+def test_yarnrc_token_detection(name: str, text: str, excluded: bool) -> None:
+    data = text.encode()
+    assert (rules.token_exclusion_reason(name, len(data), data) is not None) is excluded

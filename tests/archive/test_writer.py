@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from oraculum.archive import Entry, select_entries
+from oraculum.archive.content import CONTENT_CHECK_MAX_BYTES
 from oraculum.archive.writer import (
     ARCHIVE_MTIME,
     CHUNK,
@@ -279,3 +280,40 @@ def test_an_aborted_sink_refuses_writes() -> None:
     sink.abort()
     with pytest.raises(RuntimeError, match="aborted"):
         sink.write(b"x" * 1000)
+
+
+@pytest.mark.parametrize("lead", [0, 1000, CHUNK - 3 * 512 - 3000, CHUNK - 2 * 512 - 100])
+def test_a_member_the_content_check_refuses_is_taken_back_whole(tmp_path: Path, lead: int) -> None:
+    """The check sees each small file's whole content in the buffer, wherever the buffer stands
+    (``lead`` fills it to just short of its end), and a refused member leaves no byte behind:
+    the archive is the one built without it."""
+    root = tmp_path / "tree"
+    long_dir = "d" * 120
+    files = {
+        "0-lead.bin": random.Random(lead).randbytes(lead),
+        "1-secret.txt": b"SECRET " * 500,
+        "2-kept.txt": b"kept\n" * 50,
+        f"{long_dir}/3-secret.txt": b"SECRET long name",
+        f"{long_dir}/4-kept.txt": b"kept too\n",
+        "5-big.bin": b"SECRET " * 1000,  # over the check's cap: never shown to it
+    }
+    for rel, data in files.items():
+        write(root, rel, data)
+    entries = select_entries(root, ["."]).entries
+    seen: dict[str, bytes] = {}
+
+    def check(entry: Entry, content: memoryview) -> bool:
+        seen[entry.path] = bytes(content)
+        return bytes(content).startswith(b"SECRET")
+
+    sink = _CollectingSink()
+    offsets, _points, written, _skipped = write_tar(str(root), entries, sink, check=check)
+    assert seen == {r: d for r, d in files.items() if len(d) <= CONTENT_CHECK_MAX_BYTES}
+    assert "1-secret.txt" in seen and "5-big.bin" not in seen
+    kept = [e for e in entries if "secret" not in e.path]
+    assert len(written) == len(offsets) - 1 == len(kept)
+    plain = _CollectingSink()
+    write_tar(str(root), kept, plain)
+    assert sink.data == plain.data
+    with pytest.raises(ValueError):
+        write_tar(str(root), entries, _CollectingSink(), check=check, measure_at=[1])

@@ -29,7 +29,7 @@ from oraculum.archive.selection import (
     stream_entries,
 )
 from oraculum.archive.writeback import WritebackFile
-from oraculum.archive.writer import WriteStats, WriteTimeout, write_archive
+from oraculum.archive.writer import ContentCheck, WriteStats, WriteTimeout, write_archive
 from oraculum.core.errors import OracleError, failed
 from oraculum.core.fsio import DISK_FULL_ERRNOS, fsync_dir, os_error
 from oraculum.core.providers import provider_spec
@@ -271,6 +271,7 @@ class _Build:
         entries: Iterable[Entry],
         measure: set[int],
         opened: Callable[[Entry], int] | None = None,
+        check: ContentCheck | None = None,
     ) -> WriteStats:
         fd = os.open(self.tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
         with os.fdopen(fd, "wb", buffering=1 << 20) as raw:
@@ -289,6 +290,7 @@ class _Build:
                     deadline=self.deadline,
                     cancel=self.cancel,
                     opened=opened,
+                    check=check,
                 )
                 raw.flush()
             except BaseException:
@@ -314,7 +316,8 @@ class _Build:
             # One pass finds the files and compresses them as they are found; a file the
             # selection opened to see what it is is read through that same descriptor, and one
             # that cannot be opened leaves the selection (reported as skipped), as in --list.
-            stats = self._write(stream, set(), stream.open_member)
+            # A small file's content is checked for credentials in the writer's buffer.
+            stats = self._write(stream, set(), stream.open_member, stream.check_content)
         finally:
             stream.close()
         selection = stream.selection()

@@ -36,6 +36,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from oraculum.archive import exclusions as rules
+from oraculum.archive.content import (
+    CONTENT_CHECK_MAX_BYTES,
+    CONTENT_REASON,
+    content_exclusion_reason,
+)
 from oraculum.archive.git import GitListing, SelectionTimeout, git_ignored
 from oraculum.archive.inputs import (
     FS_ENCODING,
@@ -171,7 +176,8 @@ class Selection(NamedTuple):
         return [{"path": display(s.path), "reason": s.reason} for s in self.skipped]
 
 
-# Reasons a forced walk itself produces: these stay reported even under a named directory.
+# Reasons a forced walk itself produces: these stay reported even under a named directory,
+# as do exclusions by content (the check runs on every file but those named themselves).
 _FORCED_WALK_REASONS = frozenset(
     {"credential file", "credential directory", "excluded directory .git"}
 )
@@ -191,15 +197,23 @@ def select_entries(
 ) -> Selection:
     """Resolve ``inputs`` and list exactly the entries an archive of them would hold, sorted.
 
-    Each file is opened as the archive writer would open it (and closed unread), so a file
-    the build could not read is skipped here too."""
+    Each file is opened as the archive writer would open it, so a file the build could not read
+    is skipped here too, and a small one is read for the content check the writer runs on the
+    bytes it reads (:meth:`SelectionStream.check_content`)."""
     stream = stream_entries(
         project_root, inputs, deadline=deadline, open_files=True, include_git_dir=include_git_dir
     )
     for entry in stream:
         if entry.kind == "file":
             fd = stream.open_member(entry)
-            if fd >= 0:
+            if fd < 0:
+                continue
+            try:
+                if entry.size <= CONTENT_CHECK_MAX_BYTES:
+                    stream.check_content(entry, os.pread(fd, entry.size, 0))
+            except OSError as exc:  # as the writer would fail to read it
+                stream.reject(entry, open_failure_reason(exc))
+            finally:
                 os.close(fd)
     return stream.selection()
 
@@ -361,12 +375,20 @@ class _Selector:
             return open_regular(rel, self._root_fd)
         return open_regular(self._abs(rel), None)
 
+    def reject(self, path: str, reason: str, *, content: bool = False) -> None:
+        """Leave a path already yielded out of the selection: skipped for ``reason``, or, with
+        ``content``, excluded for it."""
+        if content:
+            self._exclude(path, reason, directory=False, count=True)
+        else:
+            self.skipped[path] = reason
+        self.rejected.add(path)
+
     def open_entry(self, entry: Entry) -> int:
         """Open ``entry``'s file for its reader; -1 (and the entry skipped) if it cannot be."""
         opened = self._open_rel(entry.path)
         if isinstance(opened, str):
-            self.skipped[entry.path] = opened
-            self.rejected.add(entry.path)
+            self.reject(entry.path, opened)
             return -1
         return opened[0]
 
@@ -436,7 +458,7 @@ class _Selector:
                 if hit is not None:
                     self._exclude(hit[0], hit[1], directory=hit[0] != rel or dir_like, count=True)
                     return None
-            elif not dir_like and rules.is_credential_file(parts[-1]):
+            elif not dir_like and rules.is_credential_file(parts[-1], _parent_name(rel)):
                 self._exclude(rel, "credential file", directory=False, count=True)
                 return None
         return Entry(rel, "symlink", 0, 0o777, self._link_target(rel, target))
@@ -463,11 +485,11 @@ class _Selector:
             return None
         name = rel.rsplit("/", 1)[-1]
         if rules_on:
-            reason = rules.file_exclusion_reason(name)
+            reason = rules.file_exclusion_reason(name, _parent_name(rel))
             if reason is not None:
                 self._exclude(rel, reason, directory=False, count=True)
                 return None
-        elif forced and rules.is_credential_file(name):
+        elif forced and rules.is_credential_file(name, _parent_name(rel)):
             self._exclude(rel, "credential file", directory=False, count=True)
             return None
         if (
@@ -528,7 +550,7 @@ class _Selector:
                     # credentials in remote URLs.
                     self._exclude(rel, "excluded directory .git", directory=True, count=False)
                     continue
-                if forced and name in rules.CREDENTIAL_DIRS:
+                if forced and rules.is_credential_dir(rel.split("/")):
                     # Credentials under ordinary names (`.aws/credentials`): out of a named
                     # directory too, unless named themselves.
                     self._exclude(rel, "credential directory", directory=True, count=False)
@@ -546,7 +568,7 @@ class _Selector:
             if not forced and ignores is not None:
                 reason = None
                 if not stat.S_ISLNK(st.st_mode):
-                    reason = rules.file_exclusion_reason(name)
+                    reason = rules.file_exclusion_reason(name, _parent_name(rel))
                 if reason is None and ignores.ignored(rel, is_dir=False):
                     self._exclude(rel, "gitignored", directory=False, count=True)
                     continue
@@ -564,6 +586,7 @@ class _Selector:
         # Paths come sorted, so a directory's files are consecutive: judge its ancestors once.
         last_dir: str | None = None
         hit: tuple[int, str] | None = None
+        parent = ""  # the name of that directory, for the rules that know credentials by it
         file_exclusion, token_checked = rules.file_exclusion_reason, rules.TOKEN_CHECKED_NAMES
         root_fd, open_files, open_file = self._root_fd, self._open_files, open_stat
         new_entry = tuple.__new__  # an Entry without its Python-level __new__
@@ -584,6 +607,7 @@ class _Selector:
             if directory != last_dir:
                 last_dir = directory
                 hit = rules.excluded_ancestor(p.split("/"))
+                parent = _parent_name(p)
             if hit is not None:
                 self._exclude("/".join(p.split("/")[: hit[0]]), hit[1], directory=True, count=True)
                 continue
@@ -592,7 +616,7 @@ class _Selector:
             if got is not None:
                 fd, size, mode = got
                 name = p[slash + 1 :]
-                if name not in token_checked and file_exclusion(name) is None:
+                if name not in token_checked and file_exclusion(name, parent) is None:
                     self._held = (p, fd)
                     yield new_entry(Entry, (p, "file", size, mode, ""))
                     continue
@@ -748,6 +772,7 @@ class _Selector:
             if path not in stream.named
             and (
                 reason in _FORCED_WALK_REASONS
+                or reason.startswith(CONTENT_REASON)
                 or not any(is_inside(path, d) for d in stream.forced_dirs)
             )
         ]
@@ -853,10 +878,32 @@ class SelectionStream:
         fd = selector.take_opened(entry)
         return fd if fd >= 0 else selector.open_entry(entry)
 
+    def check_content(self, entry: Entry, data: bytes | memoryview) -> bool:
+        """Whether the small file of the entry just read, whose content is ``data``, holds a
+        credential: then it leaves the selection, reported among the exclusions with its
+        reason. A file named itself is never judged (the explicit override)."""
+        if entry.path in self.named:
+            return False
+        reason = content_exclusion_reason(data)
+        if reason is None:
+            return False
+        self._selector.reject(entry.path, reason, content=True)
+        return True
+
+    def reject(self, entry: Entry, reason: str) -> None:
+        """Leave the entry just read out of the selection, skipped for ``reason``."""
+        self._selector.reject(entry.path, reason)
+
     def selection(self) -> Selection:
         if not self._consumed:
             raise RuntimeError("selection() before the stream was read to its end")
         return self._selector.finish(self)
+
+
+def _parent_name(rel: str) -> str:
+    """The name of the directory holding ``rel`` ("" at the root)."""
+    slash = rel.rfind("/")
+    return "" if slash < 0 else rel[rel.rfind("/", 0, slash) + 1 : slash]
 
 
 def _entry_order(entry: Entry) -> bytes:

@@ -25,6 +25,7 @@ from typing import IO, Any, BinaryIO, NamedTuple, Protocol, cast
 
 import zstandard
 
+from oraculum.archive.content import CONTENT_CHECK_MAX_BYTES
 from oraculum.archive.inputs import FS_ENCODING, FS_ERRORS
 from oraculum.archive.selection import Entry, open_regular
 
@@ -270,6 +271,10 @@ class GzipSink:
         return None  # zlib holds no threads
 
 
+# (entry, its whole content) -> whether it is left out: see write_tar.
+ContentCheck = Callable[[Entry, memoryview], bool]
+
+
 class WriteTimeout(Exception):
     """The deadline passed (or the caller gave up) while writing."""
 
@@ -304,6 +309,7 @@ def write_tar(
     deadline: float | None = None,
     cancel: threading.Event | None = None,
     opened: Callable[[Entry], int] | None = None,
+    check: ContentCheck | None = None,
 ) -> tuple[list[int], list[tuple[int, int]], list[bool], list[tuple[str, str]]]:
     """Stream ``entries`` (already sorted; any iterable, read once) from ``root`` into ``sink``
     as one tar.
@@ -318,14 +324,22 @@ def write_tar(
     read; the entry is then left out altogether (no offset, no ``written`` flag) and its reason
     is the stream's to report. Without it the writer opens each file itself and reports a file
     it cannot open in ``skipped``, with ``written`` False.
+
+    ``check(entry, content)``, when given, sees the whole content of every regular file of at
+    most ``CONTENT_CHECK_MAX_BYTES`` (a selection stream's
+    :meth:`~oraculum.archive.selection.SelectionStream.check_content`): the bytes just read
+    into the buffer, still there to take back. When it returns True the member is taken back
+    and left out altogether, as an unopenable one is; the reason is the stream's to report.
     """
     measure = set(measure_at)
+    if check is not None and measure:
+        raise ValueError("a content check takes members back: no measure points with it")
     measure.discard(0)  # (0, 0) is known without flushing
     # Members are opened relative to the root's descriptor: no path string to build and no
     # root prefix for the kernel to walk again for every file.
     root_fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
-        tar = _TarPass(sink, root_fd, opened, measure, deadline, cancel)
+        tar = _TarPass(sink, root_fd, opened, measure, deadline, cancel, check)
         _write_members(entries, tar)
         return tar.offsets, tar.points, tar.written, tar.skipped
     finally:
@@ -353,9 +367,10 @@ class _TarPass:
         measure: set[int],
         deadline: float | None,
         cancel: threading.Event | None,
+        check: ContentCheck | None,
     ) -> None:
         self.sink, self.root_fd, self.opened, self.measure = sink, root_fd, opened, measure
-        self.deadline, self.cancel = deadline, cancel
+        self.deadline, self.cancel, self.check = deadline, cancel, check
         self.offsets: list[int] = []
         self.points: list[tuple[int, int]] = [(0, 0)]
         self.written: list[bool] = []
@@ -365,6 +380,13 @@ class _TarPass:
         """Hand the buffer's bytes in use to the sink; return the tar bytes handed over."""
         self.sink.write(data)
         return flushed + len(data)
+
+    def room(self, view: memoryview, pos: int, flushed: int, need: int) -> tuple[int, int]:
+        """Drain the buffer unless ``need`` bytes fit behind ``pos``; the new (flushed, pos).
+        A member the content check may take back must lie whole in the buffer."""
+        if CHUNK - pos < need:
+            flushed, pos = self.drain(view[:pos], flushed), 0
+        return flushed, pos
 
     def place(self, view: memoryview, pos: int, flushed: int, header: bytes) -> tuple[int, int]:
         """Put ``header`` in the buffer at ``pos``, draining it first if there is no room;
@@ -411,8 +433,9 @@ def _write_members(entries: Iterable[Entry], tar: _TarPass) -> None:
     """Place every member (the hot loop: see :class:`_TarPass`), then the archive's end."""
     view, pos, flushed = memoryview(bytearray(CHUNK)), 0, 0  # pos: in use; flushed: sent on
     os_close, enc, errors, pack = os.close, FS_ENCODING, FS_ERRORS, pack_file
-    opened, root_fd, measure = tar.opened, tar.root_fd, tar.measure
+    opened, root_fd, measure, check = tar.opened, tar.root_fd, tar.measure, tar.check
     offsets, written, deadline, cancel = tar.offsets, tar.written, tar.deadline, tar.cancel
+    checked_max = CONTENT_CHECK_MAX_BYTES if check is not None else -1
     for i, entry in enumerate(entries):
         if not i & 63:
             _check(deadline, cancel)
@@ -432,16 +455,26 @@ def _write_members(entries: Iterable[Entry], tar: _TarPass) -> None:
             if failure is not None:
                 tar.skip(path, failure)
                 continue
+            checked = size <= checked_max and kind == "file"
             if kind == "symlink" or len(name) > 100:
                 header = _other_header(name, kind, size, mode, target.encode(enc, errors))
+                checked = checked and len(header) + size + BLOCK <= CHUNK
+                if checked:
+                    flushed, pos = tar.room(view, pos, flushed, len(header) + size + BLOCK)
+                start = pos
                 flushed, pos = tar.place(view, pos, flushed, header)
-                left = size
+                content, left = pos, size
             else:  # the common case: a regular file, packed with as much content as fits
-                if pos == CHUNK:
-                    flushed, pos = tar.drain(view, flushed), 0
+                if pos == CHUNK or (checked and CHUNK - pos < BLOCK + size + BLOCK):
+                    flushed, pos = tar.drain(view[:pos], flushed), 0
+                start, content = pos, pos + BLOCK
                 pos, left = pack(view, pos, fd, name, mode, size)
             if left:
                 flushed, pos = tar.rest(view, pos, flushed, fd, left, size)
+            if checked and check is not None and check(entry, view[content : content + size]):
+                offsets.pop()  # taken back: the next member goes where this one was
+                pos = start
+                continue
         finally:
             if fd >= 0:
                 os_close(fd)
@@ -508,6 +541,7 @@ def write_archive(
     deadline: float | None = None,
     cancel: threading.Event | None = None,
     opened: Callable[[Entry], int] | None = None,
+    check: ContentCheck | None = None,
 ) -> WriteStats:
     """Write one complete compressed archive of ``entries`` to the open file ``raw``."""
     out = _HashingFile(raw)
@@ -521,6 +555,7 @@ def write_archive(
             deadline=deadline,
             cancel=cancel,
             opened=opened,
+            check=check,
         )
     except BaseException:
         sink.abort()
