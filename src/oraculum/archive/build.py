@@ -121,6 +121,7 @@ def build_archive(
     filename: str | None = None,
     fsync: bool = True,
     include_git_dir: bool = False,
+    progress: Callable[[int], None] | None = None,
 ) -> ArchiveResult:
     """Build ``dest_dir/context-<job_id>.tar.zst`` (ChatGPT) or ``.tar.gz`` (Grok).
 
@@ -130,6 +131,7 @@ def build_archive(
     retryable ``archive_too_large``. ``filename`` overrides the archive's file name.
     ``include_git_dir`` allows naming `.git` (refused with ``archive_input_git_dir`` otherwise).
     An archive that would hold no member at all is refused with ``archive_empty``.
+    ``progress`` is told, every few hundred entries, how many the selection has looked at.
     """
     spec = provider_spec(provider)  # the provider's archive format and ceiling
     final = Path(dest_dir) / _checked_name(job_id, provider, filename)
@@ -148,6 +150,7 @@ def build_archive(
         timeout_s=timeout_s,
         fsync=fsync,
         include_git_dir=include_git_dir,
+        progress=progress,
     )
     return _run_bounded(job, job_id, timeout_s)
 
@@ -210,6 +213,7 @@ class _Build:
         timeout_s: float,
         fsync: bool,
         include_git_dir: bool,
+        progress: Callable[[int], None] | None,
     ) -> None:
         self.project_root = project_root
         self.inputs = inputs
@@ -224,6 +228,7 @@ class _Build:
         self.timeout_s = timeout_s
         self.fsync = fsync
         self.include_git_dir = include_git_dir
+        self.progress = progress
         self.result: ArchiveResult | None = None
         self.error: BaseException | None = None
         self.cancel = threading.Event()
@@ -311,6 +316,7 @@ class _Build:
             deadline=self.deadline,
             open_files=True,
             include_git_dir=self.include_git_dir,
+            progress=self.progress,
         )
         try:
             # One pass finds the files and compresses them as they are found; a file the

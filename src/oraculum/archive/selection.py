@@ -31,7 +31,7 @@ import os
 import posixpath
 import stat
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
@@ -194,6 +194,7 @@ def select_entries(
     *,
     deadline: float | None = None,
     include_git_dir: bool = False,
+    progress: Callable[[int], None] | None = None,
 ) -> Selection:
     """Resolve ``inputs`` and list exactly the entries an archive of them would hold, sorted.
 
@@ -201,7 +202,12 @@ def select_entries(
     is skipped here too, and a small one is read for the content check the writer runs on the
     bytes it reads (:meth:`SelectionStream.check_content`)."""
     stream = stream_entries(
-        project_root, inputs, deadline=deadline, open_files=True, include_git_dir=include_git_dir
+        project_root,
+        inputs,
+        deadline=deadline,
+        open_files=True,
+        include_git_dir=include_git_dir,
+        progress=progress,
     )
     for entry in stream:
         if entry.kind == "file":
@@ -225,15 +231,17 @@ def stream_entries(
     deadline: float | None = None,
     open_files: bool = False,
     include_git_dir: bool = False,
+    progress: Callable[[int], None] | None = None,
 ) -> SelectionStream:
     """Like :func:`select_entries`, but the entries are found as the returned stream is read.
 
     With ``open_files``, the files git lists are opened to learn what they are, and the one of
     the entry just yielded stays open for :meth:`SelectionStream.open_member` (the archive
     writer reads it without opening it again). ``include_git_dir`` allows naming `.git`.
+    ``progress(n)`` is called every 256 paths looked at (listed, walked or excluded), with n.
     """
     resolved = resolve_inputs(project_root, inputs, include_git_dir=include_git_dir)
-    return _Selector(project_root, deadline, open_files).start(resolved)
+    return _Selector(project_root, deadline, open_files, progress).start(resolved)
 
 
 class _GitIgnores:
@@ -313,8 +321,15 @@ class _Selector:
     its paths belong. What was excluded or skipped is recorded on the way.
     """
 
-    def __init__(self, project_root: Path, deadline: float | None, open_files: bool) -> None:
+    def __init__(
+        self,
+        project_root: Path,
+        deadline: float | None,
+        open_files: bool,
+        progress: Callable[[int], None] | None = None,
+    ) -> None:
         self.root = os.path.abspath(project_root)
+        self.progress = progress
         self.root_real = os.path.realpath(project_root)
         self.deadline = deadline
         self.excluded: dict[tuple[str, str], list[Any]] = {}
@@ -338,7 +353,11 @@ class _Selector:
 
     def _tick(self) -> None:
         self._ticks += 1
-        if self.deadline is not None and not self._ticks & 255 and time.monotonic() > self.deadline:
+        if self._ticks & 255:
+            return
+        if self.progress is not None:
+            self.progress(self._ticks)
+        if self.deadline is not None and time.monotonic() > self.deadline:
             raise SelectionTimeout
 
     def _exclude(self, path: str, reason: str, *, directory: bool, count: bool) -> None:

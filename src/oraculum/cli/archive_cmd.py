@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from oraculum.cli.app import app
-from oraculum.cli.archiving import run_archive
+from oraculum.cli.archiving import ALLOW_ANY_DIR_HELP, run_archive
 
 
 @app.command("archive")
@@ -40,6 +40,10 @@ def archive_command(
             help="Allow naming .git (every committed secret in its history goes with it).",
         ),
     ] = False,
+    allow_any_dir: Annotated[
+        bool,
+        typer.Option("--allow-any-dir", help=ALLOW_ANY_DIR_HELP),
+    ] = False,
 ) -> None:
     """Preview (--list) or build exactly the context archive a job would upload."""
     run_archive(
@@ -49,4 +53,5 @@ def archive_command(
         list_only=list_only,
         project=project,
         include_git_dir=include_git_dir,
+        allow_any_dir=allow_any_dir,
     )

@@ -7,15 +7,16 @@ Shared by the typer command (:mod:`oraculum.cli.archive_cmd`) and the fast start
 from __future__ import annotations
 
 import os
+import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from oraculum.cli.output import columns, emit
+from oraculum.cli.output import MODE, columns, emit
 from oraculum.core.errors import OracleError
 from oraculum.core.providers import provider_spec
 
-__all__ = ["run_archive", "selection_data"]
+__all__ = ["ALLOW_ANY_DIR_HELP", "WalkProgress", "run_archive", "selection_data"]
 
 if TYPE_CHECKING:
     from oraculum.archive.selection import Selection
@@ -152,13 +153,47 @@ def _build_text(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+ALLOW_ANY_DIR_HELP = (
+    "Allow '.' (or no files) to archive a directory that is no project: your home directory, "
+    "/, or one with no repository or project file (refused otherwise: archive_scope_unsafe)."
+)
+# A walk shows how far it got once it has looked at this many paths (a home directory or a
+# large tree), on stderr and only on a terminal.
+PROGRESS_AFTER = 4096
+
+
+class WalkProgress:
+    """The selection's progress on a terminal's stderr: one line, rewritten in place."""
+
+    def __init__(self) -> None:
+        self.stream = sys.stderr if sys.stderr.isatty() and not MODE.json else None
+        self.shown = False
+
+    def __call__(self, looked_at: int) -> None:
+        if self.stream is None or looked_at < PROGRESS_AFTER or looked_at % 1024:
+            return
+        self.stream.write(f"\rarchive: looked at {looked_at:,} paths…")
+        self.stream.flush()
+        self.shown = True
+
+    def done(self) -> None:
+        if self.stream is not None and self.shown:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+            self.shown = False
+
+
 def _preview(root: Path, items: list[str], *, include_git_dir: bool) -> None:
     """`--list`: what the archive would hold (an empty selection is refused, as by the
     build)."""
     from oraculum.archive import select_entries
     from oraculum.archive.selection import empty_selection_error
 
-    selection = select_entries(root, items, include_git_dir=include_git_dir)
+    progress = WalkProgress()
+    try:
+        selection = select_entries(root, items, include_git_dir=include_git_dir, progress=progress)
+    finally:
+        progress.done()
     if not selection.entries:
         raise empty_selection_error(selection)
     data = selection_data(selection)
@@ -181,12 +216,15 @@ def run_archive(
     list_only: bool = False,
     project: Path | None = None,
     include_git_dir: bool = False,
+    allow_any_dir: bool = False,
 ) -> None:
     """Preview (``list_only``) or build exactly the context archive a job would upload."""
     from oraculum.archive.git import start_early
+    from oraculum.archive.scope import check_archive_scope
 
     spec = provider_spec(provider, dry_run=False)
     root = _project_root(project)
+    check_archive_scope(root, inputs or [], allow_any_dir=allow_any_dir)
     # git lists the project while the archive code (zstandard among it) loads: the build
     # waits for git's walk of the whole tree before it writes its first file.
     start_early(root)
@@ -198,19 +236,24 @@ def run_archive(
         return
     job_id = time.strftime("preview-%Y%m%d-%H%M%S")
     dest_dir, filename = _destination(out, f"context-{job_id}{spec.archive_suffix}")
-    result = build_archive(
-        root,
-        items,
-        dest_dir,
-        job_id,
-        spec.name,
-        filename=filename,
-        include_git_dir=include_git_dir,
-        # Written the way tar and zstd write: complete under a temporary name, then renamed
-        # into place, but not fsynced. Nothing depends on its surviving a power cut; a job's
-        # archive, which the job's record points to, is fsynced.
-        fsync=False,
-        **_settings(root, spec.name),
-    )
+    progress = WalkProgress()
+    try:
+        result = build_archive(
+            root,
+            items,
+            dest_dir,
+            job_id,
+            spec.name,
+            filename=filename,
+            include_git_dir=include_git_dir,
+            # Written the way tar and zstd write: complete under a temporary name, then
+            # renamed into place, but not fsynced. Nothing depends on its surviving a power
+            # cut; a job's archive, which the job's record points to, is fsynced.
+            fsync=False,
+            progress=progress,
+            **_settings(root, spec.name),
+        )
+    finally:
+        progress.done()
     data = result.to_dict()
     emit(data, text=_build_text(data))

@@ -55,7 +55,11 @@ def _count(low: int, high: int) -> Callable[[str], int]:
 
 FAST_COMMANDS: dict[str, FastCommand] = {
     "archive": FastCommand(
-        flags={"--list": "list_only", "--include-git-dir": "include_git_dir"},
+        flags={
+            "--list": "list_only",
+            "--include-git-dir": "include_git_dir",
+            "--allow-any-dir": "allow_any_dir",
+        },
         options={
             "--provider": ("provider", str),
             "--out": ("out", Path),

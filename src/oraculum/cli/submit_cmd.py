@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from oraculum.cli.app import MODE, app, console, emit
+from oraculum.cli.archiving import ALLOW_ANY_DIR_HELP, WalkProgress
 from oraculum.cli.wait_cmd import SESSION_OPTION
 from oraculum.cli.waiting import finish_wait, wait_with_live_line
 
@@ -25,6 +26,7 @@ INCLUDE_GIT_DIR_OPTION = typer.Option(
     "--include-git-dir",
     help="Allow naming .git as a file to archive (every committed secret goes with it).",
 )
+ALLOW_ANY_DIR_OPTION = typer.Option(False, "--allow-any-dir", help=ALLOW_ANY_DIR_HELP)
 PROMPT_FILE_OPTION = typer.Option(
     None,
     "--prompt-file",
@@ -62,6 +64,7 @@ def submit_command(
     session: str | None = SESSION_OPTION,
     wait_for_it: bool = WAIT_OPTION,
     include_git_dir: bool = INCLUDE_GIT_DIR_OPTION,
+    allow_any_dir: bool = ALLOW_ANY_DIR_OPTION,
     research_answer: str | None = typer.Option(
         None,
         "--research-answer",
@@ -73,17 +76,23 @@ def submit_command(
     from oraculum.service.prompt import choose_prompt
     from oraculum.service.submit import research_answer_extras, submit
 
-    result = submit(
-        choose_prompt(prompt, prompt_file),
-        list(files or ["."]),
-        session=session,
-        preset=preset,
-        provider=provider,
-        follow_up_job=follow_up,
-        conversation=conversation,
-        include_git_dir=include_git_dir,
-        selection_extras=research_answer_extras(research_answer),
-    )
+    progress = WalkProgress()
+    try:
+        result = submit(
+            choose_prompt(prompt, prompt_file),
+            list(files or ["."]),
+            session=session,
+            preset=preset,
+            provider=provider,
+            follow_up_job=follow_up,
+            conversation=conversation,
+            include_git_dir=include_git_dir,
+            allow_any_dir=allow_any_dir,
+            progress=progress,
+            selection_extras=research_answer_extras(research_answer),
+        )
+    finally:
+        progress.done()
     _submitted(result, session=session, wait_for_it=wait_for_it)
 
 
@@ -99,6 +108,7 @@ def followup_command(
     session: str | None = SESSION_OPTION,
     wait_for_it: bool = WAIT_OPTION,
     include_git_dir: bool = INCLUDE_GIT_DIR_OPTION,
+    allow_any_dir: bool = ALLOW_ANY_DIR_OPTION,
 ) -> None:
     """Ask a follow-up in the same provider thread as JOB. With --prompt-file, every argument
     after JOB is a file to archive (like `grep -f`)."""
@@ -110,12 +120,18 @@ def followup_command(
         files = [*([prompt] if prompt is not None else []), *(files or [])]
     else:
         text = prompt_text(prompt)
-    result = followup(
-        job,
-        text,
-        list(files or ["."]),
-        session=session,
-        preset=preset,
-        include_git_dir=include_git_dir,
-    )
+    progress = WalkProgress()
+    try:
+        result = followup(
+            job,
+            text,
+            list(files or ["."]),
+            session=session,
+            preset=preset,
+            include_git_dir=include_git_dir,
+            allow_any_dir=allow_any_dir,
+            progress=progress,
+        )
+    finally:
+        progress.done()
     _submitted(result, session=session, wait_for_it=wait_for_it)

@@ -113,6 +113,13 @@ class ErrorCode(StrEnum):
         _FINAL,
         "the job's archive file is gone before upload",
     )
+    # Issue 38: a broad archive outside a project.
+    ARCHIVE_SCOPE_UNSAFE = (
+        "archive_scope_unsafe",
+        _INPUT,
+        _FINAL,
+        "`.` outside a project (home, /, no marker): name files or pass `--allow-any-dir`",
+    )
     ARCHIVE_TIMEOUT = "archive_timeout", _FAILED, _RETRY, "building the archive timed out"
     ARCHIVE_TOO_LARGE = (
         "archive_too_large",

@@ -27,7 +27,10 @@ oracle_auth at most once for this request, then retry the blocked step once; nev
 3. Decide whether the request is narrow or broad.
    - Narrow: start from the directly relevant files, and still include nearby tests, docs, \
 config and adjacent modules when they may improve the answer.
-   - Broad or repository-wide: archive "." (the whole repository).
+   - Broad or repository-wide: archive "." (the whole repository), but only inside a \
+project (a repository, or a directory with `.oraculum/` or a project file). Outside one (a home \
+directory, /) "." is refused with archive_scope_unsafe: name the relevant files instead, and \
+never pass allowAnyDir unless the user asked for that whole directory.
    Bias toward context-rich archives: the ceiling is 250 MiB compressed for ChatGPT and \
 200 MiB for Grok. Narrow the selection only when the user asked for it, when privacy requires \
 it, or when size forces it. Default exclusions already drop dependency folders, build \

@@ -80,6 +80,14 @@ IncludeGitDirArg = Annotated[
     bool,
     arg("Include .git", "Allow naming .git (it uploads every committed secret)."),
 ]
+AllowAnyDirArg = Annotated[
+    bool,
+    arg(
+        "Allow any directory",
+        "Allow '.' outside a project (home directory, /, no repository or project file); "
+        "only when the user asked for that whole directory.",
+    ),
+]
 ResearchAnswerArg = Annotated[
     str | None,
     arg(

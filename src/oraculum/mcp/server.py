@@ -45,6 +45,7 @@ from oraculum.mcp.identity import INSTRUCTIONS, NAME, VERSION
 from oraculum.mcp.profiles import DEFAULT_PROFILE, ORACLE, profile_families
 from oraculum.mcp.render import Outcome
 from oraculum.mcp.schemas import (
+    AllowAnyDirArg,
     AuthOutput,
     CancelOutput,
     ConversationArg,
@@ -262,6 +263,7 @@ async def oracle_submit(
     conversationId: ConversationArg = None,
     includeGitDir: IncludeGitDirArg = False,
     researchAnswer: ResearchAnswerArg = None,
+    allowAnyDir: AllowAnyDirArg = False,
 ) -> Annotated[CallToolResult, JobOutput]:
     """Archive project files and submit a prompt as a background oracle job; returns at once
     with the job id (it never waits for the answer). After a successful or queued submit, stop:
@@ -280,6 +282,7 @@ async def oracle_submit(
             conversation=conversationId,
             request_source="mcp",
             include_git_dir=includeGitDir,
+            allow_any_dir=allowAnyDir,
             selection_extras=research_answer_extras(researchAnswer),
         )
         # Through the pi bridge (one process per call) the wake-up starts a turn of its own.

@@ -16,13 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from oraculum.archive.scope import scope_refusal
 from oraculum.auth.simulator import seed_simulator_profile
 from oraculum.browser.session import LaunchOptions
 from oraculum.core.config import load_config, seed_profile_dir
 from oraculum.core.errors import OracleError
 from oraculum.core.fsio import ensure_private_dir
 from oraculum.core.paths import data_dir
-from oraculum.core.project import find_project_root, has_marker
+from oraculum.core.project import find_project_root
 from oraculum.core.providers import CHATGPT, GROK, provider_spec
 from oraculum.core.surface import Surface
 from oraculum.jobs.model import Job, Status
@@ -92,7 +93,7 @@ class DemoResult:
 def demo_project(cwd: Path) -> tuple[Path, bool]:
     """The project to send: the current one, or a fresh sample when ``cwd`` is not in one."""
     root = find_project_root(cwd)
-    if (root / ".git").exists() or has_marker(root):
+    if scope_refusal(root) is None:  # a project `.` may archive whole (archive/scope.py)
         return root, False
     sample = Path(tempfile.mkdtemp(prefix="oraculum-demo-project-"))
     for name, text in SAMPLE_PROJECT.items():

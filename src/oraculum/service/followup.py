@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,8 @@ def followup(
     selection_extras: dict[str, Any] | None = None,
     store: JobStore | None = None,
     include_git_dir: bool = False,
+    allow_any_dir: bool = False,
+    progress: Callable[[int], None] | None = None,
 ) -> SubmitResult:
     """Submit ``prompt`` (with an archive of ``inputs``) as a follow-up to ``job_ref``."""
     return submit(
@@ -36,4 +39,6 @@ def followup(
         selection_extras=selection_extras,
         store=store,
         include_git_dir=include_git_dir,
+        allow_any_dir=allow_any_dir,
+        progress=progress,
     )

@@ -9,10 +9,12 @@ left there is swept first.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from oraculum.archive.scope import check_archive_scope
 from oraculum.core.config import Config, load_config
 from oraculum.core.errors import OracleError
 from oraculum.core.project import project_id
@@ -86,13 +88,38 @@ def _agent_lines(job: dict[str, Any]) -> list[str]:
         lines.append(f"Queue position {position} of {job['queue']['depth']}; it starts by itself.")
     if job.get("followUpToJobId"):
         lines.append(f"Follow-up to job {job['followUpToJobId']}.")
-    archive = job.get("archive") or {}
-    if archive:
-        lines.append(f"Archive: {archive['fileCount']} files, {archive['bytes'] / 2**20:.2f} MiB.")
+    lines += archive_lines(job)
     pruned = job.get("autoPrunedArchivePaths") or []
     if pruned:
         names = ", ".join(p["relativePath"] for p in pruned)
         lines.append(f"Auto-pruned to fit the size limit: {names}.")
+    return lines
+
+
+# How many exclusion reasons a submit names (the most frequent first).
+TOP_EXCLUDED = 3
+
+
+def archive_lines(job: dict[str, Any]) -> list[str]:
+    """What the job's archive holds and the top reasons files were left out, for people and
+    agents alike (issue 38: a submit always says what it sends)."""
+    archive = job.get("archive") or {}
+    if not archive:
+        return []
+    count = archive["fileCount"]
+    lines = [
+        f"Archive: {count} file{'' if count == 1 else 's'}, {archive['bytes'] / 2**20:.2f} MiB."
+    ]
+    excluded = archive.get("excluded") or []
+    if excluded:
+        top = "; ".join(
+            f"{row['reason']} ({', '.join(row['examples'][:2])}"
+            + (f" and {row['paths'] - 2} more" if row["paths"] > 2 else "")
+            + ")"
+            for row in excluded[:TOP_EXCLUDED]
+        )
+        more = len(excluded) - TOP_EXCLUDED
+        lines.append(f"Left out: {top}" + (f"; {more} more reasons." if more > 0 else "."))
     return lines
 
 
@@ -192,14 +219,19 @@ def submit(
     config_overrides: dict[str, Any] | None = None,
     store: JobStore | None = None,
     include_git_dir: bool = False,
+    allow_any_dir: bool = False,
+    progress: Callable[[int], None] | None = None,
 ) -> SubmitResult:
     """Create one job and hand it to a worker (or the queue).
 
-    ``config_overrides`` is the explicit-arguments config layer (it wins over every file)."""
+    ``config_overrides`` is the explicit-arguments config layer (it wins over every file).
+    ``allow_any_dir`` lets `.` archive a root that is no project (``archive_scope_unsafe``
+    otherwise); ``progress`` is told how many entries the archive's selection has looked at."""
     prompt = prompt_text(prompt)
     follow_up_job = given_job_ref(follow_up_job)
     session_id = resolve_session_id(session, action="submit oracle jobs")
     root = project_root(cwd)
+    check_archive_scope(root, inputs, allow_any_dir=allow_any_dir)
     config = load_config(root, config_overrides).config
     store = store or JobStore()
     prior = check_follow_up(store, follow_up_job, root) if follow_up_job is not None else None
@@ -214,7 +246,7 @@ def submit(
     # On success admission moved the archive into the job directory; on failure it must not
     # linger: the staging area goes either way.
     with store.staging_area() as staging:
-        archive = _build(root, inputs, staging, choice.provider, config, include_git_dir)
+        archive = _build(root, inputs, staging, choice.provider, config, include_git_dir, progress)
         job = submit_job(
             JobRequest(
                 project_root=root,
@@ -292,6 +324,7 @@ def _build(
     provider: str,
     config: Config,
     include_git_dir: bool,
+    progress: Callable[[int], None] | None,
 ) -> ArchiveResult:
     """The job's archive, built into ``staging`` under the provider's format and ceiling."""
     # The archive builder (pathspec, zstandard) loads here, not with this module: `preflight`
@@ -309,6 +342,7 @@ def _build(
         timeout_s=config.archive.timeout_ms / 1000,
         max_bytes=config.archive_max_bytes(provider),
         include_git_dir=include_git_dir,  # naming `.git` is refused without it
+        progress=progress,
     )
 
 
@@ -321,6 +355,7 @@ def _submitted(job: Job, archive: ArchiveResult) -> SubmitResult:
         "fileCount": archive.file_count,
         "initialBytes": archive.initial_size,
         "limitBytes": archive.limit_bytes,
+        "excluded": archive.excluded,  # grouped by reason, most paths first
     }
     return SubmitResult(summary)
 
@@ -335,6 +370,7 @@ def submit_message(summary: dict[str, Any]) -> str:
     if summary.get("followUpToJobId"):
         lines.append(f"Follow-up to: {summary['followUpToJobId']}")
     lines += [f"Prompt: {summary['promptPath']}", f"Archive: {summary['archivePath']}"]
+    lines += archive_lines(summary)
     pruned = summary.get("autoPrunedArchivePaths") or []
     if pruned:
         names = ", ".join(p["relativePath"] for p in pruned)
