@@ -110,6 +110,7 @@ def test_list_of_an_empty_selection_is_refused_like_the_build(
 ) -> None:
     root = tmp_path / "repo"
     write(root, "build/a.js")
+    (root / ".oraculum").mkdir()  # a project (else `.` is refused: archive_scope_unsafe)
     code, doc = _json(capsys, "archive", "--list", "--project", str(root))
     assert code == 2
     assert doc["error"]["code"] == "archive_empty"

@@ -58,13 +58,15 @@ def _cli(*args: str) -> tuple[int, dict]:
     return proc.returncode, json.loads(proc.stdout)
 
 
+# The walk-mode trees are plain directories, no project: `.` there needs --allow-any-dir.
 def _list(root: Path, *inputs: str) -> tuple[int, dict]:
-    return _cli("archive", "--list", "--project", str(root), *inputs)
+    return _cli("archive", "--list", "--allow-any-dir", "--project", str(root), *inputs)
 
 
 def _build(root: Path, out: Path, *inputs: str) -> tuple[int, dict]:
     out.mkdir(parents=True, exist_ok=True)
-    return _cli("archive", "--project", str(root), "--out", str(out / "ctx.tar.zst"), *inputs)
+    out_file = str(out / "ctx.tar.zst")
+    return _cli("archive", "--allow-any-dir", "--project", str(root), "--out", out_file, *inputs)
 
 
 def _skipped(doc: dict) -> set[tuple[str, str]]:

@@ -306,7 +306,9 @@ _CREDENTIAL_DIR_KEYS = frozenset(d.lower() for d in CREDENTIAL_DIRS)
 def file_exclusion_reason(name: str, parent: str = "") -> str | None:
     """Why a file (or non-directory symlink) with this base name, in a directory named
     ``parent`` ("" at the root), is excluded by default."""
-    key = rule_key(name)
+    key = name.lower()  # rule_key, without a call for the names that are no backup (most)
+    if key.endswith(BACKUP_SUFFIXES):
+        key = rule_key(key)
     reason = _credential_reason(key, name, parent)
     if reason is not None:
         return reason

@@ -626,7 +626,9 @@ class _Selector:
             if directory != last_dir:
                 last_dir = directory
                 hit = rules.excluded_ancestor(p.split("/"))
+                # Only a directory some rule knows credentials by is worth naming to the rules.
                 parent = _parent_name(p)
+                parent = parent if parent.lower() in rules.CREDENTIAL_FILES_IN else ""
             if hit is not None:
                 self._exclude("/".join(p.split("/")[: hit[0]]), hit[1], directory=True, count=True)
                 continue
