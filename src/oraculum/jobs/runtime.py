@@ -87,6 +87,13 @@ def _remove_profile(profile: Path, warnings: list[str]) -> None:
         time.sleep(PROFILE_REMOVE_PAUSE_S)
 
 
+def remove_profile(profile: Path) -> list[str]:
+    """Remove a runtime profile no job holds any more; warnings for what could not go."""
+    warnings: list[str] = []
+    _remove_profile(profile, warnings)
+    return warnings
+
+
 def teardown(job: Job) -> list[str]:
     """Release everything ``job`` holds; return warnings for what could not be released."""
     warnings: list[str] = []

@@ -33,6 +33,7 @@ from oraculum.core.fsio import FILE_MODE, ensure_private_dir
 from oraculum.core.paths import state_dir
 from oraculum.core.session import validate_session_id
 from oraculum.jobs.locks import lock_path, try_flock
+from oraculum.jobs.reconcile import ReconcileThread
 from oraculum.processes import limits
 from oraculum.processes.manager import ProcessManager
 
@@ -177,9 +178,12 @@ def run(project_id: str, session_id: str) -> int:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    reconciler = ReconcileThread()  # a long-lived oraculum process ends dead workers' jobs
+    reconciler.start()
     try:
         _serve(server)
     finally:
+        reconciler.stop()
         manager.stop_all(reason="session_shutdown")
         server.server_close()
         with contextlib.suppress(FileNotFoundError):

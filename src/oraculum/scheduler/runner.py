@@ -34,6 +34,7 @@ from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
 from apscheduler.schedulers.background import BackgroundScheduler
 
 from oraculum.jobs.locks import named_lock
+from oraculum.jobs.reconcile import ReconcileThread
 from oraculum.scheduler import control
 from oraculum.scheduler.execute import Outcome, preview, run_payload
 from oraculum.scheduler.store import Store, scheduler_dir, utc_now
@@ -282,6 +283,9 @@ def main() -> int:
         control.record_runner_pid()
         signal.signal(signal.SIGTERM, lambda *_: runner.stop.set())
         log.info("scheduler runner %s started", os.getpid())
+        reconciler = ReconcileThread()  # a long-lived oraculum process ends dead workers' jobs
+        reconciler.start()
         runner.run()
+        reconciler.stop()
         log.info("scheduler runner %s stopped", os.getpid())
     return 0
