@@ -22,7 +22,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 from oraculum.jobs.process import process_start_time
 from oraculum.processes.group import wait_until
@@ -42,8 +42,9 @@ MARK_ENV = "ORACULUM_PROCESS_MARK"
 _PR_SET_CHILD_SUBREAPER = 36
 _START_TOLERANCE_S = 0.05
 # Held while a child is being spawned and while orphans are reaped: a child that died at once
-# is never reaped before its own waiter knows its pid.
+# is never reaped before it is known to have a waiter of its own.
 _SPAWN_LOCK = threading.Lock()
+_WAITED: set[int] = set()  # children whose own waiter (a Popen) collects their exit
 
 
 def become_subreaper() -> bool:
@@ -131,15 +132,21 @@ def stop_identified(found: Mapping[int, float], *, grace_s: float, verify_s: flo
 
 
 @contextlib.contextmanager
-def spawning() -> Iterator[None]:
-    """Hold around a spawn until the child's waiter knows its pid (see :func:`reap_orphans`)."""
+def spawning() -> Iterator[Callable[[int], None]]:
+    """Hold around a spawn; call what it yields with the child's pid, and :func:`waited` once
+    its waiter has collected it, so :func:`reap_orphans` never takes its exit status."""
     with _SPAWN_LOCK:
-        yield
+        yield _WAITED.add
 
 
-def reap_orphans(exclude: set[int]) -> list[int]:
-    """Collect the exit of every zombie child of ours but ``exclude`` (the children whose own
-    waiters collect it): the descendants a subreaper inherited. Returns the reaped pids."""
+def waited(pid: int) -> None:
+    with _SPAWN_LOCK:
+        _WAITED.discard(pid)
+
+
+def reap_orphans() -> list[int]:
+    """Collect the exit of every zombie child of ours that has no waiter of its own: the
+    descendants a subreaper inherited. Returns the reaped pids."""
     import psutil
 
     reaped = []
@@ -149,7 +156,7 @@ def reap_orphans(exclude: set[int]) -> list[int]:
         except psutil.Error:
             return []
         for child in children:
-            if child.pid in exclude:
+            if child.pid in _WAITED:
                 continue
             try:
                 if child.status() != psutil.STATUS_ZOMBIE:

@@ -148,7 +148,7 @@ class ProcessManager:
         argv = limits.check_start(executable, list(args), cwd)
         record = self._admit(argv, cwd)
         try:
-            with lineage.spawning():
+            with lineage.spawning() as own:
                 popen = subprocess.Popen(  # a literal argv, never a shell
                     argv,
                     cwd=cwd,
@@ -160,6 +160,7 @@ class ProcessManager:
                     start_new_session=True,  # its own session and group: one killpg reaches it
                     close_fds=True,
                 )
+                own(popen.pid)
                 self._started(record, popen)
         except OSError as exc:
             self._start_failed(record, exc)
@@ -246,6 +247,7 @@ class ProcessManager:
                 break
             except subprocess.TimeoutExpired:
                 continue
+        lineage.waited(popen.pid)
         with self._lock:
             record.exit_code = code if code >= 0 else None
             record.signal = signal.Signals(-code).name if code < 0 else None
@@ -351,15 +353,6 @@ class ProcessManager:
             record.cleaning = True
         if mine:
             self._finish(record, "leader_exit_cleanup")
-
-    def reap(self) -> list[int]:
-        """Collect the exit of orphaned descendants this process inherited as a subreaper
-        (never a leader's: its monitor waits for that one)."""
-        with self._lock:
-            leaders = {
-                r.pid for r in self._records.values() if r.popen is not None and r.pid is not None
-            }
-        return lineage.reap_orphans(exclude=leaders)
 
     # Stop ------------------------------------------------------------------------------------
 

@@ -171,7 +171,7 @@ def _serve(server: SupervisorServer) -> None:
     thread.start()
     limit = _idle_limit()
     while not server.closing.wait(0.2):
-        server.manager.reap()  # the orphans it inherited as a subreaper
+        lineage.reap_orphans()  # the orphans it inherited as a subreaper
         if server.idle_for() >= limit:
             break
     server.shutdown()
