@@ -188,8 +188,7 @@ def _pass(store: JobStore, report: ReconcileReport) -> None:
                 and not terminate(job.worker, grace_s=settings.terminate_grace_s)
             ):
                 continue
-            store.release_reserve(job.id)  # its worker died before giving it back
-            record_cleanup(store, job.id, teardown(job), source=SOURCE)
+            record_cleanup(store, job.id, teardown(job, store), source=SOURCE)
             report.cleaned.append(job.id)
         elif not job.cleanup_pending and not job.cleanup_warnings and not _wakeup_outstanding(job):
             indexes.unmark(indexes.OPEN, job.id)
@@ -256,5 +255,5 @@ def recover_stale(store: JobStore, job: Job, reason: str, settings: EngineSettin
     if not recovered:
         return False  # it finished on its own meanwhile: what it wrote stands
     if terminated:
-        record_cleanup(store, job.id, teardown(updated), source=SOURCE)
+        record_cleanup(store, job.id, teardown(updated, store), source=SOURCE)
     return True

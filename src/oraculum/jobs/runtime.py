@@ -94,9 +94,10 @@ def remove_profile(profile: Path) -> list[str]:
     return warnings
 
 
-def teardown(job: Job) -> list[str]:
+def teardown(job: Job, store: JobStore) -> list[str]:
     """Release everything ``job`` holds; return warnings for what could not be released."""
     warnings: list[str] = []
+    store.release_reserve(job.id)  # set aside at submit for its worker's last write
     archive = Path(job.archive_path)
     if job.submitted_at is None:
         # A job that never ran keeps no archive once it is finished.
