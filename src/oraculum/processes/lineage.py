@@ -36,6 +36,7 @@ __all__ = [
     "reap_orphans",
     "spawning",
     "stop_identified",
+    "waited",
 ]
 
 MARK_ENV = "ORACULUM_PROCESS_MARK"

@@ -15,6 +15,7 @@ durably, and :meth:`adopt` takes over what a killed predecessor left running.
 from __future__ import annotations
 
 import itertools
+import logging
 import os
 import secrets
 import signal
@@ -31,6 +32,8 @@ from oraculum.jobs.process import process_start_time
 from oraculum.processes import group, limits, lineage
 from oraculum.processes.journal import Entry, Journal
 from oraculum.processes.tail import Tail
+
+log = logging.getLogger("oraculum.processes")
 
 __all__ = ["TERMINAL", "ProcessManager", "ProcessRecord", "refuse_windows"]
 
@@ -169,10 +172,11 @@ class ProcessManager:
                 f"Could not start {executable}: {exc.strerror or exc}.",
                 details={"process": record.to_json()},
             ) from None
-        self._journal_add(record)
         return record.to_json()
 
     def _journal_add(self, record: ProcessRecord) -> None:
+        """Record the process durably before anything can end it. Should that fail (a full
+        disk), it stays managed here; only a successor could not adopt it."""
         if self.journal is None or record.pid is None or record.start_time is None:
             return
         entry = Entry(
@@ -184,7 +188,10 @@ class ProcessManager:
             record.cwd,
             iso(record.started_at),
         )
-        self.journal.add(entry)
+        try:
+            self.journal.add(entry)
+        except (OracleError, OSError):
+            log.exception("could not record %s in the session's journal", record.id)
 
     def _admit(self, argv: list[str], cwd: str | None) -> ProcessRecord:
         with self._lock:
@@ -225,6 +232,7 @@ class ProcessManager:
         with self._lock:
             record.popen, record.pid, record.state = popen, popen.pid, "running"
             record.start_time = started
+        self._journal_add(record)
         assert popen.stdout is not None and popen.stderr is not None
         for stream, tail in ((popen.stdout, record.stdout), (popen.stderr, record.stderr)):
             threading.Thread(target=_pump, args=(stream, tail), daemon=True).start()
