@@ -67,29 +67,37 @@ def marked_env(mark: str, base: Mapping[str, str] | None = None) -> dict[str, st
 
 def marked(mark: str) -> dict[int, float]:
     """Every live (not zombie) process of this user carrying ``mark``: pid → start time."""
-    import psutil
-
-    wanted = f"{MARK_ENV}={mark}".encode()
     found: dict[int, float] = {}
-    me = os.getpid()
-    for proc in psutil.process_iter(["status"]):
-        if proc.pid == me or proc.info["status"] == psutil.STATUS_ZOMBIE:
-            continue
-        try:
-            with open(f"/proc/{proc.pid}/environ", "rb") as environ:
-                if wanted not in environ.read().split(b"\0"):
-                    continue
-        except OSError:
-            if not _environ_has(proc, mark):
-                continue
-        started = process_start_time(proc.pid)
-        if started is not None:
-            found[proc.pid] = started
+    for pid in _carrying(mark):
+        started = process_start_time(pid)
+        if started is not None and alive(pid, started):
+            found[pid] = started
     return found
 
 
+def _carrying(mark: str) -> list[int]:
+    """The pids whose environment holds the mark: read from /proc directly on Linux (a stop
+    looks through every process, so it must stay cheap), by psutil elsewhere."""
+    me = os.getpid()
+    if not os.path.isdir("/proc/self"):
+        import psutil
+
+        return [p.pid for p in psutil.process_iter() if p.pid != me and _environ_has(p, mark)]
+    wanted = f"{MARK_ENV}={mark}".encode()
+    pids = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == me:
+            continue
+        try:
+            with open(f"/proc/{name}/environ", "rb") as environ:
+                if wanted in environ.read().split(b"\0"):
+                    pids.append(int(name))
+        except OSError:
+            continue  # gone, or not ours to read
+    return pids
+
+
 def _environ_has(proc: object, mark: str) -> bool:
-    """Where there is no /proc: psutil's view of the environment."""
     import psutil
 
     try:
