@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,10 +16,10 @@ import pytest
 
 from homes import write_global_config
 from oraculum.cli import main
-from oraculum.core.config import seed_profile_dir
+from oraculum.core.config import Config, seed_profile_dir
 from oraculum.core.paths import global_config_path, jobs_dir
 from oraculum.jobs import leases
-from oraculum.jobs.store import STAGING_DIR
+from oraculum.jobs.store import STAGING_DIR, JobStore
 
 pytestmark = pytest.mark.browser  # the offline checks launch Chromium once
 
@@ -103,6 +104,13 @@ def test_doctor_reports_stale_leases_and_staging_leftovers_without_removing_them
     gone.wait()
     leftover = jobs_dir() / STAGING_DIR / f"{gone.pid}-1000-0123abcd"
     leftover.mkdir(parents=True)
+    # A killed job's runtime profile (untouched for an hour) and its worker's space reserve.
+    profile = Config().browser.runtime_profiles_dir / "0123456789abcdef0123456789abcdef"
+    profile.mkdir(parents=True)
+    os.utime(profile, (time.time() - 3600, time.time() - 3600))
+    reserve = JobStore().paths("0000000000xxx").space_reserve
+    reserve.parent.mkdir(parents=True)
+    reserve.write_bytes(b"\0" * 16)
 
     _, report = doctor_json(capsys)
 
@@ -115,6 +123,10 @@ def test_doctor_reports_stale_leases_and_staging_leftovers_without_removing_them
     assert staging["status"] == "warn" and str(leftover) in staging["detail"]
     assert "oraculum clean --expired" in staging["nextStep"]
     assert lease.path.exists() and conversation.path.exists() and leftover.is_dir()
+    left = checks["job leftovers"]
+    assert left["status"] == "warn"
+    assert str(profile) in left["detail"] and str(reserve) in left["detail"]
+    assert profile.is_dir() and reserve.exists()
 
 
 def test_doctor_warns_about_modes_and_fails_a_bad_seed(

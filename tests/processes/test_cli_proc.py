@@ -24,6 +24,15 @@ pytestmark = pytest.mark.slow
 
 ORACULUM = str(Path(sys.executable).with_name("oraculum"))
 SLEEPER = ["-c", "import time; print('ready', flush=True); time.sleep(60)"]
+# Starts a descendant that double-forks out of its session (`setsid -f`), which writes its pid
+# to the file named by argv[1], then sleeps.
+DOUBLE_FORK = (
+    "import subprocess, sys, time\n"
+    'code = \'import os, sys, time; open(sys.argv[1], "w").write(str(os.getpid())); '
+    "time.sleep(60)'\n"
+    "subprocess.run(['setsid', '-f', sys.executable, '-c', code, sys.argv[1]], check=True)\n"
+    "time.sleep(60)\n"
+)
 
 
 def proc(project: Path, *args: str, session: str = "shell", check: bool = True) -> Any:
@@ -118,3 +127,56 @@ def test_a_session_is_required(project: Path) -> None:
     )
     assert done.returncode != 0
     assert json.loads(done.stdout)["error"]["code"] == "persisted_session_required"
+
+
+# Nothing outlives its owner unseen (issue 41 §4) ---------------------------------------------
+
+
+def _double_forked(project: Path, tmp_path: Path) -> tuple[dict[str, Any], int]:
+    """A started process and the pid of its `setsid -f` descendant."""
+    pidfile = tmp_path / "escapee.pid"
+    started = proc(project, "start", sys.executable, "-c", DOUBLE_FORK, str(pidfile))["process"]
+    until(lambda: pidfile.exists() and pidfile.read_text().isdigit(), "the escapee's pid")
+    return started, int(pidfile.read_text())
+
+
+def test_a_double_forked_descendant_is_reported_and_stopped(project: Path, tmp_path: Path) -> None:
+    started, escapee = _double_forked(project, tmp_path)
+    owner = supervisor_of(project, "shell")
+    assert owner is not None
+    # A child subreaper: the orphaned escapee became the supervisor's child, not init's.
+    assert psutil.Process(escapee).ppid() == owner.pid
+    stopped = proc(project, "stop", started["id"])["process"]
+    assert stopped["escapedPids"] == [escapee] and stopped["state"] == "signaled"
+    assert not alive(escapee)
+    assert "left the process group" in proc_text(project, "list")
+
+
+def proc_text(project: Path, *args: str) -> str:
+    done = subprocess.run(
+        [ORACULUM, "proc", *args, "--session", "shell"], capture_output=True, text=True, cwd=project
+    )
+    return done.stdout
+
+
+def test_a_sigkilled_supervisors_processes_are_adopted_listed_and_shut_down(
+    project: Path, tmp_path: Path
+) -> None:
+    started, escapee = _double_forked(project, tmp_path)
+    owner = supervisor_of(project, "shell")
+    assert owner is not None
+    owner.kill()
+    until(lambda: not owner.is_running() or owner.status() == psutil.STATUS_ZOMBIE, "killed")
+    assert alive(started["pid"]) and alive(escapee)  # left behind, unowned
+
+    listed = proc(project, "list")["processes"]  # a new supervisor adopts them
+    assert [(p["id"], p["pid"], p["state"]) for p in listed] == [
+        (started["id"], started["pid"], "running")
+    ]
+    assert listed[0]["adopted"] is True
+    assert supervisor_of(project, "shell") is not None
+
+    ended = proc(project, "shutdown")
+    until(lambda: not alive(started["pid"]) and not alive(escapee), "everything stopped")
+    assert [p["escapedPids"] for p in ended["processes"]] == [[escapee]]
+    assert supervisor.journal(project_id(project), "shell").entries() == []  # all verified

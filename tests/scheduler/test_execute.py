@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from oraculum.processes.lineage import MARK_ENV
 from oraculum.scheduler.execute import payload_env, preview, run_payload
 from oraculum.scheduler.validation import Payload
 
@@ -32,7 +33,8 @@ def test_only_allowlisted_variables_reach_the_payload(
     names = {line.split("=", 1)[0] for line in out.read_text().splitlines()}
     assert "GITHUB_TOKEN" not in names
     assert {"PATH", "TZ"} <= names
-    assert names <= set(payload_env(os.environ))
+    # Only the mark its descendants are found by is added (see processes.lineage).
+    assert names - set(payload_env(os.environ)) == {MARK_ENV}
     assert payload_env({"HOME": "/h", "AWS_SECRET_ACCESS_KEY": "x"}) == {"HOME": "/h"}
 
 
@@ -58,3 +60,27 @@ def test_output_files_are_private_and_previews_bounded(tmp_path: Path) -> None:
     assert len(out.read_bytes()) == 6001  # the file keeps everything
     assert preview(err) == {"preview": "e\n", "truncated": False}
     assert preview(tmp_path / "missing") == {"preview": "", "truncated": False}
+
+
+def _alive(pid: int) -> bool:
+    import psutil
+
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+# Double-forks out of the payload's session (`setsid -f`), writes its pid, sleeps.
+ESCAPES = "setsid -f sh -c 'echo $$ > escapee.pid; exec sleep 120'; exec sleep 120"
+
+
+def test_a_payloads_setsid_child_does_not_survive_the_timeout(tmp_path: Path) -> None:
+    timed_out, _, _ = run(tmp_path, "/bin/sh", "-c", ESCAPES, timeout_s=1.0)
+    assert "timeout" in timed_out
+    escapee = int((tmp_path / "escapee.pid").read_text())
+    try:
+        assert not _alive(escapee)
+    finally:
+        if _alive(escapee):
+            os.kill(escapee, 9)

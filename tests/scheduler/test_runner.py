@@ -211,3 +211,27 @@ def test_an_occurrence_due_while_the_previous_runs_is_skipped(sched) -> None:  #
     for before, after in pairwise(ran):
         assert after["started_at"] >= before["ended_at"]
     assert (sched.root / "runs.log").read_text() == "run\n" * len(ran)
+
+
+def test_a_payloads_double_forked_child_is_the_runners_and_ends_at_the_timeout(
+    sched, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    import psutil
+
+    monkeypatch.setenv("ORACULUM_SCHEDULER_TIMEOUT_S", "3")  # the runner inherits it
+    sched.warm_runner()
+    script = "setsid -f sh -c 'echo $$ > escapee.pid; exec sleep 120'; exec sleep 120"
+    sid = sched.submit("--prompt", "Escape.", "--in", "1s", "--cwd", ".", "--", SH, "-c", script)
+    pid_file = sched.root / "escapee.pid"
+    sched.wait_for(lambda: pid_file.exists() and pid_file.read_text().strip(), what="escapee")
+    escapee = psutil.Process(int(pid_file.read_text()))
+    sched.extra_pids.append(escapee.pid)
+    # A child subreaper: the orphaned escapee became the runner's child, not init's.
+    assert escapee.ppid() == sched.runner_pid()
+    sched.wait_for(lambda: ended(sched.occurrences(sid)), what="the occurrence to end")
+    assert sched.occurrences(sid)[0]["outcome"] == "timeout"
+    sched.wait_for(
+        lambda: not escapee.is_running() or escapee.status() == psutil.STATUS_ZOMBIE,
+        timeout=10,
+        what="the escapee to end with its payload",
+    )

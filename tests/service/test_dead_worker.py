@@ -11,7 +11,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -28,6 +28,8 @@ from oraculum.service.wait import wait
 pytestmark = pytest.mark.slow
 
 HANG = {"outcome": "hang"}
+POLL_MS = 500
+ORACULUM = str(Path(sys.executable).with_name("oraculum"))
 
 
 def wait_for(store: JobStore, job_id: str, predicate: Callable[[Job], bool], timeout: float = 30):
@@ -40,16 +42,22 @@ def wait_for(store: JobStore, job_id: str, predicate: Callable[[Job], bool], tim
     raise AssertionError(f"job {job_id} never reached the state: {store.load(job_id).phase}")
 
 
-def _running_then_orphaned(store: JobStore) -> tuple[str, str]:
-    """One hanging job whose worker and watchdog are both SIGKILLed, and one queued behind it."""
-    write_fast_config({"browser": {"maxConcurrentJobs": 1}})
+def _running_then_orphaned(
+    store: JobStore, before_kill: Callable[[], object] | None = None
+) -> tuple[str, str]:
+    """One hanging job whose worker and watchdog are both SIGKILLed, and one queued behind it
+    (``before_kill`` runs just before the kill)."""
+    write_fast_config({"browser": {"maxConcurrentJobs": 1}, "poller": {"intervalMs": POLL_MS}})
     first = submit("one", ["src"], session="s", provider="test", selection_extras=HANG).job
     second = submit("two", ["src"], session="s", provider="test").job
     running = wait_for(store, first["id"], lambda j: j.phase == Phase.AWAITING_RESPONSE)
+    if before_kill is not None:
+        before_kill()
     kill_watchdog(store, first["id"])
     os.killpg(running.worker.pid, signal.SIGKILL)
     wait_for(store, first["id"], lambda j: liveness(j.worker) == Liveness.DEAD, timeout=5)
-    assert store.load(first["id"]).is_active  # nobody has noticed yet
+    if before_kill is None:
+        assert store.load(first["id"]).is_active  # nobody has noticed yet
     return first["id"], second["id"]
 
 
@@ -113,4 +121,88 @@ def test_wait_service_returns_for_a_dead_workers_job(project: Path) -> None:
     dead, queued = _running_then_orphaned(store)
     result = wait(dead, session="s")  # no timeout: it must not block forever
     assert result.done and result.job is not None and result.job["status"] == "failed"
+    _assert_recovered(store, dead, queued)
+
+
+# Any long-lived oraculum process ends the job, with no command run (issue 41 §3) -------------
+
+
+def _proc(project: Path, *args: str) -> None:
+    subprocess.run(
+        [ORACULUM, "--json", "proc", *args], cwd=project, check=True, capture_output=True
+    )
+
+
+@pytest.fixture
+def supervisor_alive(project: Path) -> Iterator[Callable[[], None]]:
+    """Starts a `proc` supervisor of session "s" (holding one sleeper) when called."""
+
+    def start() -> None:
+        _proc(project, "start", "--session", "s", "--", sys.executable, "-c", SLEEP)
+
+    yield start
+    _proc(project, "shutdown", "--session", "s")
+
+
+SLEEP = "import time; time.sleep(120)"
+
+
+def _ends_unseen(store: JobStore, job_id: str, within_s: float) -> Job:
+    """Reads job.json only (no reconcile of its own) until the job has ended."""
+    return wait_for(store, job_id, lambda j: j.is_terminal, timeout=within_s)
+
+
+def test_a_proc_supervisor_alone_ends_a_dead_workers_job(
+    project: Path, supervisor_alive: Callable[[], None]
+) -> None:
+    store = JobStore()
+    dead, queued = _running_then_orphaned(store, before_kill=supervisor_alive)
+    # The worker is dead already: its first poll sees it (one poll plus a pass's own time).
+    ended = _ends_unseen(store, dead, within_s=POLL_MS / 1000 + 2.0)
+    assert ended.error_code == "worker_lost"
+    assert ended.lifecycle_events[-1].source in ("oracle:reconcile",)
+    assert not store.paths(dead).space_reserve.exists()  # its worker never gave it back
+    _assert_recovered(store, dead, queued)
+
+
+@pytest.fixture
+def read_only_jobs(project: Path) -> Iterator[Callable[[bool], None]]:
+    """Makes the jobs directory read-only (a read-only bind mount over itself) and back."""
+    if os.geteuid() != 0:
+        pytest.skip("a read-only bind mount needs root")
+    root = JobStore().root
+    mounted: list[bool] = []
+
+    def read_only(on: bool) -> None:
+        if on:
+            subprocess.run(["mount", "--bind", str(root), str(root)], check=True)
+            mounted.append(True)
+            subprocess.run(["mount", "-o", "remount,ro,bind", str(root)], check=True)
+        else:
+            subprocess.run(["umount", str(root)], check=True)
+            mounted.pop()
+
+    yield read_only
+    if mounted:
+        subprocess.run(["umount", "-l", str(root)], check=False)
+
+
+def test_a_dead_workers_job_ends_once_a_read_only_jobs_dir_is_writable_again(
+    project: Path,
+    supervisor_alive: Callable[[], None],
+    read_only_jobs: Callable[[bool], None],
+) -> None:
+    store = JobStore()
+
+    def read_only_then_start() -> None:
+        supervisor_alive()
+        read_only(True)
+
+    read_only = read_only_jobs
+    dead, queued = _running_then_orphaned(store, before_kill=read_only_then_start)
+    time.sleep(4 * POLL_MS / 1000)  # every pass meanwhile fails: nothing can be written
+    assert store.load(dead).is_active
+    read_only(False)
+    ended = _ends_unseen(store, dead, within_s=POLL_MS / 1000 + 2.0)
+    assert ended.error_code == "worker_lost"
     _assert_recovered(store, dead, queued)

@@ -259,7 +259,7 @@ def test_enospc_everywhere_still_records_how_the_job_ended(disk: Disk) -> None:
     assert f"cannot write {paths.job_file} " in (ended.error or "")
 
 
-def test_full_disk_job_of_a_killed_worker_is_explained_once_there_is_room(disk: Disk) -> None:
+def test_full_disk_job_of_a_killed_worker_is_explained_from_its_reserve(disk: Disk) -> None:
     store = JobStore()
     job_id = submit(
         "Hang.", ["src"], session=SESSION, provider="test", selection_extras={"outcome": "hang"}
@@ -270,17 +270,14 @@ def test_full_disk_job_of_a_killed_worker_is_explained_once_there_is_room(disk: 
         time.sleep(0.05)
     disk.fill(leave_pages=0)
     assert job.worker is not None
-    os.kill(job.worker.pid, signal.SIGKILL)  # no ending of its own; nobody can write one yet
-    time.sleep(1.0)
-    shown = status(job_id, session=SESSION).to_json()["job"]
-    assert shown["status"] == "waiting"  # readers still work
-
-    disk.empty()
+    os.kill(job.worker.pid, signal.SIGKILL)  # no ending of its own
+    # Not a page free, but the reserve its worker never gave back is room for the ending.
     deadline = time.monotonic() + 30
     while (shown := status(job_id, session=SESSION).to_json()["job"])["status"] != "failed":
         assert time.monotonic() < deadline, shown
         time.sleep(0.2)
     assert shown["errorCode"] == "worker_lost"
+    assert not store.paths(job_id).space_reserve.exists()
     assert f"PID {job.worker.pid} is no longer running" in shown["error"]
 
 
@@ -380,3 +377,28 @@ def test_oserror_maps_to_codes(tmp_path: Path) -> None:
         assert info.value.details == {"path": str(blocker / "child.json"), "errno": "ENOTDIR"}
     with pytest.raises(FileExistsError):  # a collision stays the caller's to handle
         write_private_file(blocker, b"")
+
+
+def test_a_submit_on_a_nearly_full_disk_ends_disk_full_never_worker_lost(disk: Disk) -> None:
+    """Issue 41 §3: with 0, 1, 2, … free pages a submit is refused `disk_full` or its job ends
+    complete or `disk_full`; never `worker_lost`, and no worker leaves a traceback."""
+    store = JobStore()
+    outcomes: dict[int, str] = {}
+    for pages in range(MAX_FREE_PAGES):
+        disk.fill(leave_pages=pages)
+        try:
+            job_id = submit("Why?", ["src"], session=SESSION, provider="test").job["id"]
+        except OracleError as error:
+            assert error.code == "disk_full", (pages, error.to_dict())
+            outcomes[pages] = "refused"
+            continue
+        ended = finished(job_id, timeout=30)
+        outcomes[pages] = ended.error_code or ended.status.value
+        assert outcomes[pages] in ("complete", "disk_full"), (pages, ended.error)
+        log = store.paths(job_id).worker_log
+        assert "Traceback" not in (log.read_text() if log.exists() else ""), pages
+        assert not store.paths(job_id).space_reserve.exists()
+        disk.empty()
+        if ended.status == Status.COMPLETE:
+            break  # from here on there is room for everything
+    assert "refused" in outcomes.values() and "complete" in outcomes.values(), outcomes

@@ -424,7 +424,7 @@ def _fail_promoted(store: JobStore, job: Job, error: OracleError) -> None:
     written (a full disk), the job stays `submitted` with no worker and no lease, and reconcile
     fails it once it can write (no worker within `noWorkerGraceMs`)."""
     failed = _fail(store, job.id, error.message, source="oracle:queue", code=error.code)
-    warnings = teardown(failed or job)
+    warnings = teardown(failed or job, store)
     if failed is not None:
         with contextlib.suppress(OracleError):
             record_cleanup(store, job.id, warnings, source="oracle:queue")

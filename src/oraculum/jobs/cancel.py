@@ -70,7 +70,7 @@ def _cancel_queued(store: JobStore, job: Job, reason: str) -> CancelOutcome:
     indexes.unmark(indexes.QUEUE, job.id)
     if cancelled.status != Status.CANCELLED:
         return _finished(cancelled, "finished_first")
-    record_cleanup(store, job.id, teardown(cancelled), source=SOURCE)
+    record_cleanup(store, job.id, teardown(cancelled, store), source=SOURCE)
     return CancelOutcome(store.load(job.id), "cancelled", f"Cancelled oracle job {job.id}.")
 
 
@@ -150,7 +150,7 @@ def _clean_up(store: JobStore, final: Job, stopped: bool, pid: int | None) -> Ca
         return CancelOutcome(
             final, "cancel_failed", f"Oracle job {final.id} failed during cancellation."
         )
-    warnings = teardown(final)
+    warnings = teardown(final, store)
     final = record_cleanup(store, final.id, warnings, source=SOURCE)
     if not warnings:
         promote_queue(store)

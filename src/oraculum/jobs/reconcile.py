@@ -1,5 +1,8 @@
-"""Reconcile: finish what crashed. Run by every command that reads or waits on jobs, by each
-worker's watchdog and by the poller, so a dead worker's job ends with no session alive.
+"""Reconcile: finish what crashed. Run by every command that reads, waits on or submits jobs,
+by each worker's watchdog, by the poller, and every poll interval by each long-lived oraculum
+process (:class:`ReconcileThread`: the `proc` supervisor, the scheduler runner), so a job whose
+worker and watchdog both died ends `worker_lost` within the stale window plus one poll while any
+oraculum process lives, and at the first command otherwise.
 
 An active job whose worker is gone, is another process now, never appeared, or stopped
 heartbeating becomes failed (or cancelled when a cancel was requested) with the precise reason;
@@ -10,9 +13,15 @@ cleanup outstanding get their teardown retried on the backoff schedule.
 from __future__ import annotations
 
 import logging
+import os
+import threading
+import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from oraculum.core.errors import OracleError
+from oraculum.core.fsio import FILE_MODE, ensure_private_dir
+from oraculum.core.paths import state_dir
 from oraculum.jobs import indexes, transitions
 from oraculum.jobs.admission import promote_queue
 from oraculum.jobs.locks import named_lock
@@ -69,6 +78,86 @@ def reconcile_before_reading(store: JobStore) -> None:
         log.exception("reconcile before reading failed")
 
 
+# Periodic passes ------------------------------------------------------------------------------
+
+_STAMP = "reconcile.last"  # its mtime: when any process last finished a periodic pass
+
+
+def _stamp() -> Path:
+    return state_dir() / _STAMP
+
+
+def _last_pass_age() -> float | None:
+    try:
+        return time.time() - _stamp().stat().st_mtime
+    except OSError:
+        return None
+
+
+def _touch_stamp() -> None:
+    path = _stamp()
+    ensure_private_dir(path.parent)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
+    try:
+        os.utime(fd)
+    finally:
+        os.close(fd)
+
+
+def reconcile_due(
+    store: JobStore | None = None, *, every_s: float, runtime_dir: Path | None = None
+) -> ReconcileReport | None:
+    """One pass unless any process finished one less than ``every_s`` ago (None then), so
+    many long-lived processes together cost one pass per interval. With ``runtime_dir`` the
+    pass also removes the runtime profiles left there (see :mod:`oraculum.jobs.leftovers`)."""
+    age = _last_pass_age()
+    if age is not None and 0 <= age < every_s:
+        return None
+    store = store or JobStore()
+    report = reconcile(store)
+    if report.skipped_busy:
+        return report
+    if runtime_dir is not None:
+        from oraculum.jobs.leftovers import remove_orphan_profiles
+
+        report.cleaned += [path.name for path in remove_orphan_profiles(store, runtime_dir)]
+    _touch_stamp()
+    return report
+
+
+class ReconcileThread(threading.Thread):
+    """Runs :func:`reconcile_due` every poll interval (``poller.intervalMs`` of the global
+    config unless given) for the life of a long-lived process. Never raises: a failed pass
+    (a read-only jobs directory, say) is logged and the next one tries again."""
+
+    def __init__(self, every_s: float | None = None, *, store: JobStore | None = None) -> None:
+        super().__init__(name="oraculum-reconcile", daemon=True)
+        self.every_s = every_s
+        self.store = store
+        self.stopped = threading.Event()
+
+    def _settings(self) -> tuple[float, Path | None]:
+        from oraculum.core.config import Config, load_config
+
+        try:
+            config = load_config().config
+        except OracleError:
+            config = Config()
+        every = self.every_s if self.every_s is not None else config.poller.interval_ms / 1000
+        return every, config.browser.runtime_profiles_dir
+
+    def run(self) -> None:
+        every_s, runtime_dir = self._settings()
+        while not self.stopped.wait(every_s):
+            try:
+                reconcile_due(self.store, every_s=every_s, runtime_dir=runtime_dir)
+            except Exception:
+                log.exception("periodic reconcile failed")
+
+    def stop(self) -> None:
+        self.stopped.set()
+
+
 def _pass(store: JobStore, report: ReconcileReport) -> None:
     now = utc_now()
     for job_id in indexes.members(indexes.OPEN):
@@ -99,7 +188,7 @@ def _pass(store: JobStore, report: ReconcileReport) -> None:
                 and not terminate(job.worker, grace_s=settings.terminate_grace_s)
             ):
                 continue
-            record_cleanup(store, job.id, teardown(job), source=SOURCE)
+            record_cleanup(store, job.id, teardown(job, store), source=SOURCE)
             report.cleaned.append(job.id)
         elif not job.cleanup_pending and not job.cleanup_warnings and not _wakeup_outstanding(job):
             indexes.unmark(indexes.OPEN, job.id)
@@ -152,6 +241,10 @@ def recover_stale(store: JobStore, job: Job, reason: str, settings: EngineSettin
             cleanup_pending=terminated,
         )
 
+    if terminated:
+        # Its worker died before giving the space back: on a full disk it is what lets the
+        # ending below be written.
+        store.release_reserve(job.id)
     updated = store.update(job.id, change)
     recovered = (
         updated.is_terminal
@@ -162,5 +255,5 @@ def recover_stale(store: JobStore, job: Job, reason: str, settings: EngineSettin
     if not recovered:
         return False  # it finished on its own meanwhile: what it wrote stands
     if terminated:
-        record_cleanup(store, job.id, teardown(updated), source=SOURCE)
+        record_cleanup(store, job.id, teardown(updated, store), source=SOURCE)
     return True

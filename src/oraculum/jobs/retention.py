@@ -83,7 +83,7 @@ def _remove_locked(store: JobStore, job: Job) -> None:
             details={"retryAt": iso(blocker.retry_at)} if blocker.retry_at else {},
             suggested_next_step="Retry later.",
         )
-    warnings = teardown(job)
+    warnings = teardown(job, store)
     if warnings:
         # The job lock is ours already: persist the warnings directly.
         store.save(with_cleanup(job, warnings, at=now, source=SOURCE))

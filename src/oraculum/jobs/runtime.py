@@ -87,9 +87,17 @@ def _remove_profile(profile: Path, warnings: list[str]) -> None:
         time.sleep(PROFILE_REMOVE_PAUSE_S)
 
 
-def teardown(job: Job) -> list[str]:
+def remove_profile(profile: Path) -> list[str]:
+    """Remove a runtime profile no job holds any more; warnings for what could not go."""
+    warnings: list[str] = []
+    _remove_profile(profile, warnings)
+    return warnings
+
+
+def teardown(job: Job, store: JobStore) -> list[str]:
     """Release everything ``job`` holds; return warnings for what could not be released."""
     warnings: list[str] = []
+    store.release_reserve(job.id)  # set aside at submit for its worker's last write
     archive = Path(job.archive_path)
     if job.submitted_at is None:
         # A job that never ran keeps no archive once it is finished.

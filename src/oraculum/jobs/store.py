@@ -55,8 +55,11 @@ STAGING_DIR = ".staging"
 _STAGING_OWNER = re.compile(r"^([1-9][0-9]{0,9})-([0-9]{1,16})-[0-9a-f]{8}$")
 # Entries without an owner come from versions that recorded none; no submit runs this long.
 UNOWNED_STAGING_GRACE_S = 3600.0
-# Room a worker sets aside so that a full disk cannot keep it from recording how the job
-# ended: a job.json rewrite (tens of KiB at most) plus the cleanup record and log lines.
+# Room set aside in each job's directory at submit (its worker's start makes it for a job
+# from before) and given back for the last write of how the job ended, by its worker or by
+# the reconcile that finds it dead, so a full disk cannot keep that from being recorded: a
+# job.json rewrite (tens of KiB at most) plus the cleanup record and log lines.
+SPACE_RESERVE = ".space-reserve"
 SPACE_RESERVE_BYTES = 64 * 1024
 
 # The jobs read last, with the bytes they were read from. Admission reads the same few jobs
@@ -105,7 +108,7 @@ class JobPaths:
 
     @property
     def space_reserve(self) -> Path:
-        return self.dir / ".space-reserve"
+        return self.dir / SPACE_RESERVE
 
     def archive(self, job_id: str, provider: str) -> Path:
         return self.dir / f"context-{job_id}{provider_spec(provider).archive_suffix}"
@@ -241,6 +244,9 @@ class JobStore:
         try:
             write_private_file(area / PROMPT_FILE, prompt.encode("utf-8"))
             write_private_file(area / JOB_FILE, b"")  # filled by adopt
+            # The room its worker's last write may need: a submit on a disk too full for it
+            # is refused `disk_full` here instead of starting a job that could not end.
+            write_private_file(area / SPACE_RESERVE, bytes(SPACE_RESERVE_BYTES))
         except BaseException:
             discard_prepared(area)
             raise
@@ -296,16 +302,12 @@ class JobStore:
 
     # Space reserve ---------------------------------------------------------------------------
 
-    def reserve_space(self, job_id: str) -> bool:
+    def reserve_space(self, job_id: str) -> None:
         """Set :data:`SPACE_RESERVE_BYTES` aside in the job directory (written, so really
-        allocated); False when even that does not fit."""
-        try:
+        allocated); when even that does not fit, the write's error (`disk_full`…) is raised
+        and nothing is left of it."""
+        with contextlib.suppress(FileExistsError):
             write_private_file(self.paths(job_id).space_reserve, bytes(SPACE_RESERVE_BYTES))
-        except FileExistsError:
-            return True
-        except OracleError:
-            return False
-        return True
 
     def release_reserve(self, job_id: str) -> bool:
         """Give the reserved space back; True when there was a reserve to give."""

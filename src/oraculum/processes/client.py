@@ -71,12 +71,14 @@ def request(
 ) -> Any:
     """Send one request to the session's supervisor; its result, or its error raised.
 
-    Without a supervisor: ``start`` starts one and waits for it, otherwise None is returned
-    (the session has no CLI-started processes)."""
+    Without a supervisor: ``start`` starts one and waits for it, and so does a session whose
+    journal names a process still running (its supervisor was killed: the new one adopts it);
+    otherwise None is returned (the session has no CLI-started processes)."""
     try:
         answer = _exchange(project_id, session_id, message)
     except (FileNotFoundError, ConnectionRefusedError):
-        if not start:
+        # A supervisor that was killed left its processes running: a new one adopts them.
+        if not start and not supervisor.journal(project_id, session_id).anything_running():
             return None
         answer = _started_exchange(project_id, session_id, message)
     if not answer.get("ok"):

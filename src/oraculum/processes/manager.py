@@ -2,16 +2,22 @@
 
 Each child runs its literal argv (no shell), stdin closed, no TTY, stdout and stderr read
 continuously into bounded tails, and leads its own process group. A monitor thread per child
-reaps the leader, keeps a snapshot of its descendants (to name the ones that escape the group
-with ``setsid``), and when the leader exits on its own, ends the rest of its group too. State
-is in this process's memory: the owner is the process hosting the manager (the MCP server, or
-the per-session supervisor of the CLI), and its end stops everything (:meth:`stop_all`).
+reaps the leader, keeps a snapshot of its descendants, and when the leader exits on its own,
+ends the rest of its group too. Each child carries a mark its descendants inherit
+(:mod:`oraculum.processes.lineage`), so one that left the group (``setsid``, ``setsid -f``) is
+still found when the group ends: named in ``escapedPids`` and stopped with it. State is in
+this process's memory: the owner is the process hosting the manager (the MCP server, or the
+per-session supervisor of the CLI), and its end stops everything (:meth:`stop_all`). With a
+:class:`~oraculum.processes.journal.Journal` (the supervisor's) each process is also recorded
+durably, and :meth:`adopt` takes over what a killed predecessor left running.
 """
 
 from __future__ import annotations
 
 import itertools
+import logging
 import os
+import secrets
 import signal
 import subprocess
 import threading
@@ -22,8 +28,12 @@ from typing import IO, Any
 
 from oraculum.core.errors import OracleError
 from oraculum.jobs.model import iso, utc_now
-from oraculum.processes import group, limits
+from oraculum.jobs.process import process_start_time
+from oraculum.processes import group, limits, lineage
+from oraculum.processes.journal import Entry, Journal
 from oraculum.processes.tail import Tail
+
+log = logging.getLogger("oraculum.processes")
 
 __all__ = ["TERMINAL", "ProcessManager", "ProcessRecord", "refuse_windows"]
 
@@ -54,6 +64,9 @@ class ProcessRecord:
     stderr: Tail = field(default_factory=lambda: Tail(limits.TAIL_BYTES))
     popen: subprocess.Popen[bytes] | None = None
     known: dict[int, float] = field(default_factory=dict)  # descendants seen (pid → start)
+    mark: str = ""  # inherited by every descendant (see lineage)
+    start_time: float | None = None  # the leader's, for its identity
+    adopted: bool = False  # taken over from a predecessor: no pipes, no exit status
     leader_done: threading.Event = field(default_factory=threading.Event)
     cleaning: bool = False  # someone (stop or the monitor) owns the group's end
 
@@ -62,7 +75,8 @@ class ProcessRecord:
         return self.state in TERMINAL
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        adopted = {"adopted": True} if self.adopted else {}
+        return adopted | {
             "id": self.id,
             "executable": self.argv[0],
             "args": self.argv[1:],
@@ -91,6 +105,13 @@ def refuse_windows(system: str = os.name) -> None:
         )
 
 
+def _pgid(pid: int) -> int | None:
+    try:
+        return os.getpgid(pid)
+    except (ProcessLookupError, PermissionError):
+        return None
+
+
 def _pump(stream: IO[bytes], tail: Tail) -> None:
     """Read a pipe until EOF so the child never blocks on a full pipe."""
     try:
@@ -107,10 +128,16 @@ class ProcessManager:
     """The managed processes of one owner, in this process."""
 
     def __init__(
-        self, *, grace_s: float = limits.STOP_GRACE_S, verify_s: float = limits.VERIFY_DEADLINE_S
+        self,
+        *,
+        grace_s: float = limits.STOP_GRACE_S,
+        verify_s: float = limits.VERIFY_DEADLINE_S,
+        journal: Journal | None = None,
     ) -> None:
         self.grace_s = grace_s
         self.verify_s = verify_s
+        self.journal = journal
+        self._owner = secrets.token_hex(8)  # this manager's part of each mark
         self._lock = threading.Lock()
         self._records: dict[str, ProcessRecord] = {}
         self._ids = itertools.count(1)
@@ -124,16 +151,20 @@ class ProcessManager:
         argv = limits.check_start(executable, list(args), cwd)
         record = self._admit(argv, cwd)
         try:
-            popen = subprocess.Popen(  # a literal argv, never a shell
-                argv,
-                cwd=cwd,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                shell=False,
-                start_new_session=True,  # its own session and group: one killpg reaches it all
-                close_fds=True,
-            )
+            with lineage.spawning() as own:
+                popen = subprocess.Popen(  # a literal argv, never a shell
+                    argv,
+                    cwd=cwd,
+                    env=lineage.marked_env(record.mark),
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    shell=False,
+                    start_new_session=True,  # its own session and group: one killpg reaches it
+                    close_fds=True,
+                )
+                own(popen.pid)
+                self._started(record, popen)
         except OSError as exc:
             self._start_failed(record, exc)
             raise OracleError(
@@ -141,8 +172,26 @@ class ProcessManager:
                 f"Could not start {executable}: {exc.strerror or exc}.",
                 details={"process": record.to_json()},
             ) from None
-        self._started(record, popen)
         return record.to_json()
+
+    def _journal_add(self, record: ProcessRecord) -> None:
+        """Record the process durably before anything can end it. Should that fail (a full
+        disk), it stays managed here; only a successor could not adopt it."""
+        if self.journal is None or record.pid is None or record.start_time is None:
+            return
+        entry = Entry(
+            record.id,
+            record.pid,
+            record.start_time,
+            record.mark,
+            record.argv,
+            record.cwd,
+            iso(record.started_at),
+        )
+        try:
+            self.journal.add(entry)
+        except (OracleError, OSError):
+            log.exception("could not record %s in the session's journal", record.id)
 
     def _admit(self, argv: list[str], cwd: str | None) -> ProcessRecord:
         with self._lock:
@@ -158,6 +207,7 @@ class ProcessManager:
                 )
             self._evict()
             record = ProcessRecord(f"{_ID_PATTERN_PREFIX}{next(self._ids)}", argv, cwd, utc_now())
+            record.mark = f"{self._owner}:{record.id}"
             self._records[record.id] = record
             return record
 
@@ -178,8 +228,11 @@ class ProcessManager:
         record.leader_done.set()
 
     def _started(self, record: ProcessRecord, popen: subprocess.Popen[bytes]) -> None:
+        started = process_start_time(popen.pid)
         with self._lock:
             record.popen, record.pid, record.state = popen, popen.pid, "running"
+            record.start_time = started
+        self._journal_add(record)
         assert popen.stdout is not None and popen.stderr is not None
         for stream, tail in ((popen.stdout, record.stdout), (popen.stderr, record.stderr)):
             threading.Thread(target=_pump, args=(stream, tail), daemon=True).start()
@@ -202,6 +255,7 @@ class ProcessManager:
                 break
             except subprocess.TimeoutExpired:
                 continue
+        lineage.waited(popen.pid)
         with self._lock:
             record.exit_code = code if code >= 0 else None
             record.signal = signal.Signals(-code).name if code < 0 else None
@@ -218,17 +272,95 @@ class ProcessManager:
             if record.state == "running":
                 record.state = "stopping"
             record.stop_reason = record.stop_reason or reason
-        end = group.end_group(
-            record.pid, record.leader_done.is_set, grace_s=self.grace_s, verify_s=self.verify_s
-        )
-        left = group.escaped(record.known, record.pid)
+        if record.adopted:
+            end, escapees = self._end_adopted(record)
+        else:
+            end = group.end_group(
+                record.pid, record.leader_done.is_set, grace_s=self.grace_s, verify_s=self.verify_s
+            )
+            # What outlived the group left it: seen earlier, or found by its mark.
+            left = group.escaped(record.known, record.pid)
+            escapees = {pid: record.known[pid] for pid in left} | lineage.marked(record.mark)
+        survivors = lineage.stop_identified(escapees, grace_s=self.grace_s, verify_s=self.verify_s)
         with self._lock:
             record.ended_at = utc_now()
-            record.escaped_pids = left
+            record.escaped_pids = sorted(escapees)
             if not end.ok:
                 record.state, record.cleanup_error = "cleanup_failed", end.error
+            elif survivors:
+                record.state = "cleanup_failed"
+                record.cleanup_error = f"escaped descendant(s) {survivors} survived SIGKILL"
             else:
                 record.state = "signaled" if record.signal else "exited"
+            verified = record.state != "cleanup_failed"
+        if verified and self.journal is not None:
+            self.journal.drop(record.id)
+
+    def _end_adopted(self, record: ProcessRecord) -> tuple[group.GroupEnd, dict[int, float]]:
+        """Stop an adopted process and its lineage one by one, each by its identity (no group
+        signal: its leader may be gone, and a pid alone is never trusted); returns the end and
+        the descendants that had left the leader's group."""
+        assert record.pid is not None and record.start_time is not None
+        found = lineage.marked(record.mark)
+        if lineage.alive(record.pid, record.start_time):
+            found[record.pid] = record.start_time
+        escapees = {pid: at for pid, at in found.items() if _pgid(pid) not in (record.pid, None)}
+        survivors = lineage.stop_identified(found, grace_s=self.grace_s, verify_s=self.verify_s)
+        if survivors:
+            return group.GroupEnd(False, True, f"processes {survivors} survived SIGKILL"), {}
+        return group.GroupEnd(True, False), escapees
+
+    # Adoption --------------------------------------------------------------------------------
+
+    def adopt(self) -> list[dict]:
+        """Take over what the journal records and still runs (a killed predecessor's); entries
+        with nothing left are dropped. Returns the adopted records."""
+        if self.journal is None:
+            return []
+        adopted: list[ProcessRecord] = []
+        for entry in self.journal.entries():
+            if not entry.lineage():
+                self.journal.drop(entry.id)
+                continue
+            record = ProcessRecord(
+                entry.id,
+                entry.argv,
+                entry.cwd,
+                datetime.fromisoformat(entry.started_at),
+                state="running",
+                pid=entry.pid,
+                mark=entry.mark,
+                start_time=entry.start_time,
+                adopted=True,
+            )
+            record.stdout.close()  # its pipes went with its first owner
+            record.stderr.close()
+            adopted.append(record)
+        with self._lock:
+            for record in adopted:
+                self._records[record.id] = record
+            numbers = [int(r.id.removeprefix(_ID_PATTERN_PREFIX)) for r in self._records.values()]
+            self._ids = itertools.count(max(numbers, default=0) + 1)
+        for record in adopted:
+            threading.Thread(
+                target=self._watch_adopted,
+                args=(record,),
+                name=f"oraculum-{record.id}",
+                daemon=True,
+            ).start()
+        return [record.to_json() for record in adopted]
+
+    def _watch_adopted(self, record: ProcessRecord) -> None:
+        """An adopted leader is not our child: watch its identity instead of waiting for it."""
+        assert record.pid is not None and record.start_time is not None
+        while lineage.alive(record.pid, record.start_time):
+            record.leader_done.wait(_MONITOR_POLL_S)
+        with self._lock:
+            record.leader_done.set()
+            mine = not record.cleaning
+            record.cleaning = True
+        if mine:
+            self._finish(record, "leader_exit_cleanup")
 
     # Stop ------------------------------------------------------------------------------------
 

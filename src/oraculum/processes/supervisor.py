@@ -7,6 +7,12 @@ closed); later commands of the session talk to it over a Unix socket in the stat
 (``<state>/processes/<digest>.sock``, directory 0700, socket 0600: only this user), one JSON
 line each way. It holds a ProcessManager and a flock, so each session has at most one.
 
+It records each process durably (:mod:`oraculum.processes.journal`), so that after it was
+SIGKILLed the next supervisor of the session adopts what still runs (`proc list` and `proc
+shutdown` start one when the journal names a live process). It is a child subreaper on Linux:
+a descendant that double-forks out of its group (``setsid -f``) becomes its child, is found
+by its mark, reported and stopped with its process, and reaped here.
+
 It stops every process it owns, verified, and exits when the session ends
 (`oraculum proc shutdown`, which the pi bridge runs at session shutdown), on SIGTERM or
 SIGINT, or after ``ORACULUM_PROC_IDLE_S`` seconds (default 600) with nothing running and no
@@ -33,10 +39,20 @@ from oraculum.core.fsio import FILE_MODE, ensure_private_dir
 from oraculum.core.paths import state_dir
 from oraculum.core.session import validate_session_id
 from oraculum.jobs.locks import lock_path, try_flock
-from oraculum.processes import limits
+from oraculum.jobs.reconcile import ReconcileThread
+from oraculum.processes import limits, lineage
+from oraculum.processes.journal import Journal
 from oraculum.processes.manager import ProcessManager
 
-__all__ = ["IDLE_ENV", "SupervisorServer", "handle", "main", "socket_dir", "socket_name"]
+__all__ = [
+    "IDLE_ENV",
+    "SupervisorServer",
+    "handle",
+    "journal",
+    "main",
+    "socket_dir",
+    "socket_name",
+]
 
 IDLE_ENV = "ORACULUM_PROC_IDLE_S"
 _DEFAULT_IDLE_S = 600.0
@@ -52,9 +68,17 @@ def socket_dir() -> Path:
     return state_dir() / "processes"
 
 
+def _digest(project_id: str, session_id: str) -> str:
+    return hashlib.sha256(session_key(project_id, session_id).encode()).hexdigest()[:24]
+
+
 def socket_name(project_id: str, session_id: str) -> str:
-    digest = hashlib.sha256(session_key(project_id, session_id).encode()).hexdigest()[:24]
-    return f"{digest}.sock"
+    return f"{_digest(project_id, session_id)}.sock"
+
+
+def journal(project_id: str, session_id: str) -> Journal:
+    """The session's durable record of its processes."""
+    return Journal(socket_dir() / f"{_digest(project_id, session_id)}.journal.json")
 
 
 @contextlib.contextmanager
@@ -147,6 +171,7 @@ def _serve(server: SupervisorServer) -> None:
     thread.start()
     limit = _idle_limit()
     while not server.closing.wait(0.2):
+        lineage.reap_orphans()  # the orphans it inherited as a subreaper
         if server.idle_for() >= limit:
             break
     server.shutdown()
@@ -161,7 +186,9 @@ def run(project_id: str, session_id: str) -> int:
     lock_fd = os.open(held, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
     if not try_flock(lock_fd):
         return 0  # this session already has its supervisor
-    manager = ProcessManager()
+    lineage.become_subreaper()
+    manager = ProcessManager(journal=journal(project_id, session_id))
+    manager.adopt()  # what a killed predecessor left running
     name = socket_name(project_id, session_id)
     old_umask = os.umask(0o177)  # the socket is 0600 from birth
     try:
@@ -177,9 +204,12 @@ def run(project_id: str, session_id: str) -> int:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
+    reconciler = ReconcileThread()  # a long-lived oraculum process ends dead workers' jobs
+    reconciler.start()
     try:
         _serve(server)
     finally:
+        reconciler.stop()
         manager.stop_all(reason="session_shutdown")
         server.server_close()
         with contextlib.suppress(FileNotFoundError):

@@ -19,13 +19,15 @@ def describe(record: dict[str, Any]) -> str:
         line += f" (exit code {record['exitCode']})"
     if record["signal"]:
         line += f" ({record['signal']})"
+    if record.get("adopted"):
+        line += " (adopted from a supervisor that died: no output, no exit status)"
     if record["stopReason"] and record["state"] != "running":
         line += f"; stop: {record['stopReason']}"
     if record["cleanupError"]:
         line += f"; cleanup failed: {record['cleanupError']}"
     if record["escapedPids"]:
         pids = ", ".join(str(pid) for pid in record["escapedPids"])
-        line += f"; escaped the process group (setsid), not stopped: pid {pids}"
+        line += f"; left the process group (setsid), stopped with it: pid {pids}"
     return line
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import signal
 import subprocess
 from collections.abc import Callable, Mapping
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from oraculum.core.fsio import FILE_MODE, ensure_private_dir
+from oraculum.processes import lineage
 from oraculum.scheduler.validation import Payload
 
 __all__ = [
@@ -85,19 +87,23 @@ def _open_output(path: Path) -> int:
     return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, FILE_MODE)
 
 
-def _start(payload: Payload, stdout: Path, stderr: Path) -> subprocess.Popen[bytes]:
+def _start(payload: Payload, stdout: Path, stderr: Path, mark: str) -> subprocess.Popen[bytes]:
+    """Start the payload in its own group, ``mark`` in its environment (see lineage)."""
     out, err = _open_output(stdout), _open_output(stderr)
     try:
-        return subprocess.Popen(
-            [payload.executable, *payload.args],
-            cwd=payload.cwd,
-            env=payload_env(os.environ),
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=err,
-            start_new_session=True,
-            close_fds=True,
-        )
+        with lineage.spawning() as own:
+            child = subprocess.Popen(
+                [payload.executable, *payload.args],
+                cwd=payload.cwd,
+                env=lineage.marked_env(mark, payload_env(os.environ)),
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=err,
+                start_new_session=True,
+                close_fds=True,
+            )
+            own(child.pid)
+            return child
     finally:
         os.close(out)
         os.close(err)
@@ -128,9 +134,12 @@ def run_payload(
     timeout_s: float,
     on_start: Callable[[int], None] | None = None,
 ) -> Outcome:
-    """Run to the end (or ``timeout_s``); ``on_start(pid)`` is told the child's pid."""
+    """Run to the end (or ``timeout_s``); ``on_start(pid)`` is told the child's pid. A
+    payload stopped at its timeout takes every descendant along, those that left its group
+    (``setsid``) too: they carry its mark."""
+    mark = f"schedule-{secrets.token_hex(8)}"
     try:
-        child = _start(payload, stdout, stderr)
+        child = _start(payload, stdout, stderr, mark)
     except OSError as exc:
         return Outcome("start_error", message=f"{type(exc).__name__}: {exc}"[:2000])
     if on_start is not None:
@@ -139,4 +148,7 @@ def run_payload(
         return _outcome(child.wait(timeout=timeout_s))
     except subprocess.TimeoutExpired:
         _stop_group(child)
+        lineage.stop_identified(lineage.marked(mark), grace_s=_KILL_GRACE_S, verify_s=2.0)
         return Outcome("timeout", message=f"still running after {timeout_s:g}s; stopped")
+    finally:
+        lineage.waited(child.pid)

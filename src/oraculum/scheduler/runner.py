@@ -34,6 +34,8 @@ from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
 from apscheduler.schedulers.background import BackgroundScheduler
 
 from oraculum.jobs.locks import named_lock
+from oraculum.jobs.reconcile import ReconcileThread
+from oraculum.processes import lineage
 from oraculum.scheduler import control
 from oraculum.scheduler.execute import Outcome, preview, run_payload
 from oraculum.scheduler.store import Store, scheduler_dir, utc_now
@@ -269,6 +271,7 @@ class Runner:
                     break
             else:
                 idle_since = None
+            lineage.reap_orphans()  # descendants of payloads it inherited as a subreaper
             self.stop.wait(_SYNC_INTERVAL_S)
         self.scheduler.shutdown(wait=False)
 
@@ -281,7 +284,11 @@ def main() -> int:
         runner = Runner(Store(), grace_s=control.grace_s(), timeout_s=control.timeout_s())
         control.record_runner_pid()
         signal.signal(signal.SIGTERM, lambda *_: runner.stop.set())
+        lineage.become_subreaper()  # a payload's double-forked descendants stay in view
         log.info("scheduler runner %s started", os.getpid())
+        reconciler = ReconcileThread()  # a long-lived oraculum process ends dead workers' jobs
+        reconciler.start()
         runner.run()
+        reconciler.stop()
         log.info("scheduler runner %s stopped", os.getpid())
     return 0

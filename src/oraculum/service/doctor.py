@@ -3,10 +3,10 @@ provider's page still shows every control the driver's vocabulary names.
 
 Doctor is the superset of `selfcheck` and `preflight` and reuses their checks (the config, the
 Chromium launch, the seed profile and its session cookie, capacity); it adds directory modes,
-whether the archive's C hot path is built, stale leases, staging leftovers and the identity
-probe `oraculum auth` verifies with. It
-reports and never repairs: nothing is created, swept, released or deleted, except the throwaway
-clone of the seed it opens the provider's page on, which is always removed.
+whether the archive's C hot path is built, stale leases, staging leftovers, job leftovers
+(runtime profiles and space reserves a killed job left) and the identity probe `oraculum auth`
+verifies with. It reports and never repairs: nothing is created, swept, released or deleted,
+except the throwaway clone of the seed it opens the provider's page on, which is always removed.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from oraculum.core.providers import provider_spec
 from oraculum.core.surface import Surface, for_surface
 from oraculum.jobs.admission import Capacity, capacity, lease_is_live
 from oraculum.jobs.leases import CONVERSATION, RUNTIME, Lease, list_leases
+from oraculum.jobs.leftovers import orphan_profiles, stray_reserves
 from oraculum.jobs.process import kill_profile_processes
 from oraculum.jobs.store import JobStore
 from oraculum.providers.browser_job import clone_seed_under_auth_lock
@@ -172,6 +173,30 @@ def staging_check(submit_leftovers: list[Path], auth_leftovers: list[Path]) -> C
         )
         steps.append("the next `oraculum auth` removes the sign-in ones")
     return Check("staging leftovers", WARN, "; ".join(parts) + ".", "; ".join(steps) + ".")
+
+
+def leftovers_check(profiles: list[Path], reserves: list[Path]) -> Check:
+    """Runtime profiles and `.space-reserve` files a killed job left (see jobs.leftovers)."""
+    if not profiles and not reserves:
+        return Check("job leftovers", OK, "No runtime profile or space reserve outlived its job.")
+    parts = []
+    if profiles:
+        parts.append(
+            f"{len(profiles)} runtime profile(s) no job uses: " + ", ".join(map(str, profiles))
+        )
+    if reserves:
+        parts.append(
+            f"{len(reserves)} `.space-reserve` file(s) of jobs that no longer run: "
+            + ", ".join(map(str, reserves))
+        )
+    return Check(
+        "job leftovers",
+        WARN,
+        "; ".join(parts) + ".",
+        "The periodic reconcile of a long-lived oraculum process (the `proc` supervisor, the "
+        "scheduler runner) removes left-over profiles; a finished job's `.space-reserve` may "
+        "simply be deleted.",
+    )
 
 
 def identity_check(status: int, identity: str | None, provider_label: str) -> Check:
@@ -389,6 +414,9 @@ def _housekeeping_checks(store: JobStore, config: Config, provider: str) -> list
         capacity_check(capacity(store, config)),
         leases_check(stale),
         staging_check(store.stale_staging(), auth_leftovers),
+        leftovers_check(
+            orphan_profiles(store, config.browser.runtime_profiles_dir), stray_reserves(store)
+        ),
     ]
 
 

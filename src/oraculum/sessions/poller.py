@@ -1,8 +1,9 @@
 """The poller every live host process of a session runs (and runs once more on each tool call).
 
-One scan: reconcile (skipped when another process is at it), then for each job in the `open`
-index that is finished, of this project, not settled and due: claim → re-check who may be told
-→ record the target → re-check again → re-read → send through the sink → count the attempt.
+One scan: reconcile (skipped when another process is at it or did it within a second), then
+for each job in the `open` index that is finished, of this project, not settled and due: claim
+→ re-check who may be told → record the target → re-check again → re-read → send through the
+sink → count the attempt.
 A job goes to its own session while that session is live anywhere; when no process of its
 session is live, any live session of the same project adopts it. Jobs without a session are
 never rebound. Scanning the `open` index, not every job, keeps a scan cheap with 10,000 jobs.
@@ -35,7 +36,7 @@ from oraculum.core.errors import OracleError
 from oraculum.core.surface import Surface
 from oraculum.jobs import indexes
 from oraculum.jobs.model import Job, utc_now
-from oraculum.jobs.reconcile import reconcile
+from oraculum.jobs.reconcile import reconcile_due
 from oraculum.jobs.store import JobStore
 from oraculum.sessions import claims
 from oraculum.sessions.liveness import live_session_keys, session_key
@@ -44,6 +45,9 @@ from oraculum.sessions.wakeup import Wakeup, build_notice_wakeup, build_wakeup
 from oraculum.tasks.notices import Notice, NoticeStore
 
 log = logging.getLogger("oraculum.sessions")
+
+# A scan runs on every tool call too: reconcile at most this often across every poller.
+RECONCILE_GAP_S = 1.0
 
 # What a session may be told about: a finished job or a background task's notice.
 Due = Job | Notice
@@ -115,7 +119,7 @@ class Poller:
         """Reconcile, then every finished job this session may be told about now."""
         if self.run_reconcile:
             try:
-                reconcile(self.store, lock_timeout=0.05)
+                reconcile_due(self.store, every_s=RECONCILE_GAP_S)
             except Exception:  # a reconcile problem must not stop wake-ups
                 log.exception("reconcile during a poll failed")
         live = self._live()

@@ -233,11 +233,12 @@ def run_job(job_dir: Path) -> int:
         log("watchdog could not start: a crash of this worker waits for the next reconcile")
     heartbeat = Heartbeat(store, job_id, nonce, interval_s, log)
     heartbeat.start()
-    if not store.reserve_space(job_id):
-        log("no room to set space aside: a full disk may keep this job's ending unrecorded")
     exit_code = EXIT_OK
     terminated = False
     try:
+        # A job with no room for this would have none to record how it ended either: it
+        # ends `disk_full` now, before anything is sent, while that ending still fits.
+        store.reserve_space(job_id)
         ctx = Context(store, job, config, log)
         outcome = asyncio.run(_run_provider(ctx))
         _last_write(store, job_id, lambda: _finish(store, job_id, utc_now(), outcome))
@@ -265,7 +266,7 @@ def run_job(job_dir: Path) -> int:
 def _cleanup(store: JobStore, job_id: str, log: WorkerLog, *, terminated: bool) -> None:
     try:
         job = store.load(job_id)
-        warnings = teardown(job)
+        warnings = teardown(job, store)
         for warning in warnings:
             log(f"cleanup warning: {warning}")
         if job.is_terminal and not terminated:

@@ -143,8 +143,8 @@ async def managed_process_stop(
     ctx: Context, id: ProcessId
 ) -> Annotated[CallToolResult, ProcessOutput]:
     """Stop a managed process and its process group: SIGTERM, a short grace, SIGKILL, then a
-    check that the group is gone. A cleanup failure or a descendant that escaped the group is
-    reported."""
+    check that the group is gone. A descendant that left the group (setsid) is stopped too and
+    named in escapedPids; a cleanup failure is reported."""
 
     def call(state: OracleMcp) -> Outcome:
         record = manager_for(state).stop(id)
