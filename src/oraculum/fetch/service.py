@@ -52,6 +52,15 @@ def check_url(url: str, policy: AddressPolicy = PUBLIC_ONLY) -> str:
             f"{parts.hostname} is {reason}: browser_fetch reaches public addresses only.",
             rejected_value=url,
         )
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    if (reason := policy.port_reason(port)) is not None:
+        denial = Denial(parts.hostname, port, (), reason)
+        raise OracleError(
+            "fetch_address_blocked",
+            f"{parts.hostname}: {reason}.",
+            rejected_value=url,
+            details={"finalUrl": url, "blocked": [denial.to_dict()]},
+        )
     return url
 
 
@@ -80,6 +89,13 @@ def outcome(rendered: Rendered) -> dict[str, Any]:
             f"{rendered.final_url} was refused: {rendered.main_denial.reason}. browser_fetch "
             "reaches public addresses only.",
             rejected_value=rendered.requested_url,
+            details=details,
+        )
+    if rendered.main_failure is not None:
+        raise OracleError(
+            "fetch_failed",
+            f"The page could not be loaded: {rendered.main_failure.reason}.",
+            suggested_next_step="Check the address; retry later if the site is down.",
             details=details,
         )
     snapshot = rendered.snapshot
