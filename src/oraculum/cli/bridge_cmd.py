@@ -11,15 +11,13 @@ import typer
 
 from oraculum.cli.app import app, emit
 from oraculum.cli.wait_cmd import SESSION_OPTION
-from oraculum.core.bounded import json_depth
+from oraculum.core.bounded import loads_bounded
 from oraculum.core.errors import OracleError
 
 __all__ = ["bridge_app"]
 
 # A tool's arguments arrive on stdin: a prompt can be megabytes and must not show in `ps`.
 MAX_ARGUMENTS_BYTES = 16 * 2**20
-# No tool's schema nests deeper than a few levels; json.loads would recurse once per level.
-MAX_ARGUMENTS_DEPTH = 64
 
 PROMPT_ARGUMENTS = typer.Argument(None, help="The prompt's arguments.")
 PROFILE_OPTION = typer.Option(
@@ -44,16 +42,11 @@ def read_arguments(raw: bytes) -> object:
         )
     if not raw.strip():
         return {}
-    if json_depth(raw) > MAX_ARGUMENTS_DEPTH:
-        raise OracleError(
-            "invalid_argument",
-            f"The tool arguments nest deeper than {MAX_ARGUMENTS_DEPTH} levels.",
-        )
     try:
-        return json.loads(raw)
+        return loads_bounded(raw)
     except (ValueError, UnicodeDecodeError) as exc:
         raise OracleError(
-            "invalid_argument", f"The tool arguments on stdin are not JSON: {exc}."
+            "invalid_argument", f"The tool arguments on stdin cannot be read as JSON: {exc}."
         ) from None
 
 

@@ -8,10 +8,12 @@ plainly. Every such read goes through :func:`read_bounded`, and every such JSON 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
 from pathlib import Path
+from typing import Any
 
 
 class InputRefused(Exception):
@@ -98,3 +100,20 @@ def json_depth(data: bytes) -> int:
         else:
             depth -= 1
     return deepest
+
+
+# What any message or file oraculum parses may nest: far above every real document.
+MAX_JSON_DEPTH = 64
+
+
+class JsonTooDeep(ValueError):
+    """A JSON document nested deeper than allowed (a ValueError, as a parse error is)."""
+
+
+def loads_bounded(data: bytes | str, max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """``json.loads(data)``, refusing a document nested deeper than ``max_depth`` before it is
+    parsed (:class:`JsonTooDeep`, a ValueError: callers that handle bad JSON handle it too)."""
+    depth = json_depth(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data)
+    if depth > max_depth:
+        raise JsonTooDeep(f"JSON nested {depth} levels deep (the limit is {max_depth})")
+    return json.loads(data)
