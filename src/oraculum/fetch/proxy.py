@@ -167,6 +167,8 @@ class FetchProxy:
     password: str = field(default_factory=lambda: secrets.token_urlsafe(24))
     denials: list[Denial] = field(default_factory=list)
     failures: list[Unreachable] = field(default_factory=list)
+    # Every destination asked of the proxy, allowed or not: what the fetch tried to reach.
+    attempts: list[tuple[str, int]] = field(default_factory=list)
     port: int = 0
     _server: asyncio.Server | None = None
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
@@ -217,6 +219,7 @@ class FetchProxy:
 
     async def checked(self, host: str, port: int) -> Target:
         """The destination to connect to; else a recorded refusal (403) or failure (502)."""
+        self.attempts.append((host, port))
         port_reason = self.policy.port_reason(port)
         if port_reason is not None:
             result: Target | Denial = Denial(host, port, (), port_reason)

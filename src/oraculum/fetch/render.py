@@ -89,6 +89,7 @@ class Rendered:
     main_denial: Denial | None = None
     main_failure: Unreachable | None = None  # the page's own host could not be reached
     denials: list[Denial] = field(default_factory=list)
+    attempts: list[tuple[str, int]] = field(default_factory=list)  # every host:port tried
 
 
 async def render(url: str, *, policy: AddressPolicy, resolver: Resolver) -> Rendered:
@@ -115,6 +116,7 @@ async def render(url: str, *, policy: AddressPolicy, resolver: Resolver) -> Rend
         finally:
             await browser.close()
         rendered.denials = list(proxy.denials)
+        rendered.attempts = list(proxy.attempts)
         rendered.main_denial = _for_the_page(rendered, proxy.denials)
         rendered.main_failure = _for_the_page(rendered, proxy.failures)
         return rendered
