@@ -28,6 +28,7 @@ from urllib.parse import SplitResult, urlsplit
 import h11
 
 from oraculum.fetch.addresses import PUBLIC_ONLY, AddressPolicy, IPAddress, parse_host_literal
+from oraculum.fetch.urls import has_credentials
 
 __all__ = [
     "DNS_TIMEOUT_S",
@@ -463,7 +464,7 @@ def _absolute(target: bytes) -> tuple[str, int, bytes]:
     parsed = urlsplit(_ascii(target))
     if parsed.scheme not in ("http", "ws"):
         raise _Refused(400, f"scheme {parsed.scheme or '(none)'!r} is refused")
-    if parsed.username is not None or parsed.password is not None:
+    if has_credentials(parsed):
         raise _Refused(400, "credentials in the URL are refused")
     host, port = _host_port(parsed.hostname, _port(parsed), default=80)
     path = parsed.path or "/"

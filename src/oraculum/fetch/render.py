@@ -10,26 +10,18 @@ profile, deleted when it closes.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
-from urllib.parse import SplitResult, urljoin, urlsplit
+from urllib.parse import urlsplit
 
-from playwright.async_api import (
-    BrowserContext,
-    CDPSession,
-    Page,
-    Request,
-    Response,
-    async_playwright,
-)
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page, Request, Response, async_playwright
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from oraculum.browser.chromium import launch_args, resolve_executable
 from oraculum.fetch.addresses import AddressPolicy
+from oraculum.fetch.credentials import refuse_credentials
 from oraculum.fetch.page import (
     EXTRACT_JS,
     MAX_HTML_CHARS,
@@ -38,6 +30,7 @@ from oraculum.fetch.page import (
     Snapshot,
 )
 from oraculum.fetch.proxy import REFUSAL_HEADER, Denial, FetchProxy, Resolver, Unreachable
+from oraculum.fetch.urls import url_port
 
 __all__ = ["FETCH_ARGS", "NAVIGATION_TIMEOUT_S", "SETTLE_S", "Rendered", "render"]
 
@@ -111,7 +104,7 @@ async def render(url: str, *, policy: AddressPolicy, resolver: Resolver) -> Rend
         try:
             context = await browser.new_context(service_workers="block", accept_downloads=False)
             page = await context.new_page()
-            await _refuse_credentials(context, page, proxy.denials)
+            await refuse_credentials(context, page, proxy.denials)
             rendered = await _visit(page, url)
         finally:
             await browser.close()
@@ -120,61 +113,6 @@ async def render(url: str, *, policy: AddressPolicy, resolver: Resolver) -> Rend
         rendered.main_denial = _for_the_page(rendered, proxy.denials)
         rendered.main_failure = _for_the_page(rendered, proxy.failures)
         return rendered
-
-
-_PAUSE_EVERY_REQUEST = {
-    "patterns": [
-        {"urlPattern": "*", "requestStage": "Request"},
-        {"urlPattern": "*", "requestStage": "Response"},
-    ]
-}
-
-
-async def _refuse_credentials(context: BrowserContext, page: Page, denials: list[Denial]) -> None:
-    """Refuse every request to a URL with ``user:password@`` and every redirect to one.
-
-    The proxy never sees a URL's credentials (Chromium keeps them for HTTP auth), and
-    Playwright's routes do not see redirect hops, so the page's requests are paused through
-    the DevTools protocol twice: before they are sent, and when their response (a redirect's
-    ``Location`` included) arrives.
-    """
-    cdp = await context.new_cdp_session(page)
-
-    async def judge(event: dict[str, Any]) -> None:
-        with contextlib.suppress(PlaywrightError):  # the page closed meanwhile
-            await _judge_paused(cdp, event, denials)
-
-    cdp.on("Fetch.requestPaused", lambda event: asyncio.ensure_future(judge(event)))
-    await cdp.send("Fetch.enable", _PAUSE_EVERY_REQUEST)
-
-
-async def _judge_paused(cdp: CDPSession, event: dict[str, Any], denials: list[Denial]) -> None:
-    request_id, url = event["requestId"], event["request"]["url"]
-    status = event.get("responseStatusCode")
-    going_to = url if status is None else _redirect_target(url, status, event)
-    if going_to is not None and _has_credentials(going_to):
-        parts = urlsplit(url)
-        reason = "credentials in the URL are refused" + ("" if going_to == url else " (redirect)")
-        denials.append(Denial(parts.hostname or "", _port_of(parts) or 0, (), reason))
-        await cdp.send(
-            "Fetch.failRequest", {"requestId": request_id, "errorReason": "BlockedByClient"}
-        )
-        return
-    method = "Fetch.continueRequest" if status is None else "Fetch.continueResponse"
-    await cdp.send(method, {"requestId": request_id})
-
-
-def _redirect_target(url: str, status: int, event: dict[str, Any]) -> str | None:
-    if not 300 <= status < 400:
-        return None
-    headers = event.get("responseHeaders") or []
-    location = next((h["value"] for h in headers if h["name"].lower() == "location"), None)
-    return None if location is None else urljoin(url, location)
-
-
-def _has_credentials(url: str) -> bool:
-    parts = urlsplit(url)
-    return parts.username is not None or parts.password is not None
 
 
 async def _visit(page: Page, url: str) -> Rendered:
@@ -240,20 +178,13 @@ def _for_the_page(rendered: Rendered, found: Sequence[_D]) -> _D | None:
     if not (rendered.refused or rendered.navigation_failed or rendered.error is not None):
         return None
     parts = urlsplit(rendered.final_url)
-    port = _port_of(parts)
+    port = url_port(parts)
     if parts.hostname is None or port is None:
         return None
     for item in found:
         if item.host.strip("[]").lower() == parts.hostname.lower() and item.port == port:
             return item
     return None
-
-
-def _port_of(parts: SplitResult) -> int | None:
-    try:
-        return parts.port or (443 if parts.scheme in ("https", "wss") else 80)
-    except ValueError:
-        return None
 
 
 def _first_line(exc: BaseException) -> str:
