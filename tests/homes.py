@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -127,3 +130,25 @@ def kill_watchdog(store: JobStore, job_id: str) -> None:
             return
         time.sleep(0.02)
     raise AssertionError(f"watchdog {proc.pid} survived SIGKILL")
+
+
+def run_cli(
+    *args: str | bytes,
+    cwd: Path,
+    stdin: bytes | None = None,
+    timeout: float = 120,
+    preexec_fn: Callable[[], object] | None = None,
+) -> tuple[int, dict[str, Any]]:
+    """The real `oraculum --json …` as a process (argv may hold bytes that are not UTF-8;
+    ``preexec_fn`` runs in the child before oraculum starts, e.g. to limit its memory)."""
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("oraculum")), "--json", *args],
+        cwd=cwd,
+        input=stdin if stdin is not None else b"",
+        capture_output=True,
+        timeout=timeout,
+        check=False,
+        preexec_fn=preexec_fn,
+    )
+    assert b"Traceback" not in done.stderr, done.stderr.decode(errors="replace")
+    return done.returncode, json.loads(done.stdout)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import stat
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +15,7 @@ from typing import Any, get_args
 import pytest
 from mcp.client.stdio import StdioServerParameters
 
-from homes import finished
+from homes import finished, run_cli
 from mcp import Client
 from oraculum.cli import main
 from oraculum.core import paths
@@ -37,22 +36,6 @@ from oraculum.service.submit import submit
 
 ORACULUM = Path(sys.executable).with_name("oraculum")
 MIB = 1024 * 1024
-
-
-def run_cli(
-    *args: str | bytes, cwd: Path, stdin: bytes | None = None, timeout: float = 120
-) -> tuple[int, dict[str, Any]]:
-    """The real `oraculum --json …` as a process (argv may hold bytes that are not UTF-8)."""
-    done = subprocess.run(
-        [str(ORACULUM), "--json", *args],
-        cwd=cwd,
-        input=stdin if stdin is not None else b"",
-        capture_output=True,
-        timeout=timeout,
-        check=False,
-    )
-    assert b"Traceback" not in done.stderr, done.stderr.decode(errors="replace")
-    return done.returncode, json.loads(done.stdout)
 
 
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, Any]]:

@@ -13,7 +13,7 @@ from typing import Any
 
 from aiohttp import web
 
-from oraculum.fetch.addresses import IPAddress, denial_reason, tunnel_port_reason
+from oraculum.fetch.addresses import IPAddress, denial_reason, web_port_reason
 
 # The tests' "public" origin: a loopback address the test policy declares public. 127.0.0.1
 # stays non-public, so it plays the private service a page must not reach.
@@ -34,8 +34,8 @@ class DeclaredPublic:
             return None
         return denial_reason(address)
 
-    def tunnel_reason(self, port: int) -> str | None:
-        return None if self.any_port else tunnel_port_reason(port)
+    def port_reason(self, port: int) -> str | None:
+        return None if self.any_port else web_port_reason(port)
 
 
 TEST_POLICY = DeclaredPublic(frozenset({ipaddress.ip_address(ORIGIN_IP)}))

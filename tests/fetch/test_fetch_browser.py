@@ -19,6 +19,7 @@ import pytest
 from aiohttp import web
 
 from oraculum.core.errors import ErrorCode, OracleError
+from oraculum.fetch.render import render
 from oraculum.fetch.service import fetch, fetch_markdown
 
 from .support import (
@@ -37,6 +38,7 @@ ARTICLE = "<p>" + "The quick brown fox jumps over the lazy dog. " * 6 + "</p>"
 
 
 KINDS = ("img", "iframe", "fetch", "websocket")
+AUTOFILL = ("name", "email", "tel", "street-address", "postal-code", "country", "cc-number")
 STUN_HOSTS = (PRIVATE_IP, ORIGIN_IP)
 
 
@@ -125,6 +127,24 @@ def origin_app(hits: Hits, site_box: list[Site], cancel_seen: threading.Event) -
         )
         return page(f"{ARTICLE}<script>{script}</script>", title="webrtc")
 
+    async def form(request: web.Request) -> web.Response:
+        # Chromium's autofill asked content-autofill.googleapis.com about a page like this.
+        fields = "".join(f"<label>{n}<input name={n} autocomplete={n}></label>" for n in AUTOFILL)
+        return page(
+            f"<h1>Order</h1>{ARTICLE}<form action=/order>{fields}<button>Buy</button></form>"
+        )
+
+    async def self_navigation(request: web.Request) -> web.Response:
+        target = f"http://{PRIVATE_IP}:{site_box[0].port}/secret"
+        return page(f"{ARTICLE}<script>setTimeout(() => location = '{target}', 50)</script>")
+
+    async def credentials(request: web.Request) -> web.Response:
+        raise web.HTTPFound(f"http://user:secret@origin.test:{site_box[0].port}/landing")
+
+    async def landing(request: web.Request) -> web.Response:
+        hits.seen.append((request.path_qs, dict(request.headers)))
+        return page(ARTICLE)
+
     async def empty(request: web.Request) -> web.Response:
         return page("<p>hi</p>")
 
@@ -151,6 +171,10 @@ def origin_app(hits: Hits, site_box: list[Site], cancel_seen: threading.Event) -
         "/login": login,
         "/captcha": captcha,
         "/empty": empty,
+        "/form": form,
+        "/self-navigation": self_navigation,
+        "/credentials": credentials,
+        "/landing": landing,
         "/webrtc": webrtc,
         "/missing": missing,
         "/huge": huge,
@@ -304,7 +328,10 @@ def test_the_product_policy_refuses_the_test_origin(site: Site) -> None:
     with pytest.raises(OracleError) as caught:
         fetch(site.url("/"), resolver=site.resolver())
     assert caught.value.code == ErrorCode.FETCH_ADDRESS_BLOCKED
-    assert caught.value.details["blocked"][0]["reason"] == f"{ORIGIN_IP} is loopback"
+    # Its random port is refused first, before any browser starts; on a web port, its
+    # address (test_proxy: the product policy refuses loopback answers).
+    reason = caught.value.details["blocked"][0]["reason"]
+    assert reason.startswith(f"port {site.port} is not a web port")
     assert len(site.origin_hits.seen) == before
 
 
@@ -359,3 +386,58 @@ def test_a_fetch_past_its_time_budget_times_out_and_closes_chromium(site: Site) 
     assert caught.value.code == ErrorCode.FETCH_TIMEOUT
     assert caught.value.retryable
     assert chromium_children() == []
+
+
+def test_a_page_that_navigates_itself_to_a_private_address_is_address_blocked(site: Site) -> None:
+    with pytest.raises(OracleError) as caught:
+        fetch(site.url("/self-navigation"), policy=TEST_POLICY, resolver=site.resolver())
+    error = caught.value
+    assert error.code == ErrorCode.FETCH_ADDRESS_BLOCKED
+    assert error.details["finalUrl"] == f"http://{PRIVATE_IP}:{site.port}/secret"
+    assert error.details["blocked"][0]["addresses"] == [PRIVATE_IP]
+    assert f"{PRIVATE_IP} is loopback" in error.message
+
+
+def test_a_redirect_to_a_url_with_credentials_is_not_followed(site: Site) -> None:
+    before = len(site.origin_hits.seen)
+    with pytest.raises(OracleError) as caught:
+        fetch(site.url("/credentials"), policy=TEST_POLICY, resolver=site.resolver())
+    assert caught.value.code == ErrorCode.FETCH_ADDRESS_BLOCKED
+    assert "credentials in the URL are refused" in caught.value.message
+    assert [p for p, _ in site.origin_hits.seen[before:] if p == "/landing"] == []
+
+
+def test_every_connection_a_fetch_attempts_is_to_the_fetched_origin(site: Site) -> None:
+    """Chromium's own background requests (autofill, optimization hints, safe browsing…)
+    would go through the proxy too, which records every destination asked of it: a page with
+    a form (autofill asked content-autofill.googleapis.com about one) tries its origin only."""
+    resolver = site.resolver()
+    rendered = asyncio.run(render(site.url("/form"), policy=TEST_POLICY, resolver=resolver))
+    assert rendered.snapshot is not None and "Buy" in rendered.snapshot.text
+    assert set(rendered.attempts) == {("origin.test", site.port)}
+    assert set(resolver.lookups) == {"origin.test"}
+    assert rendered.denials == []
+
+
+@pytest.mark.parametrize(
+    ("url", "cause"),
+    [
+        ("http://nowhere.test:{port}/", "nowhere.test did not resolve"),
+        ("https://nowhere.test/", "nowhere.test did not resolve"),
+        ("http://origin.test:{closed}/", "the connection to 127.0.0.2 failed"),
+    ],
+)
+def test_an_unresolvable_name_or_a_refused_connection_is_fetch_failed(
+    site: Site, url: str, cause: str
+) -> None:
+    with socket.socket() as spare:  # a port nothing listens on
+        spare.bind((ORIGIN_IP, 0))
+        closed = spare.getsockname()[1]
+    with pytest.raises(OracleError) as caught:
+        fetch(
+            url.format(port=site.port, closed=closed), policy=TEST_POLICY, resolver=site.resolver()
+        )
+    error = caught.value
+    assert error.code == ErrorCode.FETCH_FAILED and error.retryable
+    assert cause in error.message
+    assert error.details["blocked"] == []

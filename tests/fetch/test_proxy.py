@@ -215,14 +215,19 @@ async def test_connect_tunnels_to_the_checked_address_keeping_the_name(
     assert private_hits.seen == []
 
 
-@pytest.mark.parametrize("port", [22, 25, 5432, 6379])
-async def test_connect_refuses_ports_that_are_not_web_ports(port: int) -> None:
-    # A tunnel is raw TCP: the product's policy keeps it to web ports, before any lookup.
+@pytest.mark.parametrize("method", ["CONNECT", "GET"])
+@pytest.mark.parametrize("port", [22, 25, 5432, 6379, 9200])
+async def test_tunnels_and_plain_requests_to_ports_that_are_not_web_ports_are_refused(
+    port: int, method: str
+) -> None:
+    # A tunnel is raw TCP and a plain request reaches a text protocol half understood: the
+    # product's policy keeps both to web ports, before any lookup.
     resolver = ScriptedResolver({"origin.test": [[ORIGIN_IP]]})
     policy = DeclaredPublic(TEST_POLICY.public, any_port=False)
+    target = f"origin.test:{port}" if method == "CONNECT" else f"http://origin.test:{port}/"
     async with FetchProxy(policy, resolver) as proxy:
         refused = await (await connect(proxy)).send(
-            f"CONNECT origin.test:{port} HTTP/1.1\nHost: origin.test:{port}\n{auth(proxy)}\n"
+            f"{method} {target} HTTP/1.1\nHost: origin.test:{port}\n{auth(proxy)}\n"
         )
     assert refused[0] == 403
     assert f"port {port} is not a web port".encode() in refused[2]
@@ -230,11 +235,29 @@ async def test_connect_refuses_ports_that_are_not_web_ports(port: int) -> None:
     assert resolver.lookups == []
 
 
-def test_the_product_policy_tunnels_to_web_ports_only() -> None:
-    assert [p for p in (80, 443, 8000, 8080, 8443) if PUBLIC_ONLY.tunnel_reason(p)] == []
-    assert PUBLIC_ONLY.tunnel_reason(25) == (
-        "port 25 is not a web port (tunnels go to 80, 443, 8000, 8080, 8443 only)"
+def test_the_product_policy_allows_web_ports_only() -> None:
+    assert [p for p in (80, 443, 8000, 8080, 8443) if PUBLIC_ONLY.port_reason(p)] == []
+    assert PUBLIC_ONLY.port_reason(6379) == (
+        "port 6379 is not a web port (fetches go to 80, 443, 8000, 8080, 8443 only)"
     )
+
+
+@pytest.mark.parametrize(
+    ("answers", "cause"),
+    [({}, "did not resolve"), ({"gone.test": [[ORIGIN_IP]]}, "connection")],
+)
+async def test_a_name_that_does_not_resolve_or_a_refused_connection_is_a_failure_not_a_denial(
+    answers: dict[str, list[list[str]]], cause: str
+) -> None:
+    # Nothing listens on ORIGIN_IP:81 (the test policy allows any port): connection refused.
+    async with FetchProxy(TEST_POLICY, ScriptedResolver(answers)) as proxy:
+        status, _, body = await (await connect(proxy)).send(
+            f"GET http://gone.test:81/ HTTP/1.1\nHost: gone.test:81\n{auth(proxy)}\n"
+        )
+    assert status == 502 and cause.encode() in body
+    assert proxy.denials == []
+    assert [(f.host, f.port) for f in proxy.failures] == [("gone.test", 81)]
+    assert cause in proxy.failures[0].reason
 
 
 async def test_closing_the_proxy_ends_its_connections(origin: tuple[int, Hits, Hits]) -> None:

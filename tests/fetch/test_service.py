@@ -6,7 +6,7 @@ import pytest
 
 from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.fetch.page import Snapshot, bounded, judge, page_markdown
-from oraculum.fetch.proxy import Denial
+from oraculum.fetch.proxy import Denial, Unreachable
 from oraculum.fetch.render import Rendered
 from oraculum.fetch.service import check_url, outcome
 
@@ -63,6 +63,16 @@ def test_non_public_address_literals_are_refused_before_any_browser(url: str) ->
     with pytest.raises(OracleError) as caught:
         check_url(url)
     assert caught.value.code == ErrorCode.FETCH_ADDRESS_BLOCKED
+
+
+@pytest.mark.parametrize(
+    "url", ["http://example.org:6379/", "http://example.org:9200/x", "https://example.org:22/"]
+)
+def test_ports_that_are_not_web_ports_are_refused_before_any_browser(url: str) -> None:
+    with pytest.raises(OracleError) as caught:
+        check_url(url)
+    assert caught.value.code == ErrorCode.FETCH_ADDRESS_BLOCKED
+    assert "is not a web port" in caught.value.message
 
 
 def test_public_urls_and_names_pass_the_entry_check() -> None:
@@ -145,6 +155,18 @@ def test_no_snapshot_is_a_timeout_or_a_failure() -> None:
     with pytest.raises(OracleError) as caught:
         outcome(rendered(snapshot=None, error="Timeout 20000ms exceeded.", timed_out=True))
     assert caught.value.code == ErrorCode.FETCH_TIMEOUT
+
+
+def test_an_unreachable_page_is_a_retryable_failure_not_a_refusal() -> None:
+    failure = Unreachable(
+        "gone.test", 443, (), "gone.test did not resolve (Name or service not known)"
+    )
+    with pytest.raises(OracleError) as caught:
+        outcome(
+            rendered(main_failure=failure, snapshot=None, error="net::ERR_TUNNEL_CONNECTION_FAILED")
+        )
+    assert caught.value.code == ErrorCode.FETCH_FAILED and caught.value.retryable
+    assert "gone.test did not resolve" in caught.value.message
 
 
 def test_a_refused_page_is_address_blocked() -> None:

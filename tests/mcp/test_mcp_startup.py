@@ -99,3 +99,27 @@ async def test_legacy_client_works_through_the_early_answer(project: Path, tmp_p
         ready = await client.call_tool("oracle_preflight", {"provider": "test"})
         assert not ready.is_error, text_of(ready)
     assert "differed" not in stderr.read_text()
+
+
+DEEP = b"[" * 200_000 + b"]" * 200_000 + b"\n"
+
+
+def test_a_deeply_nested_first_line_is_not_answered_early() -> None:
+    assert early_initialize(DEEP + initialize("2025-06-18")) is None  # no RecursionError
+
+
+@pytest.mark.slow
+def test_a_deeply_nested_line_does_not_crash_the_server(project: Path) -> None:
+    """A JSON line nested 200,000 deep was an internal_error that ended the server; the
+    server now reads past it and answers the initialize that follows."""
+    done = subprocess.run(
+        [ORACULUM, "mcp", "--session", "deep"],
+        cwd=project,
+        input=DEEP + initialize("2025-06-18", 3),
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [a.get("id") for a in answers if "result" in a] == [3], answers
+    assert b"Traceback" not in done.stderr and b"internal_error" not in done.stderr

@@ -10,6 +10,7 @@ import pytest
 
 from oraculum.core.errors import OracleError
 from oraculum.scheduler.validation import (
+    MAX_DURATION_S,
     MAX_PROMPT_BYTES,
     Timing,
     parse_duration,
@@ -53,6 +54,29 @@ def code_of(call: Any) -> str:
 )
 def test_bad_timing_gets_its_code(timing: Any, code: str) -> None:
     assert code_of(lambda: validate_timing(timing, now=NOW)) == code
+
+
+@pytest.mark.parametrize(
+    "timing",
+    [
+        {"in": "99999999999d"},
+        {"in": "3661d"},
+        {"every": "99999999999d"},
+        {"every": "3660d", "count": 100_000},
+        {"at": "9999-12-31T00:00:00Z", "every": "1d", "count": 3},
+        {"at": "2200-01-01T00:00:00Z"},
+    ],
+)
+def test_durations_and_occurrences_beyond_their_bounds_are_invalid_argument(
+    timing: dict[str, Any],
+) -> None:
+    assert code_of(lambda: validate_timing(timing, now=NOW)) == "invalid_argument"
+
+
+def test_the_longest_durations_are_accepted() -> None:
+    assert parse_duration("3660d", key="in") == MAX_DURATION_S
+    late = validate_timing({"every": "3660d", "count": 10}, now=NOW)
+    assert late.every_s == MAX_DURATION_S and late.count == 10
 
 
 def test_timing_shapes() -> None:

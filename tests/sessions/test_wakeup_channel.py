@@ -94,6 +94,15 @@ def test_bad_lines_are_errors_and_end_of_input_abandons(project: Path, store: Jo
     assert after.notify_claimed_by is None and after.wakeup_attempt_count == 0
 
 
+def test_a_deeply_nested_line_is_an_error_not_a_crash(project: Path, store: JobStore) -> None:
+    out = io.StringIO()
+    deep = "[" * 200_000 + "]" * 200_000
+    serve_channel(channel(project, "a"), io.StringIO(deep + '\n{"op": "claim"}\n'), out)
+    error, claimed = (json.loads(line) for line in out.getvalue().splitlines())
+    assert error["type"] == "error" and error["error"]["code"] == "invalid_argument"
+    assert claimed["type"] != "error"
+
+
 def test_a_notice_goes_out_once_like_a_job(project: Path, store: JobStore) -> None:
     """A background task's notice is handed out by the same claim, commit and abandon."""
     notice = post_notice(

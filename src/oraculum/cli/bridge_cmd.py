@@ -11,6 +11,7 @@ import typer
 
 from oraculum.cli.app import app, emit
 from oraculum.cli.wait_cmd import SESSION_OPTION
+from oraculum.core.bounded import loads_bounded
 from oraculum.core.errors import OracleError
 
 __all__ = ["bridge_app"]
@@ -42,10 +43,10 @@ def read_arguments(raw: bytes) -> object:
     if not raw.strip():
         return {}
     try:
-        return json.loads(raw)
+        return loads_bounded(raw)
     except (ValueError, UnicodeDecodeError) as exc:
         raise OracleError(
-            "invalid_argument", f"The tool arguments on stdin are not JSON: {exc}."
+            "invalid_argument", f"The tool arguments on stdin cannot be read as JSON: {exc}."
         ) from None
 
 

@@ -30,6 +30,7 @@ import typer
 
 from oraculum.cli.app import app
 from oraculum.cli.wait_cmd import SESSION_OPTION
+from oraculum.core.bounded import loads_bounded
 from oraculum.core.errors import OracleError
 
 if TYPE_CHECKING:
@@ -96,7 +97,7 @@ class WakeupChannel:
 def parse_op(line: str) -> str:
     """The op a line asks for; refused unless it is ``{"op": <one of OPS>}``."""
     try:
-        message = json.loads(line)
+        message = loads_bounded(line)
     except ValueError:
         message = None
     op = message.get("op") if isinstance(message, dict) else None

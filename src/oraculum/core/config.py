@@ -34,6 +34,7 @@ from pydantic import (
 from pydantic.alias_generators import to_camel
 
 from oraculum.core import paths, providers
+from oraculum.core.bounded import InputRefused, json_depth, read_bounded
 from oraculum.core.errors import OracleError
 from oraculum.core.presets import (
     CHATGPT,
@@ -807,17 +808,48 @@ def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def read_config_file(path: Path) -> dict[str, Any] | None:
-    """The file's JSON object, or None when the file does not exist."""
+# A config file holds a few dozen settings; nothing legitimate comes near these bounds.
+CONFIG_MAX_BYTES: Final = 1024 * 1024
+CONFIG_MAX_DEPTH: Final = 32
+
+
+def read_config_file(path: Path, *, inside: Path | None = None) -> dict[str, Any] | None:
+    """The file's JSON object, or None when the file does not exist.
+
+    Read through :func:`read_bounded` (a regular file of at most 1 MiB; with ``inside``, one
+    that resolves under that directory) and depth-checked before it is parsed.
+    """
     where = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = read_bounded(path, CONFIG_MAX_BYTES, inside=inside)
     except (FileNotFoundError, NotADirectoryError):
         return None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise config_error(where, None, f"cannot be read: {exc}") from None
+    except InputRefused as exc:
+        if exc.size is not None:
+            raise OracleError(
+                "config_too_large",
+                f"The oraculum config {where} {exc.reason}.",
+                rejected_value=where,
+                suggested_next_step=f"Replace {where} with a small JSON file.",
+                details={"file": where, "bytes": exc.size, "limit": CONFIG_MAX_BYTES},
+            ) from None
+        raise config_error(where, None, exc.reason) from None
+    except OSError as exc:
+        raise config_error(where, None, f"cannot be read: {exc.strerror or exc}") from None
+    depth = json_depth(raw)
+    if depth > CONFIG_MAX_DEPTH:
+        raise OracleError(
+            "invalid_argument",
+            f"The oraculum config {where} nests {depth} levels deep; "
+            f"the limit is {CONFIG_MAX_DEPTH}.",
+            rejected_value=where,
+            suggested_next_step=f"Fix {where}, then run `oraculum config check`.",
+            details={"file": where, "depth": depth, "limit": CONFIG_MAX_DEPTH},
+        )
     try:
-        data = json.loads(text, object_pairs_hook=_refuse_duplicates)
+        data = json.loads(raw.decode("utf-8"), object_pairs_hook=_refuse_duplicates)
+    except UnicodeDecodeError as exc:
+        raise config_error(where, None, f"is not UTF-8 text (byte {exc.start})") from None
     except json.JSONDecodeError as exc:
         raise config_error(
             where,
@@ -850,11 +882,15 @@ def load_config(
     """Built-in < global file < project file (if ``project_root``) < ``overrides`` (camelCase)."""
     layers: list[tuple[str, Mapping[str, Any]]] = []
     files: list[Path] = []
-    candidates = [(paths.global_config_path(), ALL_SECTIONS)]
+    candidates: list[tuple[Path, Sequence[str], Path | None]] = [
+        (paths.global_config_path(), ALL_SECTIONS, None)
+    ]
     if project_root is not None:
-        candidates.append((paths.project_config_path(project_root), PROJECT_SECTIONS))
-    for path, allowed in candidates:
-        data = read_config_file(path)
+        # A repository's config may not reach outside it (a symlink to /dev/zero, ~/.ssh/…).
+        project_file = paths.project_config_path(project_root)
+        candidates.append((project_file, PROJECT_SECTIONS, project_root))
+    for path, allowed, inside in candidates:
+        data = read_config_file(path, inside=inside)
         if data is None:
             continue
         check_layer(data, str(path), allowed)

@@ -269,6 +269,12 @@ class ErrorCode(StrEnum):
         _FINAL,
         "no `codex_search` executable on PATH",
     )
+    CONFIG_TOO_LARGE = (
+        "config_too_large",
+        _SETUP,
+        _FINAL,
+        "a configuration file exceeds 1 MiB",
+    )
     COMPOSER_NOT_FOUND = (
         "composer_not_found",
         _FAILED,

@@ -164,30 +164,31 @@ def _number(part: str) -> int:
     return int(part)
 
 
-# A CONNECT opens a raw TCP tunnel, so only web ports may be tunnelled: a page cannot reach a
-# public host's mail, SSH or database port through the fetch (advocate's default list).
-TUNNEL_PORTS = frozenset({80, 443, 8000, 8080, 8443})
+# Only web ports may be reached, by a tunnel (raw TCP) or a plain request alike: a page cannot
+# reach a public host's mail, SSH, Redis or Elasticsearch port through the fetch, whose plain
+# requests a text protocol would half understand (advocate's default list).
+WEB_PORTS = frozenset({80, 443, 8000, 8080, 8443})
 
 
-def tunnel_port_reason(port: int) -> str | None:
-    """Why a tunnel to ``port`` is refused (not a web port), or None."""
-    if port in TUNNEL_PORTS:
+def web_port_reason(port: int) -> str | None:
+    """Why ``port`` is refused (not a web port), or None."""
+    if port in WEB_PORTS:
         return None
-    allowed = ", ".join(str(p) for p in sorted(TUNNEL_PORTS))
-    return f"port {port} is not a web port (tunnels go to {allowed} only)"
+    allowed = ", ".join(str(p) for p in sorted(WEB_PORTS))
+    return f"port {port} is not a web port (fetches go to {allowed} only)"
 
 
 class AddressPolicy(Protocol):
-    """Decides which resolved addresses a fetch may connect to, and which ports it may tunnel
-    to. The product uses :data:`PUBLIC_ONLY`; tests pass their own object to declare their
-    loopback test origins public — there is no user-facing switch."""
+    """Decides which resolved addresses a fetch may connect to, and on which ports. The
+    product uses :data:`PUBLIC_ONLY`; tests pass their own object to declare their loopback
+    test origins public — there is no user-facing switch."""
 
     def reason(self, address: IPAddress) -> str | None:
         """Why ``address`` is refused, or None when it is allowed."""
         ...
 
-    def tunnel_reason(self, port: int) -> str | None:
-        """Why a ``CONNECT`` tunnel to ``port`` is refused, or None when it is allowed."""
+    def port_reason(self, port: int) -> str | None:
+        """Why a request or tunnel to ``port`` is refused, or None when it is allowed."""
         ...
 
 
@@ -196,8 +197,8 @@ class PublicOnly:
     def reason(self, address: IPAddress) -> str | None:
         return denial_reason(address)
 
-    def tunnel_reason(self, port: int) -> str | None:
-        return tunnel_port_reason(port)
+    def port_reason(self, port: int) -> str | None:
+        return web_port_reason(port)
 
 
 PUBLIC_ONLY = PublicOnly()

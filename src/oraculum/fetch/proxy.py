@@ -8,7 +8,9 @@ policy, and connects to the exact address it checked (no second resolution, so a
 cannot swap the address between check and use). The hostname is kept: the client's ``Host``
 header goes upstream unchanged and a tunnel carries the client's own TLS (SNI and certificate
 checks stay Chromium's). Other schemes, URL credentials and malformed targets are refused.
-Each refusal is recorded (:attr:`FetchProxy.denials`) so the fetch can report it.
+Each refusal is recorded (:attr:`FetchProxy.denials`) so the fetch can report it; a destination
+allowed but not reached (a name that does not resolve, a refused connection) is recorded apart
+(:attr:`FetchProxy.failures`): that is the fetch failing, not the policy refusing.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from urllib.parse import SplitResult, urlsplit
 import h11
 
 from oraculum.fetch.addresses import PUBLIC_ONLY, AddressPolicy, IPAddress, parse_host_literal
+from oraculum.fetch.urls import has_credentials
 
 __all__ = [
     "DNS_TIMEOUT_S",
@@ -34,6 +37,7 @@ __all__ = [
     "FetchProxy",
     "Resolver",
     "Target",
+    "Unreachable",
     "check_target",
     "system_resolver",
 ]
@@ -91,6 +95,12 @@ class Denial:
 
 
 @dataclass(frozen=True)
+class Unreachable(Denial):
+    """A destination the policy allows that could not be reached: its name did not resolve, or
+    the connection failed. ``reason`` says which, in words."""
+
+
+@dataclass(frozen=True)
 class Target:
     """A checked destination: the exact address to connect to, for the name asked."""
 
@@ -114,15 +124,23 @@ async def check_target(
             found = await asyncio.wait_for(resolver(host, port), DNS_TIMEOUT_S)
             answers = [_address(a) for a in found]
         except (OSError, ValueError, TimeoutError) as exc:
-            return Denial(host, port, (), f"name did not resolve ({type(exc).__name__})")
+            return Unreachable(host, port, (), f"{host} did not resolve ({_cause(exc)})")
     if not answers:
-        return Denial(host, port, (), "name has no address")
+        return Unreachable(host, port, (), f"{host} has no address")
     shown = tuple(str(a) for a in answers)
     for address in answers:
         reason = policy.reason(address)
         if reason is not None:
             return Denial(host, port, shown, f"{address} is {reason}")
     return Target(host, port, answers[0])
+
+
+def _cause(exc: BaseException) -> str:
+    if isinstance(exc, TimeoutError):
+        return "timed out"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc) or type(exc).__name__
 
 
 def _address(text: str) -> IPAddress:
@@ -149,6 +167,9 @@ class FetchProxy:
     username: str = field(default_factory=lambda: "fetch-" + secrets.token_hex(4))
     password: str = field(default_factory=lambda: secrets.token_urlsafe(24))
     denials: list[Denial] = field(default_factory=list)
+    failures: list[Unreachable] = field(default_factory=list)
+    # Every destination asked of the proxy, allowed or not: what the fetch tried to reach.
+    attempts: list[tuple[str, int]] = field(default_factory=list)
     port: int = 0
     _server: asyncio.Server | None = None
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
@@ -197,31 +218,41 @@ class FetchProxy:
                 return hmac.compare_digest(value, expected)
         return False
 
-    async def checked(self, host: str, port: int, *, tunnel: bool = False) -> Target:
-        """The destination to connect to, or a recorded refusal (403)."""
-        port_reason = self.policy.tunnel_reason(port) if tunnel else None
+    async def checked(self, host: str, port: int) -> Target:
+        """The destination to connect to; else a recorded refusal (403) or failure (502)."""
+        self.attempts.append((host, port))
+        port_reason = self.policy.port_reason(port)
         if port_reason is not None:
             result: Target | Denial = Denial(host, port, (), port_reason)
         else:
             result = await check_target(host, port, self.policy, self.resolver)
+        if isinstance(result, Unreachable):
+            raise self.unreachable(result)
         if isinstance(result, Denial):
             self.denials.append(result)
             raise _Refused(403, f"oraculum fetch refused {host}:{port}: {result.reason}")
         return result
 
+    def unreachable(self, failure: Unreachable) -> _Refused:
+        self.failures.append(failure)
+        return _Refused(
+            502, f"oraculum fetch could not reach {failure.host}:{failure.port}: {failure.reason}"
+        )
+
+    async def open(self, target: Target) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        try:
+            return await asyncio.wait_for(
+                asyncio.open_connection(str(target.address), target.port), CONNECT_TIMEOUT_S
+            )
+        except (OSError, TimeoutError) as exc:
+            reason = f"the connection to {target.address} failed ({_cause(exc)})"
+            failure = Unreachable(target.host, target.port, (str(target.address),), reason)
+            raise self.unreachable(failure) from exc
+
     def spend(self, count: int) -> None:
         self._spent += count
         if self._spent > self.max_bytes:
             raise _Refused(502, "the fetch's transfer budget is spent")
-
-
-async def _open(target: Target) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    try:
-        return await asyncio.wait_for(
-            asyncio.open_connection(str(target.address), target.port), CONNECT_TIMEOUT_S
-        )
-    except (OSError, TimeoutError) as exc:
-        raise _Refused(502, f"could not connect to {target.host}:{target.port}") from exc
 
 
 class _ClientConnection:
@@ -262,8 +293,8 @@ class _ClientConnection:
 
     async def _tunnel(self, request: h11.Request) -> None:
         host, port = _authority(request.target)
-        target = await self.proxy.checked(host, port, tunnel=True)
-        up_reader, up_writer = await _open(target)
+        target = await self.proxy.checked(host, port)
+        up_reader, up_writer = await self.proxy.open(target)
         try:
             await _next_event(self.conn, self.reader, self.proxy)  # the CONNECT's end
             self.writer.write(self.conn.send(h11.Response(status_code=200, headers=[])) or b"")
@@ -306,7 +337,7 @@ class _Forward:
     async def run(self) -> bool:
         host, port, path = _absolute(self.request.target)
         target = await self.client.proxy.checked(host, port)
-        up_reader, up_writer = await _open(target)
+        up_reader, up_writer = await self.client.proxy.open(target)
         try:
             await self._send_request(path, up_writer)
             return await self._relay_response(up_reader, up_writer)
@@ -433,7 +464,7 @@ def _absolute(target: bytes) -> tuple[str, int, bytes]:
     parsed = urlsplit(_ascii(target))
     if parsed.scheme not in ("http", "ws"):
         raise _Refused(400, f"scheme {parsed.scheme or '(none)'!r} is refused")
-    if parsed.username is not None or parsed.password is not None:
+    if has_credentials(parsed):
         raise _Refused(400, "credentials in the URL are refused")
     host, port = _host_port(parsed.hostname, _port(parsed), default=80)
     path = parsed.path or "/"

@@ -10,16 +10,18 @@ profile, deleted when it closes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page, async_playwright
+from playwright.async_api import Page, Request, Response, async_playwright
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from oraculum.browser.chromium import launch_args, resolve_executable
 from oraculum.fetch.addresses import AddressPolicy
+from oraculum.fetch.credentials import refuse_credentials
 from oraculum.fetch.page import (
     EXTRACT_JS,
     MAX_HTML_CHARS,
@@ -27,12 +29,14 @@ from oraculum.fetch.page import (
     MAX_TITLE_CHARS,
     Snapshot,
 )
-from oraculum.fetch.proxy import REFUSAL_HEADER, Denial, FetchProxy, Resolver
+from oraculum.fetch.proxy import REFUSAL_HEADER, Denial, FetchProxy, Resolver, Unreachable
+from oraculum.fetch.urls import url_port
 
 __all__ = ["FETCH_ARGS", "NAVIGATION_TIMEOUT_S", "SETTLE_S", "Rendered", "render"]
 
 NAVIGATION_TIMEOUT_S = 20.0
 SETTLE_S = 2.0  # after load, wait this long at most for the network to go quiet
+_D = TypeVar("_D", bound=Denial)
 
 FETCH_ARGS: tuple[str, ...] = (
     "--disable-quic",
@@ -46,7 +50,18 @@ FETCH_ARGS: tuple[str, ...] = (
     # Defence in depth: nothing should resolve locally behind an HTTP proxy.
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
     # 0.0.0.0 / [::] may otherwise go direct; DoH only matters if something resolved locally.
-    "--disable-features=BypassProxyForUnspecifiedIpAddresses,DnsOverHttps",
+    # The rest are Chromium's own background requests, which --disable-background-networking
+    # leaves on: a page with a form made it ask content-autofill.googleapis.com.
+    "--disable-features=BypassProxyForUnspecifiedIpAddresses,DnsOverHttps,"
+    "AutofillServerCommunication,OptimizationHints,OptimizationGuideModelDownloading,"
+    "MediaRouter,DialMediaRouteProvider,CertificateTransparencyComponentUpdater,"
+    "Translate,InterestFeedContentSuggestions,SafeBrowsing",
+    "--disable-domain-reliability",
+    "--disable-client-side-phishing-detection",
+    "--disable-component-extensions-with-background-pages",
+    "--disable-default-apps",
+    "--disable-breakpad",
+    "--metrics-recording-only",
     "--disable-blink-features=SharedWorker",
 )
 
@@ -63,8 +78,11 @@ class Rendered:
     error: str | None = None
     timed_out: bool = False
     refused: bool = False  # the proxy itself answered the page's last navigation
+    navigation_failed: bool = False  # the page's last navigation got no response at all
     main_denial: Denial | None = None
+    main_failure: Unreachable | None = None  # the page's own host could not be reached
     denials: list[Denial] = field(default_factory=list)
+    attempts: list[tuple[str, int]] = field(default_factory=list)  # every host:port tried
 
 
 async def render(url: str, *, policy: AddressPolicy, resolver: Resolver) -> Rendered:
@@ -86,30 +104,44 @@ async def render(url: str, *, policy: AddressPolicy, resolver: Resolver) -> Rend
         try:
             context = await browser.new_context(service_workers="block", accept_downloads=False)
             page = await context.new_page()
+            await refuse_credentials(context, page, proxy.denials)
             rendered = await _visit(page, url)
         finally:
             await browser.close()
         rendered.denials = list(proxy.denials)
-        rendered.main_denial = _main_denial(rendered, proxy.denials)
+        rendered.attempts = list(proxy.attempts)
+        rendered.main_denial = _for_the_page(rendered, proxy.denials)
+        rendered.main_failure = _for_the_page(rendered, proxy.failures)
         return rendered
 
 
 async def _visit(page: Page, url: str) -> Rendered:
     rendered = Rendered(url)
     navigations: list[str] = []
-    page.on(
-        "request",
-        lambda request: (
+
+    def main_navigation(request: Request) -> bool:
+        return request.is_navigation_request() and request.frame == page.main_frame
+
+    def on_request(request: Request) -> None:
+        if main_navigation(request):
             navigations.append(request.url)
-            if request.is_navigation_request() and request.frame == page.main_frame
-            else None
-        ),
-    )
-    try:
-        response = await page.goto(url, wait_until="load", timeout=NAVIGATION_TIMEOUT_S * 1000)
-        if response is not None:
+            rendered.navigation_failed = False
+
+    def on_response(response: Response) -> None:
+        # The page may navigate itself after it loaded: the last navigation decides.
+        if main_navigation(response.request):
             rendered.status = response.status
             rendered.refused = REFUSAL_HEADER in response.headers
+
+    def on_failed(request: Request) -> None:
+        if main_navigation(request):
+            rendered.navigation_failed = True
+
+    page.on("request", on_request)
+    page.on("response", on_response)
+    page.on("requestfailed", on_failed)
+    try:
+        await page.goto(url, wait_until="load", timeout=NAVIGATION_TIMEOUT_S * 1000)
     except PlaywrightTimeout as exc:
         rendered.error, rendered.timed_out = _first_line(exc), True
     except PlaywrightError as exc:
@@ -121,7 +153,7 @@ async def _visit(page: Page, url: str) -> Rendered:
             pass  # a page that keeps polling is read as it stands
         rendered.snapshot = await _snapshot(page)
     rendered.final_url = navigations[-1] if navigations else url
-    if rendered.error is None:
+    if rendered.error is None and not rendered.navigation_failed:
         rendered.final_url = page.url
     return rendered
 
@@ -140,22 +172,18 @@ async def _snapshot(page: Page) -> Snapshot | None:
     )
 
 
-def _main_denial(rendered: Rendered, denials: list[Denial]) -> Denial | None:
-    """The proxy's refusal of the page's own last navigation, if it refused it: an answer
-    marked as the proxy's, or a failed navigation (a refused https tunnel) to a refused host."""
-    if not rendered.refused and rendered.error is None:
+def _for_the_page(rendered: Rendered, found: Sequence[_D]) -> _D | None:
+    """The refusal (or failure) of the page's own last navigation, if there was one: an answer
+    marked as the proxy's, or a failed navigation (a refused https tunnel), to its host."""
+    if not (rendered.refused or rendered.navigation_failed or rendered.error is not None):
         return None
     parts = urlsplit(rendered.final_url)
-    if parts.hostname is None:
+    port = url_port(parts)
+    if parts.hostname is None or port is None:
         return None
-    default = 443 if parts.scheme == "https" else 80
-    try:
-        port = parts.port or default
-    except ValueError:
-        return None
-    for denial in denials:
-        if denial.host.strip("[]").lower() == parts.hostname.lower() and denial.port == port:
-            return denial
+    for item in found:
+        if item.host.strip("[]").lower() == parts.hostname.lower() and item.port == port:
+            return item
     return None
 
 

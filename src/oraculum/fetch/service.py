@@ -20,6 +20,7 @@ from oraculum.fetch.addresses import PUBLIC_ONLY, AddressPolicy, parse_host_lite
 from oraculum.fetch.page import Snapshot, bounded, judge, page_markdown
 from oraculum.fetch.proxy import Denial, Resolver, system_resolver
 from oraculum.fetch.render import Rendered, render
+from oraculum.fetch.urls import has_credentials, url_port
 
 __all__ = ["MAX_URL_CHARS", "TOTAL_TIMEOUT_S", "check_url", "fetch", "fetch_markdown"]
 
@@ -37,7 +38,7 @@ def check_url(url: str, policy: AddressPolicy = PUBLIC_ONLY) -> str:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https"):
         raise _invalid(url, "only http:// and https:// URLs can be fetched")
-    if parts.username is not None or parts.password is not None:
+    if has_credentials(parts):
         raise _invalid(url, "URLs with credentials are refused")
     try:
         _ = parts.port
@@ -51,6 +52,15 @@ def check_url(url: str, policy: AddressPolicy = PUBLIC_ONLY) -> str:
             "fetch_address_blocked",
             f"{parts.hostname} is {reason}: browser_fetch reaches public addresses only.",
             rejected_value=url,
+        )
+    port = url_port(parts) or 0  # a malformed port was refused above
+    if (reason := policy.port_reason(port)) is not None:
+        denial = Denial(parts.hostname, port, (), reason)
+        raise OracleError(
+            "fetch_address_blocked",
+            f"{parts.hostname}: {reason}.",
+            rejected_value=url,
+            details={"finalUrl": url, "blocked": [denial.to_dict()]},
         )
     return url
 
@@ -80,6 +90,13 @@ def outcome(rendered: Rendered) -> dict[str, Any]:
             f"{rendered.final_url} was refused: {rendered.main_denial.reason}. browser_fetch "
             "reaches public addresses only.",
             rejected_value=rendered.requested_url,
+            details=details,
+        )
+    if rendered.main_failure is not None:
+        raise OracleError(
+            "fetch_failed",
+            f"The page could not be loaded: {rendered.main_failure.reason}.",
+            suggested_next_step="Check the address; retry later if the site is down.",
             details=details,
         )
     snapshot = rendered.snapshot

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from oraculum.core.errors import OracleError
+from oraculum.jobs.ids import validate_job_ref
 
 MAX_PROBLEMS = 5
 
@@ -64,7 +65,7 @@ def prompt_problem(
     given = arguments if isinstance(arguments, dict) else {}
     missing = [arg for arg, required in prompts[name] if required and not given.get(arg)]
     if not missing:
-        return None
+        return _job_id_problem(given.get("jobId")) if "jobId" in given else None
     usage = " ".join(f"<{arg}>" for arg, _ in prompts[name])
     return OracleError(
         "invalid_argument",
@@ -74,6 +75,16 @@ def prompt_problem(
         "hosts that split words, quote each argument.",
         details={"prompt": name, "missing": missing},
     )
+
+
+def _job_id_problem(value: object) -> OracleError | None:
+    # A prompt's jobId is written into the text the agent follows: held to the rule every tool
+    # holds it to, so it can only ever be a job id.
+    try:
+        validate_job_ref(value)
+    except OracleError as exc:
+        return exc
+    return None
 
 
 def _schema_problems(validator: Any, arguments: object) -> list[dict[str, Any]]:

@@ -18,6 +18,7 @@ import anyio
 
 from oraculum.core.errors import OracleError
 from oraculum.core.session import resolve_session_id
+from oraculum.jobs.ids import validate_job_ref
 from oraculum.mcp.profiles import DEFAULT_PROFILE
 
 __all__ = ["BRIDGE_FAMILY_TOOLS", "BRIDGE_TOOLS", "call", "describe"]
@@ -99,7 +100,8 @@ def render_prompt(name: str, arguments: list[str]) -> str:
     if name == "oracle" and arguments:
         return oracle_prompt(" ".join(arguments), wakeup=BRIDGE_WAKEUP)
     if name == "oracle-followup" and len(arguments) >= 2:
-        return followup_prompt(arguments[0], " ".join(arguments[1:]), wakeup=BRIDGE_WAKEUP)
+        job_id = validate_job_ref(arguments[0])
+        return followup_prompt(job_id, " ".join(arguments[1:]), wakeup=BRIDGE_WAKEUP)
     usage = "oracle <request>" if name == "oracle" else "oracle-followup <jobId> <request>"
     raise OracleError(
         "invalid_argument",

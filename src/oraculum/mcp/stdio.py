@@ -21,6 +21,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from oraculum.core.bounded import loads_bounded
 from oraculum.mcp.identity import initialize_result
 
 log = logging.getLogger("oraculum.mcp")
@@ -56,7 +57,7 @@ def early_initialize(head: bytes) -> tuple[Any, dict[str, Any]] | None:
     (the SDK then answers whatever it is, errors included)."""
     line = head.split(b"\n", 1)[0]
     try:
-        message = json.loads(line)
+        message = loads_bounded(line)
     except ValueError:
         return None
     if not isinstance(message, dict) or message.get("method") != "initialize":
@@ -175,7 +176,7 @@ class _OutputRelay:
 
     def _is_answer(self, line: bytes) -> bool:
         try:
-            message = json.loads(line)
+            message = loads_bounded(line)
         except ValueError:
             return False
         if not isinstance(message, dict) or message.get("id") != self.message_id:

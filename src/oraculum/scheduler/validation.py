@@ -38,6 +38,10 @@ MAX_ARG_BYTES = 8_000
 MAX_ARGV_BYTES = 64 * 1024
 MAX_TIMING_VALUE_BYTES = 1_024
 MAX_COUNT = 100_000
+# A delay or period longer than ten years is a typo, and every occurrence of a schedule falls
+# within a century: beyond these, date arithmetic overflows (year 9999) instead of refusing.
+MAX_DURATION_S = 3_660 * 86_400
+MAX_HORIZON = timedelta(days=36_600)
 TIMING_KEYS = ("in", "at", "every", "count", "cron", "tz")
 PAYLOAD_KEYS = ("executable", "args", "cwd")
 _DURATION = re.compile(r"^(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$")
@@ -97,12 +101,38 @@ def _payload_error(message: str, value: Any = None) -> OracleError:
     return OracleError("schedule_payload_invalid", message, rejected_value=value)
 
 
+def _out_of_range(message: str, value: Any) -> OracleError:
+    return OracleError(
+        "invalid_argument",
+        message,
+        rejected_value=value,
+        suggested_next_step="Durations go up to 3660d (ten years); every occurrence must fall "
+        "within 36600 days (a century) from now.",
+        details={"maxDurationSeconds": MAX_DURATION_S, "horizonDays": MAX_HORIZON.days},
+    )
+
+
 def parse_duration(value: Any, *, key: str) -> int:
-    """``"1h30m"`` → 5400 seconds. Days, hours, minutes and seconds, each at most once."""
+    """``"1h30m"`` → 5400 seconds. Days, hours, minutes and seconds, each at most once; at
+    most :data:`MAX_DURATION_S` in all."""
     match = _DURATION.fullmatch(value) if isinstance(value, str) and value else None
     if match is None:
         raise _timing_error(f"`{key}` must be a duration such as 30s, 15m or 1h30m.", value)
-    return sum(int(part) * unit for part, unit in zip(match.groups(), _UNIT_S, strict=True) if part)
+    seconds = sum(
+        int(part) * unit for part, unit in zip(match.groups(), _UNIT_S, strict=True) if part
+    )
+    if seconds > MAX_DURATION_S:
+        raise _out_of_range(f"`{key}` {value} is longer than ten years (3660d).", value)
+    return seconds
+
+
+def _within_horizon(offset_s: float, key: str, value: Any) -> None:
+    """Refuse an occurrence ``offset_s`` seconds from now beyond the horizon (counted in
+    seconds: the date itself may not exist)."""
+    if offset_s > MAX_HORIZON.total_seconds():
+        raise _out_of_range(
+            f"`{key}` {value} puts an occurrence more than a century (36600 days) away.", value
+        )
 
 
 def validate_prompt(prompt: Any) -> str:
@@ -275,6 +305,7 @@ def validate_timing(timing: Any, *, now: datetime) -> Timing:
         start = now + timedelta(seconds=parse_duration(timing["in"], key="in"))
     elif "at" in timing:
         start = _parse_at(timing["at"], tz, now)
+        _within_horizon((start - now).total_seconds(), "at", timing["at"])
     if "every" not in timing:
         return Timing(kind="once", start=start)
     every_s = parse_duration(timing["every"], key="every")
@@ -283,6 +314,9 @@ def validate_timing(timing: Any, *, now: datetime) -> Timing:
     count = _check_count(timing["count"]) if "count" in timing else None
     # Without in/at the first occurrence comes one period from now, as with a plain interval.
     first = start or now + timedelta(seconds=every_s)
+    if count is not None:
+        last_s = (first - now).total_seconds() + every_s * (count - 1)
+        _within_horizon(last_s, "every", f"{timing['every']} × count {count}")
     return Timing(kind="interval", start=first, every_s=every_s, count=count)
 
 

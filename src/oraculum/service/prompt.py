@@ -6,11 +6,10 @@ Every check runs before the archive is built, so a bad prompt costs nothing and 
 
 from __future__ import annotations
 
-import os
-import stat
 import sys
 from typing import BinaryIO, Final
 
+from oraculum.core.bounded import InputRefused, read_bounded
 from oraculum.core.errors import OracleError
 
 MIB: Final = 1024 * 1024
@@ -104,8 +103,9 @@ def choose_prompt(prompt: str | None, prompt_file: str | None) -> str:
 def read_prompt_file(source: str, *, stdin: BinaryIO | None = None) -> str:
     """Read a prompt file (``-``: standard input) as strict UTF-8, at most the largest cap.
 
-    A file over the cap is refused by its size before it is read; a stream is read only up to
-    one byte past the cap, so an endless one (``/dev/zero``) ends too.
+    A path must name a regular file (a FIFO or a device is refused before it is opened, so
+    nothing hangs) no larger than the cap; standard input is read only up to one byte past the
+    cap, so an endless one ends too.
     """
     data = _read_capped(stdin or sys.stdin.buffer) if source == STDIN else _read_path(source)
     return prompt_text(decode_prompt(data, source))
@@ -113,11 +113,16 @@ def read_prompt_file(source: str, *, stdin: BinaryIO | None = None) -> str:
 
 def _read_path(source: str) -> bytes:
     try:
-        with open(source, "rb") as handle:  # a directory: IsADirectoryError, here on Linux
-            info = os.fstat(handle.fileno())
-            if stat.S_ISREG(info.st_mode) and info.st_size > READ_CEILING:
-                raise too_large(info.st_size, READ_CEILING)
-            return _read_capped(handle)
+        return read_bounded(source, READ_CEILING)
+    except InputRefused as exc:
+        if exc.size is not None:
+            raise too_large(exc.size, READ_CEILING) from None
+        raise OracleError(
+            "prompt_file_unreadable",
+            f"The prompt file {source} {exc.reason}.",
+            rejected_value=source,
+            suggested_next_step="Pass a regular file, or - to read standard input.",
+        ) from None
     except OSError as exc:
         raise _file_error(source, exc) from None
 
