@@ -87,8 +87,10 @@ def test_json_of_every_command(project: Path, capsys: pytest.CaptureFixture[str]
     code, usage = run(capsys, "cancel")
     assert code == 2 and "Usage: oraculum cancel <job-id>" in usage["error"]["message"]
 
-    code, kept = run(capsys, "clean", job["id"])  # the wake-up grace keeps its files
+    code, kept = run(capsys, "clean", follow["job"]["id"])  # the wake-up grace keeps its files
     assert code == 5 and kept["error"]["code"] == "clean_blocked"
+    code, cleaned = run(capsys, "clean", job["id"])  # read: nobody needs its files any more
+    assert code == 0 and cleaned["removed"] == [job["id"]]
     code, expired = run(capsys, "clean", "--expired")
     assert code == 0 and expired["removed"] == []
 
