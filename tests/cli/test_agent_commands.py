@@ -14,7 +14,7 @@ import pytest
 from rich.console import Console
 
 from oraculum.cli import main
-from oraculum.cli.read_view import render_read
+from oraculum.cli.read_view import render_header, render_read
 from oraculum.cli.status_view import render_job, render_jobs
 from oraculum.core.paths import global_config_path
 from oraculum.jobs.store import JobStore
@@ -87,8 +87,10 @@ def test_json_of_every_command(project: Path, capsys: pytest.CaptureFixture[str]
     code, usage = run(capsys, "cancel")
     assert code == 2 and "Usage: oraculum cancel <job-id>" in usage["error"]["message"]
 
-    code, kept = run(capsys, "clean", job["id"])  # the wake-up grace keeps its files
+    code, kept = run(capsys, "clean", follow["job"]["id"])  # the wake-up grace keeps its files
     assert code == 5 and kept["error"]["code"] == "clean_blocked"
+    code, cleaned = run(capsys, "clean", job["id"])  # read: nobody needs its files any more
+    assert code == 0 and cleaned["removed"] == [job["id"]]
     code, expired = run(capsys, "clean", "--expired")
     assert code == 0 and expired["removed"] == []
 
@@ -155,7 +157,7 @@ def check_snapshot(name: str, text: str) -> None:
 
 def rendered(render) -> str:
     console = Console(
-        record=True, width=300, soft_wrap=True, color_system=None, force_terminal=False
+        record=True, width=300, soft_wrap=True, color_system=None, force_terminal=True
     )
     render(console)
     return console.export_text()
@@ -189,9 +191,9 @@ def test_human_status_and_read_snapshots(
         check_snapshot(
             "read_markdown.txt", normalise(rendered(lambda c: render_read(answer, c)), ids, home)
         )
+        # `read --raw` (exactly response.md, the header on stderr): tests/cli/test_answers_whole.py
         check_snapshot(
-            "read_raw.txt",
-            normalise(rendered(lambda c: render_read(answer, c, raw=True)), ids, home),
+            "read_header.txt", normalise(rendered(lambda c: render_header(answer, c)), ids, home)
         )
     finally:
         from oraculum.service.cancel import cancel

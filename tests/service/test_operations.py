@@ -38,8 +38,8 @@ def test_queue_position_and_capacity_line(project: Path) -> None:
         assert later == {"queued": True, "position": 1, "depth": 2}
         assert third.job["queue"] == {"queued": True, "position": 2, "depth": 2}
         assert list(third.to_json()) == ["job", "message"]
-        assert "Queue position: 2 of 2" in third.text("cli")
-        assert "start automatically when capacity is available" in third.text("cli")
+        assert "Queue position 2 of 2" in third.text("cli")
+        assert "it starts by itself" in third.text("cli")
         assert "Queue position 2 of 2; it starts by itself." in third.text("mcp")
         report = preflight(session="s", provider="test").to_json()
         assert report["capacityLine"] == "Capacity: 1/1 active, 2/2 queued (global)."

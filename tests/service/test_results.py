@@ -8,7 +8,7 @@ from oraculum.auth.result import AuthResult, SignIn
 from oraculum.core.presets import PRESETS
 from oraculum.service.clean import CleanResult
 from oraculum.service.presets import presets
-from oraculum.service.submit import SubmitResult
+from oraculum.service.submit import SubmitResult, submit_message
 
 
 def test_clean_result_json_keeps_its_documented_keys_in_order() -> None:
@@ -86,10 +86,17 @@ def test_submit_result_words_the_same_job_for_each_surface() -> None:
         "autoPrunedArchivePaths": [{"relativePath": "big.bin"}],
     }
     result = SubmitResult(job)
-    assert result.to_json() == {"job": job, "message": result.text("cli")}
+    # --json keeps the upstream message (an agent's advice); people get what and how to follow.
+    assert result.to_json() == {"job": job, "message": submit_message(job)}
+    assert result.to_json()["message"].startswith(
+        "Oracle job dispatched: abcd\nFollow-up to: prev1"
+    )
     cli, mcp = result.text("cli"), result.text("mcp")
-    assert cli.startswith("Oracle job dispatched: abcd\nFollow-up to: prev1")
-    assert "`oraculum wait abcd`" in cli and "oracle_wait" not in cli
+    assert cli.startswith(
+        "Oracle job abcd dispatched (chatgpt, Pro Extended).\nFollow-up to job prev1"
+    )
+    assert "Archive: 3 files, 1.00 MiB." in cli and "/j/response.md" in cli
+    assert "`oraculum wait abcd`" in cli and "oracle_wait" not in cli and "Stop now" not in cli
     assert mcp.startswith("Oracle job abcd dispatched (chatgpt, Pro Extended).")
     assert (
         "Archive: 3 files, 1.00 MiB." in mcp

@@ -24,9 +24,13 @@ def clean_command(
     expired: bool = typer.Option(
         False, "--expired", help="Remove every job past its retention (all projects)."
     ),
+    force: bool = typer.Option(
+        False, "--force", help="Remove finished jobs even inside their wake-up grace."
+    ),
 ) -> None:
-    """Remove finished jobs' directories: one, all of this project's, or the expired ones."""
+    """Remove finished jobs' directories: one, all of this project's, or the expired ones.
+    Open jobs are never removed (cancel them first)."""
     from oraculum.service.clean import clean
 
-    result = clean(target, expired=expired)
+    result = clean(target, expired=expired, force=force)
     emit(result.to_json(), text=result.text("cli"))

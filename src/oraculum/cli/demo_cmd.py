@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from oraculum.cli.app import MODE, app, console, emit
+from oraculum.cli.output import print_answer
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -29,8 +30,6 @@ def demo_command(
 ) -> None:
     """Run one real job end to end against the built-in ChatGPT or Grok simulator (no
     network)."""
-    from rich.markdown import Markdown
-
     from oraculum.service.demo import run_demo
 
     spinner: Spinner | None = None if MODE.json else console().status("starting…")
@@ -63,11 +62,12 @@ def demo_command(
     def render(out: Console) -> None:
         out.print("[green]✓[/] ", end="")
         out.print(result.headline, markup=False, highlight=False)
-        out.rule("answer")
         text = result.response or ""
-        if raw:
-            out.print(text, markup=False, highlight=False)
-        else:
-            out.print(Markdown(text))
+        if out.is_terminal and not raw:
+            out.rule("answer")
+            print_answer(out, text)
+        else:  # the answer as saved, whole, under a plain separator
+            out.print("--- answer ---", markup=False)
+            out.print(text.rstrip("\n"), markup=False, highlight=False, soft_wrap=True)
 
     emit(result.to_json(), render)

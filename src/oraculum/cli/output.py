@@ -12,6 +12,7 @@ import json
 import sys
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from oraculum.core.errors import OracleError
@@ -26,6 +27,8 @@ __all__ = [
     "columns",
     "console",
     "emit",
+    "print_answer",
+    "print_file_exactly",
     "report_error",
     "split_json_flag",
     "table",
@@ -48,7 +51,36 @@ def console(*, stderr: bool = False) -> Console:
     # rich costs ~20 ms to import and JSON output never needs it: load it on first human output.
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False, soft_wrap=True)
+    made = Console(stderr=stderr, highlight=False, soft_wrap=True)
+    if not made.is_terminal:
+        # Piped or redirected output is read by programs and other tools, not at a width:
+        # tables keep every id and path whole instead of cropping them to 80 columns.
+        made.width = UNBOUNDED_WIDTH
+    return made
+
+
+# Wide enough for any id, path or table row; only tables and plain lines print under a pipe.
+UNBOUNDED_WIDTH = 1 << 14
+
+
+def print_answer(out: Console, text: str) -> None:
+    """An answer for a person: Markdown wrapped to the terminal (never cropped), or, when the
+    output is not a terminal, the Markdown exactly as saved."""
+    if not out.is_terminal:  # soft wrapping neither wraps nor crops
+        out.print(text.rstrip("\n"), markup=False, highlight=False, emoji=False, soft_wrap=True)
+        return
+    from rich.markdown import Markdown
+
+    # The console soft-wraps plain lines; a rendered answer must wrap every block instead
+    # (soft wrapping crops quotes, tables and code at the edge).
+    out.print(Markdown(text), soft_wrap=False)
+
+
+def print_file_exactly(path: Path) -> None:
+    """``path``'s bytes on stdout and nothing else, so `> answer.md` copies the file."""
+    sys.stdout.flush()
+    sys.stdout.buffer.write(path.read_bytes())
+    sys.stdout.buffer.flush()
 
 
 def emit(

@@ -13,7 +13,9 @@ from oraculum.service import PREVIEW_CHARS
 @app.command("read")
 def read_command(
     job: str | None = typer.Argument(None, help="Job id or prefix; omit for the newest."),
-    raw: bool = typer.Option(False, "--raw", help="Print the answer as plain text."),
+    raw: bool = typer.Option(
+        False, "--raw", help="Print exactly response.md (the header goes to stderr)."
+    ),
     full: bool = typer.Option(
         False, "--full", help=f"Whole answer in --json (default: first {PREVIEW_CHARS} chars)."
     ),

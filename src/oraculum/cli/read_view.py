@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from oraculum.cli.output import MODE, emit
+from oraculum.cli.output import MODE, console, emit, print_answer, print_file_exactly
 from oraculum.service import PREVIEW_CHARS
 
-__all__ = ["render_read", "run_read"]
+__all__ = ["render_header", "render_read", "run_read"]
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -17,10 +17,8 @@ if TYPE_CHECKING:
     from oraculum.service.read import ReadResult
 
 
-def render_read(result: ReadResult, out: Console, *, raw: bool = False) -> None:
-    """The richer human rendering: the job's paths and gaps, then the answer as Markdown."""
-    from rich.markdown import Markdown
-
+def render_header(result: ReadResult, out: Console) -> None:
+    """The job's status line, paths, gaps, artifacts and error."""
     job, response = result.job, result.response
     out.print(f"[bold]{job['id']}[/]  {job['status']} ({job['phase']})")
     out.print(f"  response: {response.path}", markup=False)
@@ -33,15 +31,19 @@ def render_read(result: ReadResult, out: Console, *, raw: bool = False) -> None:
         out.print(f"  error: {job['error']}", markup=False)
     if result.recollection is not None:
         out.print(f"  {result.recollection.message}", markup=False)
-    out.print()
     if not response.available:
-        out.print("Response file: unavailable yet", markup=False)
+        out.print("\nResponse file: unavailable yet", markup=False)
+
+
+def render_read(result: ReadResult, out: Console) -> None:
+    """The human rendering: the header, then the answer (Markdown on a terminal, as saved
+    anywhere else)."""
+    render_header(result, out)
+    response = result.response
+    if not response.available:
         return
-    text = response.preview
-    if raw:
-        out.print(text, markup=False, highlight=False, end="" if text.endswith("\n") else "\n")
-    else:
-        out.print(Markdown(text))
+    out.print()
+    print_answer(out, response.preview)
     if response.truncated:
         out.print(f"… (truncated; the whole answer is in {response.path})", markup=False)
 
@@ -54,7 +56,8 @@ def run_read(
     recollect: bool = False,
     session: str | None = None,
 ) -> None:
-    """Show a job's status, paths and answer; reading a finished job settles its wake-up."""
+    """Show a job's status, paths and answer; reading a finished job settles its wake-up.
+    ``raw``: exactly response.md on stdout, the header on stderr."""
     from oraculum.service.read import read
 
     result = read(
@@ -64,4 +67,9 @@ def run_read(
         source="oracle_read_command",
         preview_chars=PREVIEW_CHARS if MODE.json and not full else None,
     )
-    emit(result.to_json(), lambda out: render_read(result, out, raw=raw))
+    if raw and not MODE.json:
+        render_header(result, console(stderr=True))
+        if result.response.available:
+            print_file_exactly(result.response.path)
+        return
+    emit(result.to_json(), lambda out: render_read(result, out))

@@ -31,9 +31,12 @@ def heartbeat_cell(job: dict[str, Any]) -> str:
 
 
 def phase_cell(job: dict[str, Any]) -> str:
-    """The phase, marked while a Deep Research job researches."""
+    """The phase in words, marked while a Deep Research job researches."""
+    from oraculum.service.summary import phase_words
+
     researching = (job.get("research") or {}).get("state") == "researching"
-    return f"{job['phase']} (researching)" if researching else job["phase"]
+    phase = phase_words(job["phase"])
+    return f"{phase} (researching)" if researching else phase
 
 
 def queue_cell(job: dict[str, Any]) -> str:
@@ -67,12 +70,16 @@ def render_jobs(result: dict[str, Any], console: Console) -> None:
 
 
 def render_job(result: dict[str, Any], console: Console) -> None:
-    from oraculum.service.summary import describe_age
+    from oraculum.service.status import selection_words
+    from oraculum.service.summary import describe_age, ended_next_step, phase_words
 
     job = result["job"]
-    console.print(f"[bold]{job['id']}[/]  {job['status']} ({job['phase']})")
+    console.print(f"[bold]{job['id']}[/]  {job['status']} ({phase_words(job['phase'])})")
+    observed = job.get("observedSelection") or {}
     rows = {
-        "provider": job.get("provider"),
+        "provider": selection_words(job),
+        "model shown": observed.get("label") or observed.get("model"),
+        "project": job.get("projectRoot"),
         "age": describe_age(job.get("ageSeconds")),
         "heartbeat": heartbeat_cell(job),
         "queue": queue_cell(job),
@@ -85,13 +92,17 @@ def render_job(result: dict[str, Any], console: Console) -> None:
         "research-question": (job.get("research") or {}).get("questionPath"),
     }
     for key, value in rows.items():
-        if value not in (None, "-"):
+        if value not in (None, "-", ""):
             console.print(f"  {key}: {value}", markup=False)
     if job.get("lastEvent"):
         event = job["lastEvent"]
         console.print(f"  last-event: [{event['source']}] {event['message']}", markup=False)
     if "error" in job:
-        console.print(f"  error: {job['error']}", markup=False)
+        code = f" [{job['errorCode']}]" if job.get("errorCode") else ""
+        console.print(f"  error{code}: {job['error']}", markup=False)
+    step = ended_next_step(job)
+    if step:
+        console.print(f"  next step: {step}", markup=False)
 
 
 def run_status(

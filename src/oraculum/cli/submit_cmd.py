@@ -9,7 +9,7 @@ import typer
 from oraculum.cli.app import MODE, app, console, emit
 from oraculum.cli.archiving import ALLOW_ANY_DIR_HELP, WalkProgress
 from oraculum.cli.wait_cmd import SESSION_OPTION
-from oraculum.cli.waiting import finish_wait, wait_with_live_line
+from oraculum.cli.waiting import show_answer, wait_with_live_line
 
 if TYPE_CHECKING:
     from oraculum.service.submit import SubmitResult
@@ -20,7 +20,9 @@ FILES_ARGUMENT = typer.Argument(
 PRESET_OPTION = typer.Option(
     None, "--preset", help="ChatGPT preset (see `oraculum presets`) or Grok mode."
 )
-WAIT_OPTION = typer.Option(False, "--wait", help="Block until the job ends; print its wake-up.")
+WAIT_OPTION = typer.Option(
+    False, "--wait", help="Block until the job ends; print its answer (--json: its wake-up)."
+)
 INCLUDE_GIT_DIR_OPTION = typer.Option(
     False,
     "--include-git-dir",
@@ -41,7 +43,7 @@ def _submitted(result: SubmitResult, *, session: str | None, wait_for_it: bool) 
         return
     if not MODE.json:
         console(stderr=True).print(result.text("cli"), markup=False)
-    code = finish_wait(wait_with_live_line(result.job["id"], session=session, timeout_s=None))
+    code = show_answer(wait_with_live_line(result.job["id"], session=session, timeout_s=None))
     if code:
         raise typer.Exit(code)
 

@@ -14,7 +14,7 @@ from oraculum.core.errors import ExitCode, OracleError
 if TYPE_CHECKING:
     from oraculum.service.wait import WaitResult
 
-__all__ = ["finish_wait", "run_wait", "wait_with_live_line"]
+__all__ = ["finish_wait", "run_wait", "show_answer", "wait_with_live_line"]
 
 
 def wait_with_live_line(
@@ -42,8 +42,8 @@ def wait_with_live_line(
         return wait(job_id, session=session, timeout_s=timeout_s, cwd=cwd, on_progress=progress)
 
 
-def finish_wait(result: WaitResult) -> int:
-    """Print a wait's result; the exit code its outcome deserves."""
+def _ended(result: WaitResult) -> int:
+    """The exit code a finished wait deserves; a wait that timed out raises ``wait_timeout``."""
     if not result.done:
         raise OracleError(
             "wait_timeout",
@@ -52,11 +52,42 @@ def finish_wait(result: WaitResult) -> int:
             suggested_next_step="Run `oraculum wait` again; the job keeps running meanwhile.",
             details={"job": result.job},
         )
-    emit(result.to_json(), text=result.text("cli"))
     job = result.job  # None when the wait ended on a background task's notice
     if job is not None and job["status"] in ("failed", "cancelled"):
         return int(ExitCode.JOB_UNSUCCESSFUL)
     return 0
+
+
+def finish_wait(result: WaitResult) -> int:
+    """Print a wait's result (its wake-up text); the exit code its outcome deserves."""
+    code = _ended(result)
+    emit(result.to_json(), text=result.text("cli"))
+    return code
+
+
+def show_answer(result: WaitResult) -> int:
+    """A person's `submit --wait`: the answer at the end, as `demo` prints it, or the failed
+    job's status with its next step (JSON mode: the wait's result, as :func:`finish_wait`)."""
+    if MODE.json:
+        return finish_wait(result)
+    code = _ended(result)
+    job = result.job
+    if job is None:
+        return code
+    out = console()
+    response = Path(job["responsePath"])
+    if job["status"] != "complete" or not response.is_file():
+        from oraculum.cli.status_view import render_job
+
+        render_job({"job": job}, out)
+        return code
+    from oraculum.cli.output import print_answer
+
+    out.print(f"[green]✓[/] job {job['id']} complete — answer saved to ", end="")
+    out.print(str(response), markup=False)
+    out.print()
+    print_answer(out, response.read_text(encoding="utf-8", errors="replace"))
+    return code
 
 
 def run_wait(

@@ -19,8 +19,9 @@ class ExitCode(IntEnum):
     INVALID_INPUT = 2  # bad arguments or input: fix the call
     NOT_FOUND = 3  # a named job or file does not exist
     NOT_READY = 4  # environment not ready: config, auth seed, browser, session
-    BUSY = 5  # retryable: capacity, queue, lock timeout, archive too large
+    BUSY = 5  # retryable: capacity, queue, lock timeout
     JOB_UNSUCCESSFUL = 6  # a waited-for job ended failed or cancelled
+    INTERRUPTED = 130  # Ctrl-C, as shells report a process ended by SIGINT
 
 
 # Shorthands for the table below (module-level: a name assigned in an Enum body is a member).
@@ -123,7 +124,7 @@ class ErrorCode(StrEnum):
     ARCHIVE_TIMEOUT = "archive_timeout", _FAILED, _RETRY, "building the archive timed out"
     ARCHIVE_TOO_LARGE = (
         "archive_too_large",
-        _BUSY,
+        _INPUT,
         _RETRY,
         "the archive exceeds the provider's ceiling: select fewer files",
     )
@@ -395,7 +396,12 @@ class ErrorCode(StrEnum):
         _FINAL,
         "an unexpected internal error (`details.log` holds the traceback)",
     )
-    INTERRUPTED = "interrupted", _FAILED, _FINAL, "the command was interrupted (Ctrl-C)"
+    INTERRUPTED = (
+        "interrupted",
+        ExitCode.INTERRUPTED,
+        _FINAL,
+        "the command was interrupted (Ctrl-C)",
+    )
     INVALID_ARGUMENT = (
         "invalid_argument",
         _INPUT,

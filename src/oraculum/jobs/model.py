@@ -50,6 +50,11 @@ class Phase(StrEnum):
     FAILED = "failed"
     CANCELLED = "cancelled"
 
+    @property
+    def words(self) -> str:
+        """The phase as people read it: `awaiting response`, not `awaiting_response`."""
+        return self.value.replace("_", " ")
+
 
 # The worker's phases, in the order a run passes through them.
 WORKER_PHASES: tuple[Phase, ...] = (
@@ -260,6 +265,8 @@ class Job(_Record):
     # Outcome.
     error: str | None = None
     error_code: str | None = None
+    # What the reader does about ``error`` (the error's suggested next step), when it said.
+    error_next_step: str | None = None
     generation_status: str | None = None
     collection_status: str | None = None
     # Collection details (owned by oraculum.capture; absent on legacy jobs, meaning unknown).
@@ -329,3 +336,10 @@ class Job(_Record):
     @property
     def is_open(self) -> bool:
         return self.status in OPEN_STATUSES
+
+    @property
+    def last_fact(self) -> LifecycleEvent | None:
+        """The last event about the job itself, not the wake-up bookkeeping of its readers."""
+        bookkeeping = (EventKind.WAKEUP, EventKind.NOTIFICATION)
+        facts = [e for e in self.lifecycle_events if e.kind not in bookkeeping]
+        return facts[-1] if facts else None

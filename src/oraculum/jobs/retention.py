@@ -26,12 +26,13 @@ class PruneReport:
     kept: dict[str, str] = field(default_factory=dict)
 
 
-def remove_job(job_id: str, *, store: JobStore | None = None) -> None:
-    """Delete one finished job's directory, or refuse with the reason and when to retry."""
+def remove_job(job_id: str, *, store: JobStore | None = None, force: bool = False) -> None:
+    """Delete one finished job's directory, or refuse with the reason and when to retry
+    (``force``: past the wake-up grace too, see :func:`removal_blocker`)."""
     store = store or JobStore()
     with named_lock("job", job_id, timeout=10.0):
         job = store.load(job_id)
-        _remove_locked(store, job)
+        _remove_locked(store, job, force=force)
 
 
 # A worker whose job has just finished and been cleaned up is on its way out: `wait` returns at
@@ -61,13 +62,13 @@ def open_job_blocked(job: Job) -> OracleError:
     )
 
 
-def _remove_locked(store: JobStore, job: Job) -> None:
+def _remove_locked(store: JobStore, job: Job, *, force: bool = False) -> None:
     if not job.is_terminal:
         raise open_job_blocked(job)
     settings = EngineSettings.from_config(job_settings_config(job))
     _let_a_finished_worker_exit(job)
     now = utc_now()
-    blocker = removal_blocker(job, now, worker_liveness(job), settings)
+    blocker = removal_blocker(job, now, worker_liveness(job), settings, force=force)
     if blocker is None and is_locked(RECOLLECT_LOCK, job.id):
         blocker = PruneBlocker("a recollection of its answer is running")
     if blocker is not None:
@@ -81,7 +82,12 @@ def _remove_locked(store: JobStore, job: Job) -> None:
             rejected_value=job.id,
             retryable=True,
             details={"retryAt": iso(blocker.retry_at)} if blocker.retry_at else {},
-            suggested_next_step="Retry later.",
+            # Only the wake-up's grace has a time; it is the one blocker --force passes.
+            suggested_next_step=(
+                f"Retry later, or run `oraculum clean {job.id} --force`."
+                if blocker.retry_at is not None
+                else "Retry later."
+            ),
         )
     warnings = teardown(job, store)
     if warnings:

@@ -152,9 +152,18 @@ class PruneBlocker:
 
 
 def removal_blocker(
-    job: Job, now: datetime, worker: Liveness | None, settings: EngineSettings
+    job: Job,
+    now: datetime,
+    worker: Liveness | None,
+    settings: EngineSettings,
+    *,
+    force: bool = False,
 ) -> PruneBlocker | None:
-    """Why a terminal job's directory may not be removed right now (None: it may)."""
+    """Why a terminal job's directory may not be removed right now (None: it may).
+
+    A live worker, pending cleanup and an open job always block. A wake-up in flight or sent
+    recently blocks only until the job is read (its reader has what the message pointed at)
+    and never with ``force`` (the person asking knows nobody else needs the files)."""
     if not job.is_terminal:
         return PruneBlocker(f"job is {job.status.value}, not finished; cancel it first")
     if worker == Liveness.ALIVE:
@@ -162,6 +171,8 @@ def removal_blocker(
         return PruneBlocker(f"worker PID {pid} is still live")
     if job.cleanup_pending:
         return PruneBlocker("its runtime cleanup is still pending")
+    if force or job.wakeup_settled_at is not None:
+        return None
     if job.notify_claimed_at is not None and now - job.notify_claimed_at < NOTIFY_CLAIM_TTL:
         return PruneBlocker(
             "a wake-up delivery is in flight", job.notify_claimed_at + NOTIFY_CLAIM_TTL
@@ -170,7 +181,9 @@ def removal_blocker(
         grace_end = job.wakeup_last_requested_at + settings.wakeup_grace
         if now < grace_end:
             return PruneBlocker(
-                "a wake-up was sent recently and may still point at its files", grace_end
+                "a wake-up was sent recently and may still point at its files "
+                "(read the job first, or clean it with --force)",
+                grace_end,
             )
     return None
 

@@ -155,7 +155,7 @@ def transition(
             kind=EventKind.PHASE,
             status=status,
             phase=to_phase,
-            message=message or f"Transitioned to {to_phase} ({status}).",
+            message=message or f"Transitioned to {to_phase.words} ({status}).",
         )
         events = _with_event(events, event)
     fields["lifecycle_events"] = events
@@ -171,6 +171,7 @@ def end(
     message: str,
     error: str,
     error_code: str | None = None,
+    next_step: str | None = None,
     cleanup_pending: bool = False,
 ) -> Job:
     """End an open job failed or cancelled: the one shape every actor (worker, cancel,
@@ -180,6 +181,8 @@ def end(
     patch: dict[str, Any] = {"error": error, "heartbeat_at": at, "cleanup_pending": cleanup_pending}
     if error_code is not None:
         patch["error_code"] = error_code
+    if next_step is not None:
+        patch["error_next_step"] = next_step
     return transition(job, phase, at=at, source=source, message=message, patch=patch)
 
 
@@ -220,6 +223,7 @@ def revive(
         "completed_at": at,
         "error": None,
         "error_code": None,
+        "error_next_step": None,
         "lifecycle_events": _with_event(job.lifecycle_events, event),
     }
     return check_invariants(job.model_copy(update=fields))

@@ -61,10 +61,13 @@ def clean(
     target: str | None = None,
     *,
     expired: bool = False,
+    force: bool = False,
     cwd: Path | None = None,
     store: JobStore | None = None,
 ) -> CleanResult:
-    """``target`` is a job id (or prefix) or ``all``; ``expired`` prunes by retention instead."""
+    """``target`` is a job id (or prefix) or ``all``; ``expired`` prunes by retention instead;
+    ``force`` removes finished jobs inside their wake-up grace too. Asked to remove jobs and
+    removing none of them is ``clean_blocked``, with each one's reason."""
     store = store or JobStore()
     store.sweep_staging()  # what killed submits left behind is finished business too
     if expired:
@@ -99,7 +102,7 @@ def clean(
     finished = [job for job in chosen if job.is_terminal]
     for job in finished:
         try:
-            remove_job(job.id, store=store)
+            remove_job(job.id, store=store, force=force)
             removed.append(job.id)
         except OracleError as error:
             if error.code == "job_not_found":
@@ -111,4 +114,13 @@ def clean(
     message = _message(len(removed), len(finished), kept)
     if skipped:
         message += f"\nSkipped {len(skipped)} job(s) still open: {', '.join(skipped)}."
+    if not removed:
+        raise OracleError(
+            "clean_blocked",
+            message,
+            retryable=True,
+            details={"kept": kept, "skippedOpen": skipped},
+            suggested_next_step="Retry later; `oraculum clean all --force` removes finished "
+            "jobs inside their wake-up grace, and `oraculum cancel ID` ends an open one.",
+        )
     return CleanResult(removed, kept, message, skipped)

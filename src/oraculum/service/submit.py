@@ -65,8 +65,18 @@ class SubmitResult:
         where its wake-up comes from: ``wakeup`` for a host that delivers it itself (the pi
         bridge starts a turn with it), else a later tool result or the long poll."""
         if surface == "cli":
-            return submit_message(self.job)
+            return "\n".join([*_agent_lines(self.job), *_follow_lines(self.job)])
         return "\n".join([*_agent_lines(self.job), _stop_line(self.job, wakeup)])
+
+
+def _follow_lines(job: dict[str, Any]) -> list[str]:
+    """How a person follows the job from a shell (the agent's "stop now" is not for them)."""
+    job_id = job["id"]
+    return [
+        f"Answer file (once saved): {job['responsePath']}",
+        f"Follow it with `oraculum status {job_id}` or `oraculum wait {job_id}`; "
+        f"then `oraculum read {job_id}`.",
+    ]
 
 
 def _stop_line(job: dict[str, Any], wakeup: str | None) -> str:

@@ -8,7 +8,32 @@ from pathlib import Path
 from typing import Any
 
 from oraculum.jobs import indexes
-from oraculum.jobs.model import Job, Status, iso, utc_now
+from oraculum.jobs.model import Job, Phase, Status, iso, utc_now
+
+
+def phase_words(phase: str) -> str:
+    """A summary's phase as people read it (see :attr:`Phase.words`)."""
+    return Phase(phase).words
+
+
+def ended_next_step(job: dict[str, Any]) -> str | None:
+    """What a reader does about a job that ended without an answer (a job summary): the
+    error's own next step, else one that follows from whether the prompt went out."""
+    if job["status"] not in (Status.FAILED.value, Status.CANCELLED.value):
+        return None
+    if job.get("errorNextStep"):
+        return str(job["errorNextStep"])
+    sent = job.get("promptSendState") == "accepted"
+    if sent and job.get("chatUrl"):
+        return (
+            f"The prompt reached the provider: recover the answer with "
+            f"`oraculum read {job['id']} --recollect` before resubmitting."
+        )
+    if sent:
+        return "The prompt reached the provider: check the conversation before resubmitting."
+    if job["status"] == Status.CANCELLED.value:
+        return "Nothing was sent; submit again if you still need the answer."
+    return f"Nothing was sent: fix the cause (worker log: {job['workerLogPath']}) and resubmit."
 
 
 def seconds_since(moment: datetime | None, now: datetime) -> float | None:
@@ -34,6 +59,8 @@ def job_summary(job: Job, *, now: datetime | None = None) -> dict[str, Any]:
         "chatUrl": job.chat_url,
         "error": job.error,
         "errorCode": job.error_code,
+        "errorNextStep": job.error_next_step,
+        "observedSelection": job.observed_selection,
         "collectionStatus": job.collection_status,
         "cleanupPending": job.cleanup_pending,
     }
@@ -56,8 +83,8 @@ def job_summary(job: Job, *, now: datetime | None = None) -> dict[str, Any]:
         summary["research"] = research
     if summary["queue"].get("position"):
         summary["queuePosition"] = summary["queue"]["position"]
-    if job.lifecycle_events:
-        last = job.lifecycle_events[-1]
+    last = job.last_fact
+    if last is not None:
         summary["lastEvent"] = {"at": iso(last.at), "source": last.source, "message": last.message}
     return {key: value for key, value in summary.items() if value is not None}
 

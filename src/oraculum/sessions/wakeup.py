@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from oraculum.core.surface import Surface, tool_call
-from oraculum.jobs.model import EventKind, Job, iso
+from oraculum.jobs.model import Job, iso
 from oraculum.jobs.store import JobStore
 from oraculum.tasks.notices import Notice
 
@@ -96,12 +96,8 @@ def wakeup_text(job: Job, store: JobStore, surface: Surface = "cli") -> str:
         f"Response file: {response}" if response.exists() else "Response file: unavailable yet",
         f"Artifacts: {paths.artifacts_dir}",
     ]
-    # The last fact about the job itself, not the wake-up bookkeeping around this message.
-    facts = [
-        e for e in job.lifecycle_events if e.kind not in (EventKind.WAKEUP, EventKind.NOTIFICATION)
-    ]
-    if facts:
-        last = facts[-1]
+    last = job.last_fact
+    if last is not None:
         lines.append(f"Last event: {iso(last.at)} [{last.source}] {last.message}")
     if job.error:
         lines.append(f"Error: {job.error}")

@@ -170,6 +170,7 @@ def _fail(store: JobStore, job_id: str, error: OracleError) -> Job:
             message=f"Job failed: {error.message}",
             error=error.message,
             error_code=error.code,
+            next_step=error.suggested_next_step,
             cleanup_pending=True,
         )
         if not _answer_may_be_unsaved(job, error.code):
