@@ -72,6 +72,8 @@ def start_assistant(
     answer = answers.build(
         scenario.answer, state=state, prompt=user.text, uploads=uploads, selection=selection
     )
+    if scenario.has("turn_chrome"):
+        answer = answers.with_turn_chrome(answer)
     think_s = scenario.think_ms / 1000
     turn = Turn(
         role="assistant",
@@ -88,6 +90,10 @@ def start_assistant(
         failure_text=site_for(state.provider).generation_error_text,
     )
     turn.fail_at = _fail_at(turn, scenario)
+    if scenario.has("comparison_answer") and not any(t.comparison for t in conv.turns):
+        second = answers.alternative(user.text, uploads, state.provider)
+        turn.comparison = {"message_id": new_id(), "html": second.html, "text": second.text}
+        turn.comparison_s = scenario.comparison_lag_ms / 1000
     return turn
 
 
