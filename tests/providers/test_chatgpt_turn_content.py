@@ -52,11 +52,15 @@ def test_comparison_answer_saves_both_and_records_gap(seeded, sim, project, shel
     assert comparison["responses"][1]["messageId"] == reply.comparison["message_id"]
     # Never a preference click, and the result says what happened.
     assert sim.state.events_of("page:preference_chosen") == []
-    summary = status(done.id, cwd=project).to_json()
-    assert "response_comparison" in json.dumps(summary)
+    shown = status(done.id, cwd=project)
+    assert "response_comparison" in shown.to_json()["job"]["collectionGaps"]
+    assert "none was chosen" in shown.text("cli")
     result = read(done.id, cwd=project)
-    assert result.gaps["comparison"]["responses"][1]["path"] == "response-2.md"
-    assert "response-2.md" in result.text("cli")
+    saved = [r["path"] for r in result.gaps["comparison"]["responses"]]
+    assert saved == [str(job_dir / "response.md"), str(job_dir / "response-2.md")]
+    assert "none was chosen" in result.text("cli") and str(
+        job_dir / "response-2.md"
+    ) in result.text("cli")
 
 
 def test_follow_up_after_a_comparison_binds_to_its_own_turn(seeded, sim, project) -> None:

@@ -32,6 +32,7 @@ from oraculum.capture.binding import (
     resolve_capture,
 )
 from oraculum.capture.files import (
+    reply_stem,
     sha256_text,
     write_capture_record,
     write_code_blocks,
@@ -40,7 +41,7 @@ from oraculum.capture.files import (
 )
 from oraculum.capture.markdown import html_to_markdown
 from oraculum.capture.outcome import CollectionStatus, Gaps
-from oraculum.capture.page import CaptureRequest, TurnCapture, capture_turn
+from oraculum.capture.page import CaptureRequest, Reply, TurnCapture, TurnVocabulary, capture_turn
 from oraculum.capture.research import ReportSources, read_report
 from oraculum.core.config import Config
 from oraculum.jobs.model import Job, Phase
@@ -93,6 +94,7 @@ async def bound_capture(
     anchored: bool = False,
     attempts: int = MAX_CAPTURE_ATTEMPTS,
     capture_fn: CaptureFn | None = None,
+    vocabulary: TurnVocabulary | None = None,
 ) -> tuple[TurnCapture, Binding]:
     """Capture the bound turn; reopen the job's conversation when the page shows another.
 
@@ -105,6 +107,7 @@ async def bound_capture(
         message_id=binding.message_id,
         archive_name=archive_name,
         bind_by_archive=anchored and archive_name is not None and not binding.message_id,
+        turn=vocabulary or TurnVocabulary(),
     )
     last: TurnCapture | None = None
     for attempt in range(attempts):
@@ -147,6 +150,7 @@ def _capture_record(
     artifacts: ArtifactOutcome,
     gaps: Gaps,
     status: CollectionStatus,
+    compared: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     validated = sum(1 for r in artifacts.records if r.get("state") == "validated")
     return {
@@ -172,7 +176,75 @@ def _capture_record(
             "unconfirmed": len(capture.candidates) - validated,
         },
         "gaps": {"required": gaps.required, "optional": gaps.optional},
+        "chrome": capture.chrome,
+        **_comparison_record(capture, choice, compared),
     }
+
+
+def _comparison_record(
+    capture: TurnCapture,
+    choice: outcome.ResponseChoice | None,
+    compared: list[dict[str, Any]] | None,
+) -> dict[str, Any]:
+    """A comparison's question and every candidate's files (the first is response.md)."""
+    if capture.comparison is None:
+        return {}
+    first = {
+        "index": 1,
+        "path": "response.md" if choice else None,
+        "messageId": capture.message_id,
+        "label": capture.comparison.replies[0].label if capture.comparison.replies else None,
+        "sha256": sha256_text(choice.text) if choice else None,
+        "fidelity": str(choice.fidelity) if choice else None,
+    }
+    return {
+        "comparison": {
+            "question": capture.comparison.question,
+            "responses": [first, *(compared or [])],
+        }
+    }
+
+
+def _reply_choice(reply: Reply, base_url: str) -> outcome.ResponseChoice | None:
+    """One reply's response text, before redaction (chrome the capture named left out)."""
+    markdown = html_to_markdown(reply.raw_html, base_url)
+    chrome = [c.get("text") or "" for c in reply.chrome]
+    return outcome.choose_response(reply.code_blocks, markdown, reply.raw_text, chrome)
+
+
+def _write_compared(
+    job_dir: Path, capture: TurnCapture
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[outcome.ResponseChoice | None]]:
+    """A comparison's other candidates, each saved as response-<n>.md with its own raw
+    evidence and code block files: their records, their sources and their choices."""
+    records: list[dict[str, Any]] = []
+    sources: list[dict[str, Any]] = []
+    choices: list[outcome.ResponseChoice | None] = []
+    replies = capture.comparison.replies[1:] if capture.comparison else []
+    for index, reply in enumerate(replies, start=2):
+        stem = reply_stem(index)
+        choice = _reply_choice(reply, capture.url)
+        if choice is not None:
+            choice = outcome.redact_choice(choice)
+            write_response(job_dir / f"{stem}.md", choice.text)
+        evidence, blocks, found = _reply_evidence(job_dir, reply, capture.url, stem)
+        records.append(
+            {
+                "index": index,
+                "path": f"{stem}.md" if choice else None,
+                "messageId": reply.message_id,
+                "label": reply.label,
+                "sha256": sha256_text(choice.text) if choice else None,
+                "fidelity": str(choice.fidelity) if choice else None,
+                "rawEvidence": evidence,
+                "codeBlocks": blocks,
+                "sources": found,
+                "chrome": reply.chrome,
+            }
+        )
+        sources += found
+        choices.append(choice)
+    return records, sources, choices
 
 
 async def _response_choice(
@@ -185,8 +257,7 @@ async def _response_choice(
             return None, report
         chosen = report.choice
         return outcome.ResponseChoice(chosen.text, chosen.fidelity, chosen.method), report
-    markdown = html_to_markdown(capture.raw_html, capture.url)
-    return outcome.choose_response(capture.code_blocks, markdown, capture.raw_text), None
+    return _reply_choice(capture.reply, capture.url), None
 
 
 def _report_record(report: ReportSources | None) -> dict[str, Any]:
@@ -205,14 +276,14 @@ def _report_record(report: ReportSources | None) -> dict[str, Any]:
     }
 
 
-def _turn_evidence(
-    job_dir: Path, capture: TurnCapture
+def _reply_evidence(
+    job_dir: Path, reply: Reply, base_url: str, stem: str = "response"
 ) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
-    """The turn's raw evidence and code block files, and its sources."""
-    evidence = write_raw_evidence(job_dir, capture.raw_text, capture.raw_html)
-    blocks = write_code_blocks(job_dir, capture.code_blocks)
+    """A reply's raw evidence and code block files (named by ``stem``), and its sources."""
+    evidence = write_raw_evidence(job_dir, reply.raw_text, reply.raw_html, stem)
+    blocks = write_code_blocks(job_dir, reply.code_blocks, stem)
     sources = outcome.inventory_sources(
-        capture.sources, [capture.raw_text, *(b.text for b in capture.code_blocks)], capture.url
+        reply.sources, [reply.raw_text, *(b.text for b in reply.code_blocks)], base_url
     )
     return evidence, blocks, sources
 
@@ -256,7 +327,8 @@ async def finalise(
     if choice is not None:
         choice = outcome.redact_choice(choice)
         write_response(paths.response, choice.text)
-    evidence, blocks, sources = _turn_evidence(paths.dir, capture)
+    evidence, blocks, sources = _reply_evidence(paths.dir, capture.reply, capture.url)
+    compared, compared_sources, compared_choices = _write_compared(paths.dir, capture)
     artifacts = await collect_artifacts(
         page,
         capture.candidates,
@@ -266,7 +338,11 @@ async def finalise(
         max_bytes=config.artifacts.max_bytes,
         timings=timings,
     )
-    gaps = _gaps(choice, sources, artifacts, report)
+    gaps = _gaps(choice, sources + compared_sources, artifacts, report)
+    if capture.comparison is not None:
+        gaps.add(outcome.GAP_COMPARISON)  # every candidate saved; none chosen
+        if any(c is not None and c.redacted for c in compared_choices):
+            gaps.add(outcome.GAP_REDACTED)
     saved = choice is not None or paths.response.exists()
     status = outcome.collection_status(choice is not None, gaps)
     record = _capture_record(
@@ -279,6 +355,7 @@ async def finalise(
         artifacts=artifacts,
         gaps=gaps,
         status=status,
+        compared=compared,
     )
     write_capture_record(paths.dir, {**record, **_report_record(report)})
     patch: dict[str, Any] = {
@@ -348,12 +425,14 @@ async def collect(
     capture_fn: CaptureFn | None = None,
     research: bool = False,
     anchored: bool = True,
+    vocabulary: TurnVocabulary | None = None,
 ) -> CollectionResult:
     """Collect the assistant turn at ``response_index`` (0-based among the conversation's
     assistant turns, as :func:`oraculum.capture.page.assistant_turns` counts them).
 
     ``anchored`` False binds by position (a Deep Research turn that answered a clarifying
-    question is the second reply after the archive's turn, not the first)."""
+    question is the second reply after the archive's turn, not the first). ``vocabulary``:
+    the provider's words for chrome and comparisons inside a turn."""
     binding = initial_binding(job, response_index)
     if binding is None:
         return failed_result(
@@ -373,6 +452,7 @@ async def collect(
             archive_name=Path(job.archive_path).name if anchored else None,
             anchored=anchored,
             capture_fn=capture_fn,
+            vocabulary=vocabulary,
         )
     except CaptureFailed as error:
         return failed_result(job, paths, error, recollecting=False)
@@ -391,6 +471,7 @@ async def recollect(
     timings: DownloadTimings | None = None,
     capture_fn: CaptureFn | None = None,
     research: bool = False,
+    vocabulary: TurnVocabulary | None = None,
 ) -> CollectionResult:
     """Reacquire the saved binding's exact turn and collect it again; never guesses a turn.
     ``research``: a Deep Research job's report is read again from the same sources."""
@@ -410,7 +491,12 @@ async def recollect(
     archive_name = None if binding.message_id else Path(job.archive_path).name
     try:
         capture, resolved = await bound_capture(
-            page, binding, reopen, archive_name=archive_name, capture_fn=capture_fn
+            page,
+            binding,
+            reopen,
+            archive_name=archive_name,
+            capture_fn=capture_fn,
+            vocabulary=vocabulary,
         )
     except CaptureFailed as error:
         return failed_result(job, paths, error, recollecting=True)

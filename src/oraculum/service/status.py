@@ -16,7 +16,7 @@ from oraculum.jobs.model import Job, utc_now
 from oraculum.jobs.reconcile import reconcile_before_reading
 from oraculum.jobs.store import JobStore
 from oraculum.service.result import yes_no
-from oraculum.service.summary import job_summary
+from oraculum.service.summary import comparison_words, job_summary
 from oraculum.sessions.claims import settle
 
 __all__ = [
@@ -77,6 +77,9 @@ class JobStatus:
         job = self.job
         saved = job["responsePath"] if job.get("responseAvailable") else "not saved"
         lines = [f"Response: {saved}."]
+        compared = comparison_words(job)
+        if compared:
+            lines.append(compared)
         wakeup = job.get("wakeup")
         if wakeup:
             settled = yes_no(wakeup["settled"])
