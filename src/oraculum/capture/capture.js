@@ -47,7 +47,7 @@
   const REASONING = /^(?:(?:Thought|Worked|Reasoned) for\b.{0,40}|Stopped thinking)$/i;
   const MAX_CONTROL_TEXT = 200;
   // Chrome is told apart from the answer by structure first (controls, known elements); a
-  // notice recognised by its words is a short element outside the answer's prose and code.
+  // notice recognised by its words is a short element neither in nor around prose or code.
   const PROSE_SELECTOR = "p,li,h1,h2,h3,h4,h5,h6,td,th,blockquote,pre,code";
   const MAX_NOTICE_TEXT = 80;
   const turnWords = request.turn || {};
@@ -249,7 +249,7 @@
       take(el, "control");
     }
     for (const el of [...clone.querySelectorAll("*")]) {
-      if (!clone.contains(el) || el.closest(PROSE_SELECTOR)) continue;
+      if (!clone.contains(el) || el.closest(PROSE_SELECTOR) || el.querySelector(PROSE_SELECTOR)) continue;
       const text = norm(el.textContent);
       if (text && text.length <= MAX_NOTICE_TEXT && CHROME_PATTERNS.some((p) => p.test(text))) take(el, "notice");
     }

@@ -302,12 +302,16 @@ def _seed_turn(
         )
     else:
         answer = answers.from_markdown(str(data.get("text", "")), state.provider)
-    return _finished_assistant(
+    turn = _finished_assistant(
         answer,
         reasoning_label=str(data.get("reasoning_label", "")),
         message_id=str(data.get("message_id") or "") or None,
         seeded=True,
     )
+    if data.get("comparison"):  # a second candidate, as comparison_answer shows one (Markdown)
+        second = answers.from_markdown(str(data["comparison"]), state.provider)
+        turn.comparison = {"message_id": new_id(), "html": second.html, "text": second.text}
+    return turn
 
 
 def seed(
