@@ -46,12 +46,8 @@
   const CONTAINER_SELECTOR = '[role="group"],li,p,figure,[data-testid*="file"]';
   const REASONING = /^(?:(?:Thought|Worked|Reasoned) for\b.{0,40}|Stopped thinking)$/i;
   const MAX_CONTROL_TEXT = 200;
-  // Chrome is told apart from the answer by structure first (controls, known elements); a
-  // notice recognised by its words is a short element neither in nor around prose or code.
-  const PROSE_SELECTOR = "p,li,h1,h2,h3,h4,h5,h6,td,th,blockquote,pre,code";
-  const MAX_NOTICE_TEXT = 80;
   const turnWords = request.turn || {};
-  const wholeText = (sources) => (sources || []).map((p) => new RegExp(`^(?:${p})$`, "i"));
+  const wholeText = captureRules.wholeText;
   const CHROME_PATTERNS = wholeText(turnWords.chromePatterns);
   const QUESTIONS = wholeText(turnWords.comparisonQuestions);
   const CANDIDATE_LABELS = wholeText(turnWords.candidateLabels);
@@ -235,27 +231,6 @@
       srcKind: hrefKind(frame.getAttribute("src")) };
   });
 
-  // App chrome inside the turn, taken out of a clone and named: structure first (controls
-  // and known elements; an artifact candidate or a code block's own control is left to the
-  // Markdown rules), then short notices outside prose recognised by their whole text.
-  const removeChrome = (clone) => {
-    const chrome = [];
-    const take = (el, kind) => {
-      chrome.push({ kind, text: norm(el.textContent) || (el.getAttribute("aria-label") || "").trim() });
-      el.remove();
-    };
-    for (const el of [...clone.querySelectorAll(CHROME_SELECTOR)]) {
-      if (!clone.contains(el) || el.closest("pre") || el.closest("[data-oracle-capture]")) continue;
-      take(el, "control");
-    }
-    for (const el of [...clone.querySelectorAll("*")]) {
-      if (!clone.contains(el) || el.closest(PROSE_SELECTOR) || el.querySelector(PROSE_SELECTOR)) continue;
-      const text = norm(el.textContent);
-      if (text && text.length <= MAX_NOTICE_TEXT && CHROME_PATTERNS.some((p) => p.test(text))) take(el, "notice");
-    }
-    return chrome;
-  };
-
   // One reply's content: its text, code blocks, sources (unsafe targets never returned, only
   // flagged) and sanitized HTML (a clone without chrome, active elements or unlisted
   // attributes; safe hrefs only).
@@ -269,7 +244,7 @@
       return source;
     });
     const clone = el.cloneNode(true);
-    const chrome = removeChrome(clone);
+    const chrome = captureRules.removeChrome(clone, CHROME_SELECTOR, CHROME_PATTERNS);
     for (const removed of clone.querySelectorAll(REMOVED_TAGS)) removed.remove();
     for (const node of [clone, ...clone.querySelectorAll("*")]) {
       const href = node.tagName === "A" ? safeUrl(node.getAttribute("href")) : null;

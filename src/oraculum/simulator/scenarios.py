@@ -85,6 +85,7 @@ GROK_FLAGS = frozenset(
         "navigate_away",
         "prefilled_thread",
         "extra_assistant",
+        "turn_chrome",
     }
 )
 FLAGS_BY_PROVIDER: dict[str, frozenset[str]] = {"chatgpt": frozenset(FLAGS), "grok": GROK_FLAGS}
