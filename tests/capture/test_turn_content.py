@@ -20,9 +20,18 @@ def test_chrome_the_capture_named_is_left_out_of_a_text_only_answer() -> None:
 
 
 def test_a_comparison_is_a_required_gap() -> None:
-    gaps = Gaps.of([outcome.GAP_COMPARISON])
-    assert gaps.required == [outcome.GAP_COMPARISON]
+    gaps = Gaps()
+    outcome.add_comparison_gaps(gaps, [outcome.ResponseChoice("b\n", Fidelity.EXACT_CODE, "m")])
+    assert gaps.all() == [outcome.GAP_COMPARISON]
     assert outcome.collection_status(True, gaps) == CollectionStatus.PARTIAL
+
+
+def test_a_compared_candidate_without_text_or_redacted_is_named() -> None:
+    redacted = outcome.ResponseChoice("b\n", Fidelity.TEXT_ONLY, "m", redacted=True)
+    gaps = Gaps()
+    outcome.add_comparison_gaps(gaps, [redacted, None])
+    assert gaps.required == [outcome.GAP_COMPARISON, outcome.GAP_REDACTED]
+    assert gaps.optional == ["capture_error:comparison response 3 has no text"]
 
 
 def test_each_candidate_has_its_own_file_stem() -> None:

@@ -340,9 +340,7 @@ async def finalise(
     )
     gaps = _gaps(choice, sources + compared_sources, artifacts, report)
     if capture.comparison is not None:
-        gaps.add(outcome.GAP_COMPARISON)  # every candidate saved; none chosen
-        if any(c is not None and c.redacted for c in compared_choices):
-            gaps.add(outcome.GAP_REDACTED)
+        outcome.add_comparison_gaps(gaps, compared_choices)
     saved = choice is not None or paths.response.exists()
     status = outcome.collection_status(choice is not None, gaps)
     record = _capture_record(

@@ -215,6 +215,17 @@ def collection_gaps(
     return gaps
 
 
+def add_comparison_gaps(gaps: Gaps, others: Sequence[ResponseChoice | None]) -> None:
+    """A comparison's gaps: that it was one (every candidate saved, none chosen), and what is
+    missing from the other candidates (``others``: the second's choice first)."""
+    gaps.add(GAP_COMPARISON)
+    for number, choice in enumerate(others, start=2):
+        if choice is None:
+            gaps.add(capture_error_gap(f"comparison response {number} has no text"))
+        elif choice.redacted:
+            gaps.add(GAP_REDACTED)
+
+
 def collection_status(response_saved: bool, gaps: Gaps) -> CollectionStatus:
     if not response_saved:
         return CollectionStatus.FAILED
