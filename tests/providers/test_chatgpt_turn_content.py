@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 
 from homes import bare_project, complete  # noqa: F401 (bare_project: the fixture)
+from oraculum.jobs.store import JobStore
 from oraculum.service.read import read
 from oraculum.service.status import status
+from oraculum.sessions.wakeup import wakeup_text
 from oraculum.simulator.answers import ALTERNATIVE_HEADING, FEEDBACK_QUESTION
 
 from .conftest import submit_chatgpt, write_config
@@ -58,9 +60,9 @@ def test_comparison_answer_saves_both_and_records_gap(seeded, sim, project, shel
     result = read(done.id, cwd=project)
     saved = [r["path"] for r in result.gaps["comparison"]["responses"]]
     assert saved == [str(job_dir / "response.md"), str(job_dir / "response-2.md")]
-    assert "none was chosen" in result.text("cli") and str(
-        job_dir / "response-2.md"
-    ) in result.text("cli")
+    text = result.text("cli")
+    assert "none was chosen" in text and str(job_dir / "response-2.md") in text
+    assert "none was chosen" in wakeup_text(done, JobStore(), "mcp")
 
 
 def test_follow_up_after_a_comparison_binds_to_its_own_turn(seeded, sim, project) -> None:

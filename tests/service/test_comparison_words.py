@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from oraculum.jobs.comparison import comparison_words
 from oraculum.service.read import _comparison
-from oraculum.service.summary import comparison_words
 
 
 def test_only_a_comparison_gap_is_worded() -> None:
-    assert comparison_words({"collectionGaps": ["unresolved_source_links"]}) is None
-    assert comparison_words({}) is None
-    words = comparison_words({"collectionGaps": ["response_comparison"]}, ["a.md", "b.md"])
+    assert comparison_words(["unresolved_source_links"]) is None
+    assert comparison_words(None) is None
+    words = comparison_words(["response_comparison"], ["a.md", "b.md"])
     assert words is not None and "none was chosen" in words and "a.md, b.md" in words
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from oraculum.capture.page import CodeBlock
 from oraculum.capture.redact import literal_urls, redact_transport_secrets, safe_url
+from oraculum.jobs.comparison import COMPARISON_GAP
 
 
 class Fidelity(StrEnum):
@@ -45,7 +46,7 @@ GAP_EXPORT_SOURCE_LINKS = "native_export_source_links"
 GAP_DIAGRAM_PREFIX = "diagram_source:"
 # The page showed several candidate answers and asked which one is preferred: each is saved
 # (response.md, response-2.md, ...) and none was chosen.
-GAP_COMPARISON = "response_comparison"
+GAP_COMPARISON = COMPARISON_GAP
 
 REQUIRED_GAPS = frozenset(
     {

@@ -16,6 +16,7 @@ from oraculum.core.errors import OracleError
 from oraculum.core.project import project_id
 from oraculum.core.session import resolve_session_id
 from oraculum.core.surface import Surface, for_surface
+from oraculum.jobs.comparison import comparison_words
 from oraculum.jobs.ids import given_job_ref
 from oraculum.jobs.locks import RECOLLECT_LOCK, is_locked
 from oraculum.jobs.model import Job, Status, utc_now
@@ -27,7 +28,7 @@ from oraculum.service import PREVIEW_CHARS
 from oraculum.service.common import TEST_PROVIDER, project_root
 from oraculum.service.result import plain
 from oraculum.service.status import job_in_project
-from oraculum.service.summary import comparison_words, job_summary
+from oraculum.service.summary import job_summary
 from oraculum.sessions import claims
 
 __all__ = [
@@ -107,7 +108,9 @@ class ReadResult:
             f"{key}: {plain(value)}" for key, value in self.gaps.items() if key != "comparison"
         ]
         comparison = self.gaps.get("comparison") or {}
-        compared = comparison_words(job, [r["path"] for r in comparison.get("responses") or []])
+        compared = comparison_words(
+            job.get("collectionGaps"), [r["path"] for r in comparison.get("responses") or []]
+        )
         if compared:
             lines.append(compared)
         if self.recollection is not None:

@@ -11,12 +11,13 @@ from oraculum.core.project import find_project_root, project_id
 from oraculum.core.session import resolve_session_id
 from oraculum.core.surface import Surface, for_surface
 from oraculum.jobs import indexes
+from oraculum.jobs.comparison import comparison_words
 from oraculum.jobs.ids import given_job_ref
 from oraculum.jobs.model import Job, utc_now
 from oraculum.jobs.reconcile import reconcile_before_reading
 from oraculum.jobs.store import JobStore
 from oraculum.service.result import yes_no
-from oraculum.service.summary import comparison_words, job_summary
+from oraculum.service.summary import job_summary
 from oraculum.sessions.claims import settle
 
 __all__ = [
@@ -77,7 +78,7 @@ class JobStatus:
         job = self.job
         saved = job["responsePath"] if job.get("responseAvailable") else "not saved"
         lines = [f"Response: {saved}."]
-        compared = comparison_words(job)
+        compared = comparison_words(job.get("collectionGaps"))
         if compared:
             lines.append(compared)
         wakeup = job.get("wakeup")

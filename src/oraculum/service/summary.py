@@ -63,22 +63,6 @@ def job_summary(job: Job, *, now: datetime | None = None) -> dict[str, Any]:
     return {key: value for key, value in summary.items() if value is not None}
 
 
-# The collection gap a comparison leaves (capture.outcome.GAP_COMPARISON).
-COMPARISON_GAP = "response_comparison"
-
-
-def comparison_words(job: dict[str, Any], files: list[str] | None = None) -> str | None:
-    """What a reader is told when the page showed candidate answers to choose from (a job
-    summary's ``collectionGaps`` names it); ``files``: where each one is saved."""
-    if COMPARISON_GAP not in (job.get("collectionGaps") or []):
-        return None
-    saved = ", ".join(files) if files else "response.md, response-2.md"
-    return (
-        "The page showed candidate answers and asked which one you prefer; none was chosen "
-        f"and each is saved: {saved}."
-    )
-
-
 # Written by the Deep Research driver (providers.chatgpt.deep_research) in the job directory.
 RESEARCH_STATUS_FILE = "research-status.json"
 RESEARCH_QUESTION_FILE = "research-question.md"
