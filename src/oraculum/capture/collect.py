@@ -32,16 +32,13 @@ from oraculum.capture.binding import (
     resolve_capture,
 )
 from oraculum.capture.files import (
-    reply_stem,
     sha256_text,
     write_capture_record,
-    write_code_blocks,
-    write_raw_evidence,
     write_response,
 )
-from oraculum.capture.markdown import html_to_markdown
 from oraculum.capture.outcome import CollectionStatus, Gaps
-from oraculum.capture.page import CaptureRequest, Reply, TurnCapture, TurnVocabulary, capture_turn
+from oraculum.capture.page import CaptureRequest, TurnCapture, TurnVocabulary, capture_turn
+from oraculum.capture.replies import comparison_record, reply_choice, reply_evidence, write_compared
 from oraculum.capture.research import ReportSources, read_report
 from oraculum.core.config import Config
 from oraculum.jobs.model import Job, Phase
@@ -177,74 +174,8 @@ def _capture_record(
         },
         "gaps": {"required": gaps.required, "optional": gaps.optional},
         "chrome": capture.chrome,
-        **_comparison_record(capture, choice, compared),
+        **comparison_record(capture, choice, compared),
     }
-
-
-def _comparison_record(
-    capture: TurnCapture,
-    choice: outcome.ResponseChoice | None,
-    compared: list[dict[str, Any]] | None,
-) -> dict[str, Any]:
-    """A comparison's question and every candidate's files (the first is response.md)."""
-    if capture.comparison is None:
-        return {}
-    first = {
-        "index": 1,
-        "path": "response.md" if choice else None,
-        "messageId": capture.message_id,
-        "label": capture.comparison.replies[0].label if capture.comparison.replies else None,
-        "sha256": sha256_text(choice.text) if choice else None,
-        "fidelity": str(choice.fidelity) if choice else None,
-    }
-    return {
-        "comparison": {
-            "question": capture.comparison.question,
-            "responses": [first, *(compared or [])],
-        }
-    }
-
-
-def _reply_choice(reply: Reply, base_url: str) -> outcome.ResponseChoice | None:
-    """One reply's response text, before redaction (chrome the capture named left out)."""
-    markdown = html_to_markdown(reply.raw_html, base_url)
-    chrome = [c.get("text") or "" for c in reply.chrome]
-    return outcome.choose_response(reply.code_blocks, markdown, reply.raw_text, chrome)
-
-
-def _write_compared(
-    job_dir: Path, capture: TurnCapture
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[outcome.ResponseChoice | None]]:
-    """A comparison's other candidates, each saved as response-<n>.md with its own raw
-    evidence and code block files: their records, their sources and their choices."""
-    records: list[dict[str, Any]] = []
-    sources: list[dict[str, Any]] = []
-    choices: list[outcome.ResponseChoice | None] = []
-    replies = capture.comparison.replies[1:] if capture.comparison else []
-    for index, reply in enumerate(replies, start=2):
-        stem = reply_stem(index)
-        choice = _reply_choice(reply, capture.url)
-        if choice is not None:
-            choice = outcome.redact_choice(choice)
-            write_response(job_dir / f"{stem}.md", choice.text)
-        evidence, blocks, found = _reply_evidence(job_dir, reply, capture.url, stem)
-        records.append(
-            {
-                "index": index,
-                "path": f"{stem}.md" if choice else None,
-                "messageId": reply.message_id,
-                "label": reply.label,
-                "sha256": sha256_text(choice.text) if choice else None,
-                "fidelity": str(choice.fidelity) if choice else None,
-                "rawEvidence": evidence,
-                "codeBlocks": blocks,
-                "sources": found,
-                "chrome": reply.chrome,
-            }
-        )
-        sources += found
-        choices.append(choice)
-    return records, sources, choices
 
 
 async def _response_choice(
@@ -257,7 +188,7 @@ async def _response_choice(
             return None, report
         chosen = report.choice
         return outcome.ResponseChoice(chosen.text, chosen.fidelity, chosen.method), report
-    return _reply_choice(capture.reply, capture.url), None
+    return reply_choice(capture.reply, capture.url), None
 
 
 def _report_record(report: ReportSources | None) -> dict[str, Any]:
@@ -274,18 +205,6 @@ def _report_record(report: ReportSources | None) -> dict[str, Any]:
         },
         "citations": chosen.citations if chosen else None,
     }
-
-
-def _reply_evidence(
-    job_dir: Path, reply: Reply, base_url: str, stem: str = "response"
-) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
-    """A reply's raw evidence and code block files (named by ``stem``), and its sources."""
-    evidence = write_raw_evidence(job_dir, reply.raw_text, reply.raw_html, stem)
-    blocks = write_code_blocks(job_dir, reply.code_blocks, stem)
-    sources = outcome.inventory_sources(
-        reply.sources, [reply.raw_text, *(b.text for b in reply.code_blocks)], base_url
-    )
-    return evidence, blocks, sources
 
 
 def _phase(artifacts: ArtifactOutcome) -> Phase:
@@ -327,8 +246,8 @@ async def finalise(
     if choice is not None:
         choice = outcome.redact_choice(choice)
         write_response(paths.response, choice.text)
-    evidence, blocks, sources = _reply_evidence(paths.dir, capture.reply, capture.url)
-    compared, compared_sources, compared_choices = _write_compared(paths.dir, capture)
+    evidence, blocks, sources = reply_evidence(paths.dir, capture.reply, capture.url)
+    compared, compared_sources, compared_choices = write_compared(paths.dir, capture)
     artifacts = await collect_artifacts(
         page,
         capture.candidates,
