@@ -3,6 +3,8 @@ chrome inside the turn (issue 37 §5-6)."""
 
 from __future__ import annotations
 
+import re
+
 from oraculum.capture import outcome
 from oraculum.capture.files import reply_stem
 from oraculum.capture.outcome import CollectionStatus, Fidelity, Gaps
@@ -69,3 +71,20 @@ def test_the_chatgpt_turn_words_reach_the_page_script() -> None:
     # Without a provider's words only controls are chrome and nothing is a comparison.
     bare = CaptureRequest(0).to_js()["turn"]
     assert bare["chromePatterns"] == [] and bare["comparisonQuestions"] == []
+
+
+def test_the_chrome_words_match_whole_notices_only() -> None:
+    words = turn_vocabulary()
+    patterns = [re.compile(f"^(?:{p})$", re.I) for p in words.chrome_patterns]
+
+    def chrome(text: str) -> bool:
+        return any(p.match(text) for p in patterns)
+
+    for notice in ("Thought for 25s", "Reasoned for 1m 7s", "Memory updated", "Manage memories"):
+        assert chrome(notice), notice
+    for answer in ("Thought for a while about caching", "Memory updated twice a day", "Sources"):
+        assert not chrome(answer), answer
+    question = re.compile(f"^(?:{words.comparison_questions[0]})$", re.I)
+    assert question.match(
+        "Which response do you prefer? Your choice will help make ChatGPT better."
+    )
