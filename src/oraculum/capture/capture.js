@@ -14,6 +14,13 @@
 //   archiveName: string | null,            // the job's archive, as its user turn shows it
 //   bindByArchive: boolean,                // bind to the first reply after that user turn
 //   headingText: string, userHeadingText: string,
+//   turn: {                                // the provider's words for what a turn holds
+//     chromeSelectors: string[],           // controls and known chrome elements (structure)
+//     chromePatterns: string[],            // whole texts of chrome notices ("Memory updated")
+//     comparisonQuestions: string[],       // the preference question of a comparison
+//     comparisonChoices: string[],         // its choice buttons ("I prefer this response")
+//     candidateLabels: string[],           // a candidate's heading ("Response 2")
+//   },
 // }
 // @use captureRules = oraculum.capture:capture_rules.js
 (request) => {
@@ -39,11 +46,19 @@
   const CONTAINER_SELECTOR = '[role="group"],li,p,figure,[data-testid*="file"]';
   const REASONING = /^(?:(?:Thought|Worked|Reasoned) for\b.{0,40}|Stopped thinking)$/i;
   const MAX_CONTROL_TEXT = 200;
+  const turnWords = request.turn || {};
+  const wholeText = captureRules.wholeText;
+  const CHROME_PATTERNS = wholeText(turnWords.chromePatterns);
+  const QUESTIONS = wholeText(turnWords.comparisonQuestions);
+  const CANDIDATE_LABELS = wholeText(turnWords.candidateLabels);
+  const CHOICES = new Set(turnWords.comparisonChoices || []);
+  const CHROME_SELECTOR = (turnWords.chromeSelectors || ["button", '[role="button"]']).join(",");
 
   const { base, refusal } = captureRules.conversation(request.conversationPattern, request.expectConversationId);
   if (refusal) return refusal;
 
   const textOf = (el) => (el.innerText !== undefined && el.innerText !== null ? el.innerText : el.textContent) || "";
+  const labelOf = (el) => (textOf(el).trim() || el.getAttribute("aria-label") || "").trim();
   const outermost = (nodes) => nodes.filter((n) => !nodes.some((o) => o !== n && o.contains(n)));
   const headingRoots = (label) =>
     [...document.querySelectorAll(HEADING_SELECTOR)]
@@ -90,7 +105,45 @@
   if (choice.refusal) return { ...base, ok: false, ...choice.refusal };
   const index = choice.index;
   const root = roots[index];
-  const ids = identities(root);
+  const norm = (text) => (text || "").replace(/\s+/g, " ").trim();
+
+  // A comparison: the turn holds several candidate replies (each its own assistant message)
+  // and the page asks which one is preferred, by its question or its choice buttons.
+  const comparisonOf = (turn) => {
+    const nodes = outermost([...turn.querySelectorAll(ROLE_SELECTOR)]);
+    if (nodes.length < 2) return null;
+    const asks = (el) => QUESTIONS.some((q) => q.test(norm(el.textContent)));
+    const asking = [...turn.querySelectorAll("*")].filter((el) => asks(el) && ![...el.children].some(asks));
+    const offersChoice = [...turn.querySelectorAll(CONTROL_SELECTOR)].some((el) => CHOICES.has(labelOf(el)));
+    if (!asking.length && !offersChoice) return null;
+    const labelIn = (node) => {
+      let column = node;
+      while (column.parentElement && column.parentElement !== turn
+        && !nodes.some((other) => other !== node && column.parentElement.contains(other))) column = column.parentElement;
+      const label = [...column.querySelectorAll("*")].find((el) => !node.contains(el)
+        && CANDIDATE_LABELS.some((p) => p.test(norm(el.textContent))));
+      return label ? norm(label.textContent) : null;
+    };
+    return { question: asking.length ? norm(asking[0].textContent) : null, nodes,
+      labels: nodes.map(labelIn) };
+  };
+  const comparison = comparisonOf(root);
+
+  let ids = identities(root);
+  if (comparison) {
+    // Each candidate is its own message; an id on the turn around them is the first one's.
+    const own = comparison.nodes.map((n) => [...new Set([n, ...n.querySelectorAll(ID_SELECTOR)]
+      .flatMap((el) => ID_ATTRS.map((a) => el.getAttribute(a)).filter(Boolean)))]);
+    const inside = new Set(own.flat());
+    const around = ids.filter((id) => !inside.has(id));
+    if (around.length === 1 && !own[0].length) own[0] = around;
+    if (own.some((c) => c.length > 1) || around.length > 1 || (around.length === 1 && own[0][0] !== around[0])) {
+      return { ...base, ok: false, error: "identity_ambiguous", rootCount: roots.length,
+        message: "A compared response's message IDs cannot be told apart." };
+    }
+    comparison.ids = own.map((c) => c[0] || null);
+    ids = comparison.ids[0] ? [comparison.ids[0]] : [];
+  }
   if (ids.length > 1) {
     return { ...base, ok: false, error: "identity_ambiguous", rootCount: roots.length,
       message: `Bound response root spans several message IDs (${ids.length}).` };
@@ -129,23 +182,9 @@
     }
     return hash.toString(16).padStart(8, "0");
   };
-  const labelOf = (el) => (textOf(el).trim() || el.getAttribute("aria-label") || "").trim();
 
-  // Text, and the text hash input.
-  const rawText = textOf(root);
-  const normalizedText = rawText.replace(/\s+/g, " ").trim();
-
-  const codeBlocks = captureRules.codeBlocks(root);
-
-  // Sources: every link in the root; unsafe targets are never returned, only flagged.
-  const sources = [...root.querySelectorAll("a[href]")].map((a, i) => {
-    const href = a.getAttribute("href") || "";
-    const artifact = a.hasAttribute("download") || ARTIFACT_HREF.test(href);
-    const url = safeUrl(href);
-    const source = { id: `source-${i + 1}`, kind: artifact ? "artifact" : "citation", label: labelOf(a) };
-    if (url) source.url = url; else source.unresolved = true;
-    return source;
-  });
+  // The text hash input: the whole turn (for a comparison, every candidate in it).
+  const normalizedText = norm(textOf(root));
 
   // Artifact candidates: controls inside the root only, containers excluded.
   const counts = new Map();
@@ -192,17 +231,34 @@
       srcKind: hrefKind(frame.getAttribute("src")) };
   });
 
-  // Sanitized HTML: a clone without active elements or unlisted attributes; safe hrefs only.
-  const clone = root.cloneNode(true);
-  for (const el of clone.querySelectorAll(REMOVED_TAGS)) el.remove();
-  for (const el of [clone, ...clone.querySelectorAll("*")]) {
-    const href = el.tagName === "A" ? safeUrl(el.getAttribute("href")) : null;
-    for (const attr of [...el.attributes]) {
-      if (!KEPT_ATTRS.has(attr.name)) el.removeAttribute(attr.name);
+  // One reply's content: its text, code blocks, sources (unsafe targets never returned, only
+  // flagged) and sanitized HTML (a clone without chrome, active elements or unlisted
+  // attributes; safe hrefs only).
+  const readReply = (el) => {
+    const sources = [...el.querySelectorAll("a[href]")].map((a, i) => {
+      const href = a.getAttribute("href") || "";
+      const artifact = a.hasAttribute("download") || ARTIFACT_HREF.test(href);
+      const url = safeUrl(href);
+      const source = { id: `source-${i + 1}`, kind: artifact ? "artifact" : "citation", label: labelOf(a) };
+      if (url) source.url = url; else source.unresolved = true;
+      return source;
+    });
+    const clone = el.cloneNode(true);
+    const chrome = captureRules.removeChrome(clone, CHROME_SELECTOR, CHROME_PATTERNS);
+    for (const removed of clone.querySelectorAll(REMOVED_TAGS)) removed.remove();
+    for (const node of [clone, ...clone.querySelectorAll("*")]) {
+      const href = node.tagName === "A" ? safeUrl(node.getAttribute("href")) : null;
+      for (const attr of [...node.attributes]) {
+        if (!KEPT_ATTRS.has(attr.name)) node.removeAttribute(attr.name);
+      }
+      if (href) node.setAttribute("href", href);
     }
-    if (href) el.setAttribute("href", href);
-  }
-  const titleEl = root.querySelector("h1,h2");
+    return { rawText: textOf(el), rawHtml: clone.outerHTML, codeBlocks: captureRules.codeBlocks(el),
+      sources, chrome };
+  };
+  const replies = comparison ? comparison.nodes.map(readReply) : [readReply(root)];
+  const primary = comparison ? comparison.nodes[0] : root;
+  const titleEl = primary.querySelector("h1,h2");
 
   // The reasoning-time label: inside the root (classic) or in the header just before it.
   const findLabel = (scope) => {
@@ -224,12 +280,12 @@
     rootCount: roots.length,
     responseIndex: index,
     messageId: ids.length === 1 ? ids[0] : null,
-    rawText,
+    ...replies[0],
     normalizedText,
-    rawHtml: clone.outerHTML,
     title: titleEl ? titleEl.textContent.trim() : null,
-    codeBlocks,
-    sources,
+    comparison: comparison ? { question: comparison.question,
+      replies: replies.map((reply, i) => ({ ...reply, messageId: comparison.ids[i],
+        label: comparison.labels[i] })) } : null,
     candidates,
     frames,
     reasoningLabel,

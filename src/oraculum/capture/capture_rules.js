@@ -2,9 +2,9 @@
 // reply is bound and read by the same rules whoever renders it. Binding: the conversation is
 // checked in the evaluation that reads the DOM, a message id wins over an index, a first
 // capture binds to the first reply after the one user turn that shows the job's archive, and
-// an index alone must name a reply that is there. Reading: the reply's code blocks. One
-// expression, composed into those scripts as `captureRules` (their `// @use` line;
-// oraculum.capture.page.packaged_script). DOM only.
+// an index alone must name a reply that is there. Reading: the reply's code blocks and the
+// app chrome inside it. One expression, composed into those scripts as `captureRules` (their
+// `// @use` line; oraculum.capture.page.packaged_script). DOM only.
 ({
   // The page's conversation (named by the registry's path pattern) and, when it is not the
   // expected one, the refusal to return instead of reading anything.
@@ -70,6 +70,37 @@
         message: "Bound response root is absent; whole-conversation capture is forbidden." } };
     }
     return { index };
+  },
+
+  // Regular expressions (sources) that match an element's whole text, ignoring case.
+  wholeText(sources) {
+    return (sources || []).map((p) => new RegExp(`^(?:${p})$`, "i"));
+  },
+
+  // App chrome inside a reply, taken out of `clone` (a detached copy) and named: structure
+  // first (elements matching `selector`; a code block's own controls and marked artifact
+  // candidates are left to the Markdown rules), then short notices (at most 80 characters)
+  // neither in nor around prose or code whose whole text matches one of `patterns`, so the
+  // same words in the answer's own paragraphs, lists, headings or code stay.
+  // Returns [{kind: "control" | "notice", text}].
+  removeChrome(clone, selector, patterns) {
+    const PROSE = "p,li,h1,h2,h3,h4,h5,h6,td,th,blockquote,pre,code";
+    const norm = (text) => (text || "").replace(/\s+/g, " ").trim();
+    const chrome = [];
+    const take = (el, kind) => {
+      chrome.push({ kind, text: norm(el.textContent) || (el.getAttribute("aria-label") || "").trim() });
+      el.remove();
+    };
+    for (const el of [...clone.querySelectorAll(selector)]) {
+      if (!clone.contains(el) || el.closest("pre") || el.closest("[data-oracle-capture]")) continue;
+      take(el, "control");
+    }
+    for (const el of [...clone.querySelectorAll("*")]) {
+      if (!clone.contains(el) || el.closest(PROSE) || el.querySelector(PROSE)) continue;
+      const text = norm(el.textContent);
+      if (text && text.length <= 80 && patterns.some((p) => p.test(text))) take(el, "notice");
+    }
+    return chrome;
   },
 
   // A reply's code blocks: leaf <pre> only, so presentation wrappers are not counted twice; the

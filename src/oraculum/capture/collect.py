@@ -34,13 +34,11 @@ from oraculum.capture.binding import (
 from oraculum.capture.files import (
     sha256_text,
     write_capture_record,
-    write_code_blocks,
-    write_raw_evidence,
     write_response,
 )
-from oraculum.capture.markdown import html_to_markdown
 from oraculum.capture.outcome import CollectionStatus, Gaps
-from oraculum.capture.page import CaptureRequest, TurnCapture, capture_turn
+from oraculum.capture.page import CaptureRequest, TurnCapture, TurnVocabulary, capture_turn
+from oraculum.capture.replies import comparison_record, reply_choice, reply_evidence, write_compared
 from oraculum.capture.research import ReportSources, read_report
 from oraculum.core.config import Config
 from oraculum.jobs.model import Job, Phase
@@ -93,6 +91,7 @@ async def bound_capture(
     anchored: bool = False,
     attempts: int = MAX_CAPTURE_ATTEMPTS,
     capture_fn: CaptureFn | None = None,
+    vocabulary: TurnVocabulary | None = None,
 ) -> tuple[TurnCapture, Binding]:
     """Capture the bound turn; reopen the job's conversation when the page shows another.
 
@@ -105,6 +104,7 @@ async def bound_capture(
         message_id=binding.message_id,
         archive_name=archive_name,
         bind_by_archive=anchored and archive_name is not None and not binding.message_id,
+        turn=vocabulary or TurnVocabulary(),
     )
     last: TurnCapture | None = None
     for attempt in range(attempts):
@@ -147,6 +147,7 @@ def _capture_record(
     artifacts: ArtifactOutcome,
     gaps: Gaps,
     status: CollectionStatus,
+    compared: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     validated = sum(1 for r in artifacts.records if r.get("state") == "validated")
     return {
@@ -172,6 +173,8 @@ def _capture_record(
             "unconfirmed": len(capture.candidates) - validated,
         },
         "gaps": {"required": gaps.required, "optional": gaps.optional},
+        "chrome": capture.chrome,
+        **comparison_record(capture, choice, compared),
     }
 
 
@@ -185,8 +188,7 @@ async def _response_choice(
             return None, report
         chosen = report.choice
         return outcome.ResponseChoice(chosen.text, chosen.fidelity, chosen.method), report
-    markdown = html_to_markdown(capture.raw_html, capture.url)
-    return outcome.choose_response(capture.code_blocks, markdown, capture.raw_text), None
+    return reply_choice(capture.reply, capture.url), None
 
 
 def _report_record(report: ReportSources | None) -> dict[str, Any]:
@@ -203,18 +205,6 @@ def _report_record(report: ReportSources | None) -> dict[str, Any]:
         },
         "citations": chosen.citations if chosen else None,
     }
-
-
-def _turn_evidence(
-    job_dir: Path, capture: TurnCapture
-) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
-    """The turn's raw evidence and code block files, and its sources."""
-    evidence = write_raw_evidence(job_dir, capture.raw_text, capture.raw_html)
-    blocks = write_code_blocks(job_dir, capture.code_blocks)
-    sources = outcome.inventory_sources(
-        capture.sources, [capture.raw_text, *(b.text for b in capture.code_blocks)], capture.url
-    )
-    return evidence, blocks, sources
 
 
 def _phase(artifacts: ArtifactOutcome) -> Phase:
@@ -256,7 +246,8 @@ async def finalise(
     if choice is not None:
         choice = outcome.redact_choice(choice)
         write_response(paths.response, choice.text)
-    evidence, blocks, sources = _turn_evidence(paths.dir, capture)
+    evidence, blocks, sources = reply_evidence(paths.dir, capture.reply, capture.url)
+    compared, compared_sources, compared_choices = write_compared(paths.dir, capture)
     artifacts = await collect_artifacts(
         page,
         capture.candidates,
@@ -266,7 +257,9 @@ async def finalise(
         max_bytes=config.artifacts.max_bytes,
         timings=timings,
     )
-    gaps = _gaps(choice, sources, artifacts, report)
+    gaps = _gaps(choice, sources + compared_sources, artifacts, report)
+    if capture.comparison is not None:
+        outcome.add_comparison_gaps(gaps, compared_choices)
     saved = choice is not None or paths.response.exists()
     status = outcome.collection_status(choice is not None, gaps)
     record = _capture_record(
@@ -279,6 +272,7 @@ async def finalise(
         artifacts=artifacts,
         gaps=gaps,
         status=status,
+        compared=compared,
     )
     write_capture_record(paths.dir, {**record, **_report_record(report)})
     patch: dict[str, Any] = {
@@ -348,12 +342,14 @@ async def collect(
     capture_fn: CaptureFn | None = None,
     research: bool = False,
     anchored: bool = True,
+    vocabulary: TurnVocabulary | None = None,
 ) -> CollectionResult:
     """Collect the assistant turn at ``response_index`` (0-based among the conversation's
     assistant turns, as :func:`oraculum.capture.page.assistant_turns` counts them).
 
     ``anchored`` False binds by position (a Deep Research turn that answered a clarifying
-    question is the second reply after the archive's turn, not the first)."""
+    question is the second reply after the archive's turn, not the first). ``vocabulary``:
+    the provider's words for chrome and comparisons inside a turn."""
     binding = initial_binding(job, response_index)
     if binding is None:
         return failed_result(
@@ -373,6 +369,7 @@ async def collect(
             archive_name=Path(job.archive_path).name if anchored else None,
             anchored=anchored,
             capture_fn=capture_fn,
+            vocabulary=vocabulary,
         )
     except CaptureFailed as error:
         return failed_result(job, paths, error, recollecting=False)
@@ -391,6 +388,7 @@ async def recollect(
     timings: DownloadTimings | None = None,
     capture_fn: CaptureFn | None = None,
     research: bool = False,
+    vocabulary: TurnVocabulary | None = None,
 ) -> CollectionResult:
     """Reacquire the saved binding's exact turn and collect it again; never guesses a turn.
     ``research``: a Deep Research job's report is read again from the same sources."""
@@ -410,7 +408,12 @@ async def recollect(
     archive_name = None if binding.message_id else Path(job.archive_path).name
     try:
         capture, resolved = await bound_capture(
-            page, binding, reopen, archive_name=archive_name, capture_fn=capture_fn
+            page,
+            binding,
+            reopen,
+            archive_name=archive_name,
+            capture_fn=capture_fn,
+            vocabulary=vocabulary,
         )
     except CaptureFailed as error:
         return failed_result(job, paths, error, recollecting=True)

@@ -18,9 +18,13 @@ from oraculum.capture.redact import redact_transport_secrets
 from oraculum.core.fsio import atomic_write_bytes, atomic_write_json, atomic_write_text
 
 CAPTURE_SCHEMA_VERSION = 1
-RAW_TEXT = "response.raw.txt"
-RAW_HTML = "response.raw.html"
 CAPTURE_JSON = "response.capture.json"
+
+
+def reply_stem(index: int) -> str:
+    """The file stem of a turn's ``index``-th (1-based) reply: `response`, then `response-2`
+    for a comparison's second candidate, and so on."""
+    return "response" if index == 1 else f"response-{index}"
 
 
 def sha256_text(text: str) -> str:
@@ -45,22 +49,27 @@ def write_response(path: Path, text: str) -> Path | None:
     return kept
 
 
-def write_raw_evidence(job_dir: Path, raw_text: str, raw_html: str) -> dict[str, Any]:
+def write_raw_evidence(
+    job_dir: Path, raw_text: str, raw_html: str, stem: str = "response"
+) -> dict[str, Any]:
     text = redact_transport_secrets(raw_text)
     html = redact_transport_secrets(raw_html)
-    atomic_write_text(job_dir / RAW_TEXT, text)
-    atomic_write_text(job_dir / RAW_HTML, html)
+    text_name, html_name = f"{stem}.raw.txt", f"{stem}.raw.html"
+    atomic_write_text(job_dir / text_name, text)
+    atomic_write_text(job_dir / html_name, html)
     return {
-        "rawText": {"path": RAW_TEXT, "sha256": sha256_text(text), "chars": len(text)},
-        "rawHtml": {"path": RAW_HTML, "sha256": sha256_text(html), "chars": len(html)},
+        "rawText": {"path": text_name, "sha256": sha256_text(text), "chars": len(text)},
+        "rawHtml": {"path": html_name, "sha256": sha256_text(html), "chars": len(html)},
     }
 
 
-def write_code_blocks(job_dir: Path, blocks: list[CodeBlock]) -> list[dict[str, Any]]:
+def write_code_blocks(
+    job_dir: Path, blocks: list[CodeBlock], stem: str = "response"
+) -> list[dict[str, Any]]:
     records = []
     for block in blocks:
         text = redact_transport_secrets(block.text)
-        name = f"response.block-{block.index}.txt"
+        name = f"{stem}.block-{block.index}.txt"
         data = text.encode("utf-8")
         atomic_write_bytes(job_dir / name, data)
         records.append(

@@ -13,6 +13,7 @@ from typing import Any
 
 from oraculum.capture.page import CodeBlock
 from oraculum.capture.redact import literal_urls, redact_transport_secrets, safe_url
+from oraculum.jobs.comparison import COMPARISON_GAP
 
 
 class Fidelity(StrEnum):
@@ -43,6 +44,9 @@ GAP_NATIVE_EXPORT = "native_markdown_export"
 GAP_WIDGET_STATE = "research_widget_state"
 GAP_EXPORT_SOURCE_LINKS = "native_export_source_links"
 GAP_DIAGRAM_PREFIX = "diagram_source:"
+# The page showed several candidate answers and asked which one is preferred: each is saved
+# (response.md, response-2.md, ...) and none was chosen.
+GAP_COMPARISON = COMPARISON_GAP
 
 REQUIRED_GAPS = frozenset(
     {
@@ -52,6 +56,7 @@ REQUIRED_GAPS = frozenset(
         GAP_BOUND_CAPTURE,
         GAP_REDACTED,
         GAP_EXPORT_SOURCE_LINKS,
+        GAP_COMPARISON,
     }
 )
 REQUIRED_GAP_PREFIXES = (GAP_DIAGRAM_PREFIX,)
@@ -70,8 +75,15 @@ def is_required_gap(gap: str) -> bool:
     return gap in REQUIRED_GAPS or gap.startswith(REQUIRED_GAP_PREFIXES)
 
 
-def strip_chrome(text: str) -> str:
-    kept = [line for line in text.splitlines() if not _CHROME_LINE.match(line.strip())]
+def strip_chrome(text: str, chrome: Iterable[str] = ()) -> str:
+    """``text`` without chrome lines: known labels, and the texts the capture named as chrome
+    inside this turn."""
+    named = {" ".join(c.split()) for c in chrome if c.strip()}
+    kept = [
+        line
+        for line in text.splitlines()
+        if not _CHROME_LINE.match(line.strip()) and " ".join(line.split()) not in named
+    ]
     return "\n".join(kept).strip()
 
 
@@ -89,16 +101,16 @@ def _ending_with_newline(text: str) -> str:
 
 
 def choose_response(
-    code_blocks: Sequence[CodeBlock], markdown: str, raw_text: str
+    code_blocks: Sequence[CodeBlock], markdown: str, raw_text: str, chrome: Iterable[str] = ()
 ) -> ResponseChoice | None:
     """The response text (ending with a newline) and its fidelity claim, before redaction;
-    None when there is nothing."""
-    choice = _choose(code_blocks, markdown, raw_text)
+    None when there is nothing. ``chrome``: texts the capture named as chrome in the turn."""
+    choice = _choose(code_blocks, markdown, raw_text, tuple(chrome))
     return None if choice is None else replace(choice, text=_ending_with_newline(choice.text))
 
 
 def _choose(
-    code_blocks: Sequence[CodeBlock], markdown: str, raw_text: str
+    code_blocks: Sequence[CodeBlock], markdown: str, raw_text: str, chrome: tuple[str, ...]
 ) -> ResponseChoice | None:
     """A single markdown code block *is* the answer verbatim (the model was asked for a file);
     otherwise the derived Markdown; text only when the HTML yields no Markdown at all."""
@@ -107,7 +119,7 @@ def _choose(
         return ResponseChoice(markdown_blocks[0].text, Fidelity.EXACT_CODE, "code_text_content")
     if markdown.strip():
         return ResponseChoice(markdown, Fidelity.DERIVED_MARKDOWN, "sanitized_html_markdown")
-    text = strip_chrome(raw_text)
+    text = strip_chrome(raw_text, chrome)
     if text:
         return ResponseChoice(text, Fidelity.TEXT_ONLY, "inner_text")
     return None
@@ -202,6 +214,17 @@ def collection_gaps(
     for message in capture_errors:
         gaps.add(capture_error_gap(message))
     return gaps
+
+
+def add_comparison_gaps(gaps: Gaps, others: Sequence[ResponseChoice | None]) -> None:
+    """A comparison's gaps: that it was one (every candidate saved, none chosen), and what is
+    missing from the other candidates (``others``: the second's choice first)."""
+    gaps.add(GAP_COMPARISON)
+    for number, choice in enumerate(others, start=2):
+        if choice is None:
+            gaps.add(capture_error_gap(f"comparison response {number} has no text"))
+        elif choice.redacted:
+            gaps.add(GAP_REDACTED)
 
 
 def collection_status(response_saved: bool, gaps: Gaps) -> CollectionStatus:

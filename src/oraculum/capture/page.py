@@ -52,6 +52,29 @@ def turn_sha256(normalized_text: str) -> str:
 
 
 @dataclass(frozen=True)
+class TurnVocabulary:
+    """A provider's words for what its assistant turn holds besides the answer (regular
+    expressions match an element's whole, whitespace-collapsed text, ignoring case). The
+    provider's vocabulary module fills it; without one, only controls count as chrome and
+    no comparison is recognised."""
+
+    chrome_selectors: tuple[str, ...] = ("button", '[role="button"]')
+    chrome_patterns: tuple[str, ...] = ()
+    comparison_questions: tuple[str, ...] = ()
+    comparison_choices: tuple[str, ...] = ()
+    candidate_labels: tuple[str, ...] = ()
+
+    def to_js(self) -> dict[str, list[str]]:
+        return {
+            "chromeSelectors": list(self.chrome_selectors),
+            "chromePatterns": list(self.chrome_patterns),
+            "comparisonQuestions": list(self.comparison_questions),
+            "comparisonChoices": list(self.comparison_choices),
+            "candidateLabels": list(self.candidate_labels),
+        }
+
+
+@dataclass(frozen=True)
 class CaptureRequest:
     response_index: int
     expect_conversation_id: str | None = None
@@ -60,6 +83,7 @@ class CaptureRequest:
     bind_by_archive: bool = False  # the bound turn is the first reply after the archive's turn
     heading_text: str = _CHATGPT_HEADING
     user_heading_text: str = _USER_HEADING
+    turn: TurnVocabulary = field(default_factory=TurnVocabulary)
 
     def to_js(self, mode: str = "capture") -> dict[str, Any]:
         return {
@@ -72,6 +96,7 @@ class CaptureRequest:
             "bindByArchive": self.bind_by_archive,
             "headingText": self.heading_text,
             "userHeadingText": self.user_heading_text,
+            "turn": self.turn.to_js(),
         }
 
 
@@ -91,6 +116,53 @@ class Candidate:
     reasons: list[str]
     href_kind: str
     safe_href: str | None
+
+
+def _code_blocks(data: dict[str, Any]) -> list[CodeBlock]:
+    return [
+        CodeBlock(int(b["index"]), str(b.get("language") or ""), str(b.get("text") or ""))
+        for b in data.get("codeBlocks") or []
+    ]
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One reply's content as capture.js read it: the bound turn's, or one compared
+    candidate's. ``chrome``: what the app put in it that is not the answer ({kind, text})."""
+
+    raw_text: str = ""
+    raw_html: str = ""
+    code_blocks: list[CodeBlock] = field(default_factory=list)
+    sources: list[dict[str, Any]] = field(default_factory=list)
+    chrome: list[dict[str, str]] = field(default_factory=list)
+    message_id: str | None = None
+    label: str | None = None
+
+    @classmethod
+    def from_js(cls, data: dict[str, Any]) -> Reply:
+        return cls(
+            raw_text=str(data.get("rawText") or ""),
+            raw_html=str(data.get("rawHtml") or ""),
+            code_blocks=_code_blocks(data),
+            sources=list(data.get("sources") or []),
+            chrome=list(data.get("chrome") or []),
+            message_id=data.get("messageId"),
+            label=data.get("label"),
+        )
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A turn showing several candidate replies and asking which one is preferred."""
+
+    question: str | None
+    replies: list[Reply]
+
+    @classmethod
+    def from_js(cls, data: dict[str, Any] | None) -> Comparison | None:
+        if not data:
+            return None
+        return cls(data.get("question"), [Reply.from_js(r) for r in data.get("replies") or []])
 
 
 @dataclass(frozen=True)
@@ -115,6 +187,20 @@ class TurnCapture:
     frames: list[dict[str, Any]] = field(default_factory=list)
     reasoning_label: str | None = None
     archive_anchor: dict[str, Any] | None = None
+    chrome: list[dict[str, str]] = field(default_factory=list)
+    comparison: Comparison | None = None
+
+    @property
+    def reply(self) -> Reply:
+        """The bound reply's content (a comparison's first candidate)."""
+        return Reply(
+            self.raw_text,
+            self.raw_html,
+            self.code_blocks,
+            self.sources,
+            self.chrome,
+            self.message_id,
+        )
 
     @property
     def turn_sha256(self) -> str:
@@ -135,10 +221,7 @@ class TurnCapture:
             normalized_text=str(data.get("normalizedText") or ""),
             raw_html=str(data.get("rawHtml") or ""),
             title=data.get("title"),
-            code_blocks=[
-                CodeBlock(int(b["index"]), str(b.get("language") or ""), str(b.get("text") or ""))
-                for b in data.get("codeBlocks") or []
-            ],
+            code_blocks=_code_blocks(data),
             sources=list(data.get("sources") or []),
             candidates=[
                 Candidate(
@@ -155,6 +238,8 @@ class TurnCapture:
             frames=list(data.get("frames") or []),
             reasoning_label=data.get("reasoningLabel"),
             archive_anchor=data.get("archiveAnchor"),
+            chrome=list(data.get("chrome") or []),
+            comparison=Comparison.from_js(data.get("comparison")),
         )
 
     def candidate_dicts(self) -> list[dict[str, Any]]:

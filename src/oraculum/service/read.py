@@ -16,6 +16,7 @@ from oraculum.core.errors import OracleError
 from oraculum.core.project import project_id
 from oraculum.core.session import resolve_session_id
 from oraculum.core.surface import Surface, for_surface
+from oraculum.jobs.comparison import comparison_words
 from oraculum.jobs.ids import given_job_ref
 from oraculum.jobs.locks import RECOLLECT_LOCK, is_locked
 from oraculum.jobs.model import Job, Status, utc_now
@@ -103,7 +104,15 @@ class ReadResult:
         lines = [f"Oracle job {job['id']} is {job['status']} ({job['phase']})."]
         if job.get("error"):
             lines.append(f"Error: {job['error']}")
-        lines += [f"{key}: {plain(value)}" for key, value in self.gaps.items()]
+        lines += [
+            f"{key}: {plain(value)}" for key, value in self.gaps.items() if key != "comparison"
+        ]
+        comparison = self.gaps.get("comparison") or {}
+        compared = comparison_words(
+            job.get("collectionGaps"), [r["path"] for r in comparison.get("responses") or []]
+        )
+        if compared:
+            lines.append(compared)
         if self.recollection is not None:
             lines.append(self.recollection.to_json(surface)["message"])
         if self.artifacts:
@@ -160,9 +169,24 @@ def _gaps(job: Job) -> dict[str, Any]:
         for key in ("requiredMissing", "optionalMissing", "gaps"):
             if data.get(key):
                 gaps[key] = data[key]
+        comparison = _comparison(data.get("comparison"), capture.parent)
+        if comparison:
+            gaps["comparison"] = comparison
     if job.artifact_failure_count:
         gaps["artifactFailures"] = job.artifact_failure_count
     return gaps
+
+
+def _comparison(record: Any, job_dir: Path) -> dict[str, Any] | None:
+    """A comparison's question and where each candidate answer is saved."""
+    if not isinstance(record, dict):
+        return None
+    responses = [
+        {"index": r.get("index"), "path": str(job_dir / r["path"]), "label": r.get("label")}
+        for r in record.get("responses") or []
+        if isinstance(r, dict) and r.get("path")
+    ]
+    return {"question": record.get("question"), "responses": responses}
 
 
 def _response(job: Job, preview_chars: int | None) -> ResponseFile:

@@ -11,6 +11,7 @@ from oraculum.core.project import find_project_root, project_id
 from oraculum.core.session import resolve_session_id
 from oraculum.core.surface import Surface, for_surface
 from oraculum.jobs import indexes
+from oraculum.jobs.comparison import comparison_words
 from oraculum.jobs.ids import given_job_ref
 from oraculum.jobs.model import Job, utc_now
 from oraculum.jobs.reconcile import reconcile_before_reading
@@ -77,6 +78,9 @@ class JobStatus:
         job = self.job
         saved = job["responsePath"] if job.get("responseAvailable") else "not saved"
         lines = [f"Response: {saved}."]
+        compared = comparison_words(job.get("collectionGaps"))
+        if compared:
+            lines.append(compared)
         wakeup = job.get("wakeup")
         if wakeup:
             settled = yes_no(wakeup["settled"])

@@ -62,6 +62,7 @@ def job_summary(job: Job, *, now: datetime | None = None) -> dict[str, Any]:
         "errorNextStep": job.error_next_step,
         "observedSelection": job.observed_selection,
         "collectionStatus": job.collection_status,
+        "collectionGaps": job.collection_gaps or None,
         "cleanupPending": job.cleanup_pending,
     }
     if job.follow_up_to_job_id:

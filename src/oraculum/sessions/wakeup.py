@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from oraculum.core.surface import Surface, tool_call
+from oraculum.jobs.comparison import comparison_words
 from oraculum.jobs.model import Job, iso
 from oraculum.jobs.store import JobStore
 from oraculum.tasks.notices import Notice
@@ -96,6 +97,9 @@ def wakeup_text(job: Job, store: JobStore, surface: Surface = "cli") -> str:
         f"Response file: {response}" if response.exists() else "Response file: unavailable yet",
         f"Artifacts: {paths.artifacts_dir}",
     ]
+    compared = comparison_words(job.collection_gaps)
+    if compared:
+        lines.append(compared)
     last = job.last_fact
     if last is not None:
         lines.append(f"Last event: {iso(last.at)} [{last.source}] {last.message}")

@@ -72,6 +72,8 @@ def start_assistant(
     answer = answers.build(
         scenario.answer, state=state, prompt=user.text, uploads=uploads, selection=selection
     )
+    if scenario.has("turn_chrome"):
+        answer = answers.with_turn_chrome(answer)
     think_s = scenario.think_ms / 1000
     turn = Turn(
         role="assistant",
@@ -88,6 +90,10 @@ def start_assistant(
         failure_text=site_for(state.provider).generation_error_text,
     )
     turn.fail_at = _fail_at(turn, scenario)
+    if scenario.has("comparison_answer") and not any(t.comparison for t in conv.turns):
+        second = answers.alternative(user.text, uploads, state.provider)
+        turn.comparison = {"message_id": new_id(), "html": second.html, "text": second.text}
+        turn.comparison_s = scenario.comparison_lag_ms / 1000
     return turn
 
 
@@ -296,12 +302,16 @@ def _seed_turn(
         )
     else:
         answer = answers.from_markdown(str(data.get("text", "")), state.provider)
-    return _finished_assistant(
+    turn = _finished_assistant(
         answer,
         reasoning_label=str(data.get("reasoning_label", "")),
         message_id=str(data.get("message_id") or "") or None,
         seeded=True,
     )
+    if data.get("comparison"):  # a second candidate, as comparison_answer shows one (Markdown)
+        second = answers.from_markdown(str(data["comparison"]), state.provider)
+        turn.comparison = {"message_id": new_id(), "html": second.html, "text": second.text}
+    return turn
 
 
 def seed(

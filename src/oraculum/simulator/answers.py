@@ -283,6 +283,46 @@ def build(
     return Answer(html=html, text=html_text(html), files=[blob.id for blob, _ in files])
 
 
+# turn_chrome: what the app itself puts inside an assistant turn around the answer (issue 37
+# §6). The reasoning header and the memory notice are plain text in plain elements (only their
+# words say what they are); the pill and the feedback controls are structure.
+THOUGHT_HEADER = "Thought for 25s"
+MEMORY_NOTICE = "Memory updated"
+FEEDBACK_QUESTION = "Is this conversation helpful so far?"
+
+
+def with_turn_chrome(answer: Answer) -> Answer:
+    """``answer`` inside the chrome a turn may show: reasoning header and memory notice above,
+    a Sources pill and a feedback question below."""
+    above = (
+        f'<div class="thought-header"><span>{THOUGHT_HEADER}</span></div>'
+        f'<div class="memory-notice"><span>{MEMORY_NOTICE}</span>'
+        '<button type="button" class="btn-link">Manage memories</button></div>'
+    )
+    below = (
+        '<div class="sources-pill" role="button" tabindex="0"><span>Sources</span></div>'
+        f'<div class="turn-feedback"><span>{FEEDBACK_QUESTION}</span>'
+        '<button type="button" aria-label="Thumbs up">Yes</button>'
+        '<button type="button" aria-label="Thumbs down">No</button></div>'
+    )
+    html = above + answer.html + below
+    return Answer(html=html, text=html_text(html), files=answer.files)
+
+
+# comparison_answer: the second candidate's opening line, so tests can tell the two apart.
+ALTERNATIVE_HEADING = "Alternative answer"
+
+
+def alternative(prompt: str, uploads: list[Upload], site: str = "chatgpt") -> Answer:
+    """The second candidate of a comparison: a shorter answer to the same message."""
+    names = ", ".join(f"`{up.name}`" for up in uploads) or "no attachments"
+    return from_markdown(
+        f"### {ALTERNATIVE_HEADING}\n\nIn short: I read {names}. "
+        f"Your prompt has {len(prompt)} characters.",
+        site,
+    )
+
+
 def from_markdown(markdown: str, site: str = "chatgpt") -> Answer:
     """A seeded answer given as Markdown."""
     html = wrap_markdown(markdown_html(markdown, site), site)

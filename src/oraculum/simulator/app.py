@@ -410,6 +410,7 @@ async def stream(request: web.Request) -> web.StreamResponse:
                         "message_id": turn.message_id,
                         "html": turn.html,
                         "reasoning_label": turn.reasoning_label,
+                        "comparison": turn.comparison_view(),
                     },
                 )
             due = turn.tokens_due(now)
@@ -426,7 +427,10 @@ async def stream(request: web.Request) -> web.StreamResponse:
                 await _send_line(response, {"t": "error", "text": turn.error_text})
                 break
             if turn.status in ("complete", "stopped"):
-                await _send_line(response, {"t": "done", "status": turn.status})
+                await _send_line(
+                    response,
+                    {"t": "done", "status": turn.status, "comparison": turn.comparison_view()},
+                )
                 break
             if sent >= turn.stream_end_token() and turn.research_s > 0:
                 wait = 0.1  # the research phase: status changes are slow

@@ -113,7 +113,8 @@ class Simulator:
 
         Turns alternate user/assistant; each is a string (an assistant's is Markdown) or a dict
         with `role`, `text`, `html` (assistant HTML as-is), `answer` (a template name),
-        `attachments` (names, or (name, bytes) pairs), `reasoning_label`, `message_id`."""
+        `attachments` (names, or (name, bytes) pairs), `reasoning_label`, `message_id`,
+        `comparison` (Markdown of a second candidate reply, shown beside the first)."""
         values: dict[str, Any] = dict(knobs)
         if shell is not None:
             values["shell"] = shell

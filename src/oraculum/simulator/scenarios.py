@@ -61,6 +61,12 @@ FLAGS: dict[str, str] = {
     "dr_no_widget_state": "the report frame's window.openai.widgetState stays null",
     "dr_unresolved_citation": "the report carries a citation token with no content_references",
     "dr_code_tokens": "the report has code fences holding token-like citation text",
+    # Turn content (issue 37 §5-6): what the app puts in and around an answer.
+    "comparison_answer": "a conversation's first reply is two candidates ('Response 1', "
+    "'Response 2') under 'Which response do you prefer?', each with 'I prefer this response'; "
+    "the second finishes `comparison_lag_ms` after the first",
+    "turn_chrome": "the reply holds app chrome inside its turn: 'Thought for 25s', "
+    "'Memory updated' + 'Manage memories', a 'Sources' pill and a feedback question",
 }
 
 
@@ -79,6 +85,7 @@ GROK_FLAGS = frozenset(
         "navigate_away",
         "prefilled_thread",
         "extra_assistant",
+        "turn_chrome",
     }
 )
 FLAGS_BY_PROVIDER: dict[str, frozenset[str]] = {"chatgpt": frozenset(FLAGS), "grok": GROK_FLAGS}
@@ -114,6 +121,7 @@ class Scenario:
     picker_delay_ms: int = 700
     research_ms: int = 4000
     research_reported_ms: int = 0
+    comparison_lag_ms: int = 800
 
     def has(self, flag: str) -> bool:
         return flag in self.flags
@@ -164,6 +172,7 @@ KNOBS: dict[str, tuple[str, tuple[str, ...] | None, str]] = {
     "picker_delay_ms": ("int", None, "drift_slow_picker: how late a picker choice shows"),
     "research_ms": ("int", None, "Deep Research: wall-clock length of the research phase"),
     "research_reported_ms": ("int", None, "Deep Research: the length its header claims (0 = real)"),
+    "comparison_lag_ms": ("int", None, "comparison_answer: how late the second candidate ends"),
 }
 
 # Query keys that are part of a chat URL but not knobs (ignored, never an error).

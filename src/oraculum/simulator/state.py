@@ -113,6 +113,10 @@ class Turn:
     research_kind: str | None = None
     research_s: float = 0.0
     research: dict[str, Any] | None = field(default=None, repr=False)
+    # comparison_answer: the second candidate ({message_id, html, text}), which the page shows
+    # beside this one and which finishes `comparison_s` after it.
+    comparison: dict[str, str] | None = field(default=None, repr=False)
+    comparison_s: float = 0.0
 
     # -- derived progress ----------------------------------------------------------------
     def stream_end_token(self) -> int:
@@ -122,7 +126,7 @@ class Turn:
         return self.started_at + self.think_s + self.stream_end_token() * self.token_s
 
     def commit_at(self) -> float:
-        return self.research_starts_at() + self.research_s
+        return self.research_starts_at() + self.research_s + self.comparison_s
 
     def tokens_due(self, now: float) -> int:
         if self.stopped_at_token is not None:
@@ -169,7 +173,19 @@ class Turn:
             data["html"] = self.html if self.status in ("complete", "stopped") else ""
             if self.research_kind == "research":
                 data["research"] = self.research_view(time.time())
+            if self.comparison is not None:
+                data["comparison"] = self.comparison_view()
         return data
+
+    def comparison_view(self) -> dict[str, str] | None:
+        """The second candidate as the page shows it: its id, and its body once finished."""
+        if self.comparison is None:
+            return None
+        finished = self.status in ("complete", "stopped")
+        return {
+            "message_id": self.comparison["message_id"],
+            "html": self.comparison["html"] if finished else "",
+        }
 
     def research_view(self, now: float) -> dict[str, Any]:
         """The research widget's state at `now`, as the page hands it to the widget."""

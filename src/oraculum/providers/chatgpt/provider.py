@@ -30,7 +30,7 @@ from oraculum.providers.browser_job import (
     open_ready,
     send_recorded,
 )
-from oraculum.providers.chatgpt import composer, deep_research
+from oraculum.providers.chatgpt import composer, deep_research, vocabulary
 from oraculum.providers.chatgpt.completion import (
     Answer,
     CompletionContext,
@@ -68,6 +68,7 @@ class ChatGPTProvider(BrowserProvider):
                 reopen=hooks.reopen,
                 persist=hooks.persist,
                 research=research,
+                vocabulary=vocabulary.turn_vocabulary(),
             )
         revival = revival_context(job, config, hooks.log)
         if research:  # the research holds its stop control for its whole run
@@ -82,6 +83,7 @@ class ChatGPTProvider(BrowserProvider):
             reopen=hooks.reopen,
             persist=hooks.persist,
             research=research,
+            vocabulary=vocabulary.turn_vocabulary(),
         )
 
     async def _drive(self, ctx: WorkerContext, chat: ChatGPTPage) -> ProviderOutcome:
@@ -241,6 +243,7 @@ class ChatGPTProvider(BrowserProvider):
             persist=persist,
             research=research,
             anchored=anchored,
+            vocabulary=vocabulary.turn_vocabulary(),
         )
         return collection_outcome(ctx, result, f" ({len(answer.text)} characters streamed)")
 

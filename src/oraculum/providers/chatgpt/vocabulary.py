@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from oraculum.capture.page import TurnVocabulary
+
 # Origins -----------------------------------------------------------------------------------
 
 REAL_ORIGINS = ("https://chatgpt.com", "https://chat.openai.com", "https://auth.openai.com")
@@ -52,6 +54,27 @@ TURN_CONTAINER_SELECTORS = (
 )
 MESSAGE_ID_ATTRIBUTES = ("data-message-id", "data-chatgpt-selection-message-id")
 DISCLAIMER = "ChatGPT can make mistakes. Check important info."
+
+# Inside an assistant turn: what is not the answer (issue 37 §5-6). Regular expressions match
+# an element's whole text. Chrome is found by structure first (controls, these elements);
+# words only name short notices that are plain text.
+TURN_CHROME_SELECTORS = (
+    "button",
+    '[role="button"]',
+    '[data-testid$="turn-action-button"]',
+)
+TURN_CHROME_PATTERNS = (
+    r"(?:Thought|Reasoned|Worked) for(?:\s+\d+(?:\.\d+)?\s*[hms])+",
+    r"Stopped thinking",
+    r"Memory (?:updated|saved|full)",
+    r"Manage memories",
+    r"Is this conversation helpful so far\?",
+    r"Do you like this personality\?",
+)
+# Two candidate answers side by side, the page asking which one is preferred.
+COMPARISON_QUESTIONS = (r"Which response do you prefer\?.*",)
+COMPARISON_CHOICES = ("I prefer this response", "I prefer this")
+COMPARISON_CANDIDATE_LABELS = (r"Response \d+",)
 
 # Page-state signals (searched in banners, dialogs and the composer region; never in turns) --
 
@@ -164,6 +187,17 @@ def power_stop_for(family: str, effort: str | None) -> str:
 def compact_tier_for(family: str, effort: str | None) -> str:
     """The compact "Intelligence" row that serves a preset."""
     return power_stop_for(family, effort)
+
+
+def turn_vocabulary() -> TurnVocabulary:
+    """What the capture needs to keep chrome and comparisons apart from the answer."""
+    return TurnVocabulary(
+        chrome_selectors=TURN_CHROME_SELECTORS,
+        chrome_patterns=TURN_CHROME_PATTERNS,
+        comparison_questions=COMPARISON_QUESTIONS,
+        comparison_choices=COMPARISON_CHOICES,
+        candidate_labels=COMPARISON_CANDIDATE_LABELS,
+    )
 
 
 def page_vocabulary() -> dict[str, Any]:

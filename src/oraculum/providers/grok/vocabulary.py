@@ -56,7 +56,11 @@ CHROME_SELECTORS = (
     '[aria-label="Regenerate"]',
     '[aria-label="More actions"]',
     ".thinking-container",
+    '[role="button"]',
 )
+# Notices inside a reply known only by their whole text ("Thought for 25s"): the same words
+# as ChatGPT's (issue 37 §6).
+CHROME_PATTERNS = chatgpt_vocab.TURN_CHROME_PATTERNS
 THINKING_SELECTOR = ".thinking-container"
 THOUGHT_FOR_PREFIX = "Thought for"
 EXECUTED_CODE_PREFIX = "executed code"  # tool-output messages, not answers
@@ -102,6 +106,7 @@ def page_vocabulary() -> dict[str, Any]:
         "userEditSelector": USER_EDIT_SELECTOR,
         "messageIdPrefix": MESSAGE_ID_PREFIX,
         "chromeSelectors": list(CHROME_SELECTORS),
+        "chromePatterns": list(CHROME_PATTERNS),
         "thinkingSelector": THINKING_SELECTOR,
         "thoughtForPrefix": THOUGHT_FOR_PREFIX,
         "executedCodePrefix": EXECUTED_CODE_PREFIX,

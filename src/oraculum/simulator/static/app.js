@@ -501,6 +501,38 @@
       }
       this.research.update(research);
     }
+    // comparison_answer: two candidates side by side under the preference question, each
+    // with its own message and "I prefer this response" (a click is recorded: a driver must
+    // never make one). `c`: {message_id, html}; html is "" until the second one finished.
+    setComparison(c) {
+      if (!this.comparison) {
+        const second = h("div", {
+          class: "assistant-message",
+          "data-message-author-role": "assistant",
+          "data-message-model-slug": "gpt-sim",
+          "data-message-id": IDS === "both" ? c.message_id : null,
+          "data-chatgpt-selection-message-id": REDESIGN && IDS !== "none" ? c.message_id : null,
+        });
+        const column = (n, message) => h(
+          "div",
+          { class: "comparison-candidate", "data-testid": `comparison-response-${n}` },
+          h("div", { class: "candidate-label" }, `Response ${n}`),
+          message,
+          h("button", { type: "button", class: "btn prefer", onclick: () => pageEvent("preference_chosen", { candidate: n }) },
+            "I prefer this response"),
+        );
+        const box = h("div", { class: "comparison" },
+          h("p", { class: "comparison-question" }, "Which response do you prefer? Your choice will help make ChatGPT better."));
+        this.message.replaceWith(box);
+        box.append(h("div", { class: "comparison-columns" }, column(1, this.message), column(2, second)));
+        this.comparison = { second };
+        second.append(h("span", { class: "thinking shimmer" }, "Writing"));
+      }
+      if (c.html) {
+        this.comparison.second.innerHTML = c.html;
+        SimCommon.hydrateLinks(this.comparison.second);
+      }
+    }
     showActions(fromPersistence) {
       // A fresh stream says "Copy"; the re-render from persistence says "Copy response".
       const copyLabel = fromPersistence ? "Copy response" : "Copy";

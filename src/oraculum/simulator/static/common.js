@@ -235,6 +235,7 @@ window.SimCommon = (() => {
         view.setMessageId(event.message_id);
         view.setReasoning(event.reasoning_label, false);
         view.prepare(event.html);
+        if (event.comparison && view.setComparison) view.setComparison(event.comparison);
       } else if (event.t === "delta") {
         stream.received += event.v.length;
       } else if (event.t === "research") {
@@ -242,6 +243,7 @@ window.SimCommon = (() => {
         if (view.setResearch) view.setResearch(event.research);
       } else if (event.t === "done") {
         stream.done = true;
+        if (event.comparison && view.setComparison) view.setComparison(event.comparison);
         o.setActiveStream(null);
         if (FLAGS.has("stale_stop")) {
           // The stop control outlives the stream (observed live for 31 minutes).
@@ -446,6 +448,7 @@ window.SimCommon = (() => {
     } else {
       view.setReasoning(turn.reasoning_label, false);
       view.renderFinal(turn.html);
+      if (turn.comparison && view.setComparison) view.setComparison(turn.comparison);
       if (turn.research && view.setResearch) view.setResearch(turn.research);
       view.showActions(fromPersistence);
     }

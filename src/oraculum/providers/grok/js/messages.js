@@ -27,11 +27,13 @@
     return row || n;
   }));
 
-  // A reply's readable form: a copy without chrome, laid out off-screen for innerText.
+  // A reply's readable form: a copy without chrome (named in `chrome`), laid out off-screen
+  // for innerText.
+  const chromePatterns = captureRules.wholeText(v.chromePatterns);
   const cleaned = (root) => {
     const copy = root.cloneNode(true);
-    for (const el of copy.querySelectorAll(v.chromeSelectors.join(","))) el.remove();
-    return copy;
+    const chrome = captureRules.removeChrome(copy, v.chromeSelectors.join(","), chromePatterns);
+    return { copy, chrome };
   };
   const textOf = (copy) => {
     const holder = document.createElement("div");
@@ -48,7 +50,7 @@
   };
   const replies = rows
     .filter((r) => !isUser(r))
-    .map((root) => ({ root, copy: cleaned(root) }))
+    .map((root) => ({ root, ...cleaned(root) }))
     .map((r) => ({ ...r, text: textOf(r.copy.cloneNode(true)) }))
     .filter((r) => !r.text.toLowerCase().startsWith(v.executedCodePrefix));
 
@@ -78,7 +80,7 @@
     archiveAnchor, { userTurn: "user message", reply: "Grok reply" });
   if (choice.refusal) return { ...base, ok: false, ...choice.refusal };
   const index = choice.index;
-  const { root, copy, text } = replies[index];
+  const { root, copy, text, chrome } = replies[index];
   const thinking = root.querySelector(v.thinkingSelector);
   const reasoning = thinking ? (thinking.textContent || "").trim() : "";
   for (const el of copy.querySelectorAll("script,style,form,input,textarea")) el.remove();
@@ -111,5 +113,6 @@
     frames: [],
     reasoningLabel: reasoning.startsWith(v.thoughtForPrefix) ? reasoning : null,
     archiveAnchor,
+    chrome,
   };
 }
