@@ -61,6 +61,9 @@ FLAGS: dict[str, str] = {
     "dr_no_widget_state": "the report frame's window.openai.widgetState stays null",
     "dr_unresolved_citation": "the report carries a citation token with no content_references",
     "dr_code_tokens": "the report has code fences holding token-like citation text",
+    # Completion (issue 37 §4): what a finishing turn looks like between and after its phases.
+    "label_only_turn": "during `silent_gap_ms` the turn's only text is its reasoning label",
+    "rerender_at_end": "when the answer finishes, the turn's DOM is replaced by a fresh copy",
 }
 
 
@@ -79,6 +82,8 @@ GROK_FLAGS = frozenset(
         "navigate_away",
         "prefilled_thread",
         "extra_assistant",
+        "label_only_turn",
+        "rerender_at_end",
     }
 )
 FLAGS_BY_PROVIDER: dict[str, frozenset[str]] = {"chatgpt": frozenset(FLAGS), "grok": GROK_FLAGS}
@@ -114,6 +119,8 @@ class Scenario:
     picker_delay_ms: int = 700
     research_ms: int = 4000
     research_reported_ms: int = 0
+    silent_gap_ms: int = 0
+    action_bar_delay_ms: int = 0
 
     def has(self, flag: str) -> bool:
         return flag in self.flags
@@ -164,6 +171,8 @@ KNOBS: dict[str, tuple[str, tuple[str, ...] | None, str]] = {
     "picker_delay_ms": ("int", None, "drift_slow_picker: how late a picker choice shows"),
     "research_ms": ("int", None, "Deep Research: wall-clock length of the research phase"),
     "research_reported_ms": ("int", None, "Deep Research: the length its header claims (0 = real)"),
+    "silent_gap_ms": ("int", None, "after thinking: no stop control, no indicator, then the answer"),
+    "action_bar_delay_ms": ("int", None, "how long after the answer ends its action bar appears"),
 }
 
 # Query keys that are part of a chat URL but not knobs (ignored, never an error).
