@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from oraculum.cli.output import MODE, emit
+from oraculum.core.errors import ExitCode
 from oraculum.service import PREVIEW_CHARS
 
 __all__ = ["render_read", "run_read"]
@@ -31,6 +32,8 @@ def render_read(result: ReadResult, out: Console, *, raw: bool = False) -> None:
         out.print(f"  artifact: {artifact.get('path') or artifact}", markup=False)
     if job.get("error"):
         out.print(f"  error: {job['error']}", markup=False)
+    if job.get("nextStep"):
+        out.print(f"  answer not saved; next step: {job['nextStep']}", markup=False)
     if result.recollection is not None:
         out.print(f"  {result.recollection.message}", markup=False)
     out.print()
@@ -53,8 +56,10 @@ def run_read(
     full: bool = False,
     recollect: bool = False,
     session: str | None = None,
-) -> None:
-    """Show a job's status, paths and answer; reading a finished job settles its wake-up."""
+) -> int:
+    """Show a job's status, paths and answer; reading a finished job settles its wake-up.
+    Exit 6 when the provider finished the answer but it is not saved and this read did not
+    start the recollection that collects it (`answer_not_saved`)."""
     from oraculum.service.read import read
 
     result = read(
@@ -65,3 +70,7 @@ def run_read(
         preview_chars=PREVIEW_CHARS if MODE.json and not full else None,
     )
     emit(result.to_json(), lambda out: render_read(result, out, raw=raw))
+    recollecting = result.recollection is not None and result.recollection.started
+    if result.job.get("answerSaved") is False and not recollecting:
+        return int(ExitCode.JOB_UNSUCCESSFUL)
+    return 0

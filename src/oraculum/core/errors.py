@@ -57,6 +57,14 @@ class ErrorCode(StrEnum):
         member.meaning = meaning
         return member
 
+    # Issue 37 §4: generation ended, the answer is in the conversation but not on disk.
+    ANSWER_NOT_SAVED = (
+        "answer_not_saved",
+        _FAILED,
+        _FINAL,
+        "the provider finished the answer but it could not be saved; `read --recollect` collects "
+        "it (nothing is resent)",
+    )
     ARCHIVE_EMPTY = "archive_empty", _INPUT, _FINAL, "the inputs select no file to archive"
     ARCHIVE_FAILED = "archive_failed", _FAILED, _FINAL, "building the archive failed unexpectedly"
     ARCHIVE_INPUT_BLANK = (

@@ -171,7 +171,11 @@ KNOBS: dict[str, tuple[str, tuple[str, ...] | None, str]] = {
     "picker_delay_ms": ("int", None, "drift_slow_picker: how late a picker choice shows"),
     "research_ms": ("int", None, "Deep Research: wall-clock length of the research phase"),
     "research_reported_ms": ("int", None, "Deep Research: the length its header claims (0 = real)"),
-    "silent_gap_ms": ("int", None, "after thinking: no stop control, no indicator, then the answer"),
+    "silent_gap_ms": (
+        "int",
+        None,
+        "after thinking: no stop control, no indicator, then the answer",
+    ),
     "action_bar_delay_ms": ("int", None, "how long after the answer ends its action bar appears"),
 }
 

@@ -143,7 +143,9 @@ class Turn:
         return self.status == "streaming" and now < self.started_at + self.think_s
 
     def in_gap(self, now: float) -> bool:
-        return self.status == "streaming" and not self.thinking(now) and now < self.answer_starts_at()
+        return (
+            self.status == "streaming" and not self.thinking(now) and now < self.answer_starts_at()
+        )
 
     def refresh(self, now: float) -> None:
         """Commit the turn once its schedule has run out."""

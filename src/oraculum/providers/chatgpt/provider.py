@@ -242,7 +242,7 @@ class ChatGPTProvider(BrowserProvider):
             research=research,
             anchored=anchored,
         )
-        return collection_outcome(ctx, result, f" ({len(answer.text)} characters streamed)")
+        return await collection_outcome(ctx, result, f" ({len(answer.text)} characters streamed)")
 
 
 def _is_research(job: Job) -> bool:
