@@ -96,7 +96,6 @@ def test_a_changing_answer_restarts_the_quiet_window() -> None:
     "busy",
     [
         reply(stop=True, bar=True),  # the stop control: still answering
-        reply(indicator=True, bar=True),  # a "Thinking" shimmer in the turn
         reply(LABEL := "Thought for 25s", bar=True),  # only a reasoning label
         reply("", bar=True),  # nothing yet
         None,  # the reply is not there
@@ -105,6 +104,20 @@ def test_a_changing_answer_restarts_the_quiet_window() -> None:
 def test_no_evidence_while_streaming_reasoning_or_empty(busy: ReplyReading | None) -> None:
     finish = Finish(quiet_s=1, label_patterns=LABELS)
     assert all(finish.observe(busy, float(t)) is None for t in range(0, 600, 5))
+
+
+def test_an_indicator_holds_the_quiet_window_but_not_the_action_bar() -> None:
+    """A "Thinking" shimmer in the turn keeps a quiet answer from counting as finished; the
+    turn's own action bar under a stable answer is evidence enough on its own."""
+    finish = Finish(quiet_s=10, label_patterns=LABELS)
+    assert all(finish.observe(reply(indicator=True), float(t)) is None for t in range(0, 60))
+    # The window runs from the last poll that showed the indicator (t=59).
+    assert finish.observe(reply(), 60.0) is None
+    assert finish.observe(reply(), 68.9) is None
+    assert finish.observe(reply(), 69.0) == FinishedBy.QUIET
+    shown = Finish(quiet_s=10, label_patterns=LABELS)
+    assert shown.observe(reply(indicator=True, bar=True), 0.0) is None
+    assert shown.observe(reply(indicator=True, bar=True), 0.25) == FinishedBy.ACTION_BAR
 
 
 def test_silent_gap_between_reasoning_and_answer_never_finishes() -> None:

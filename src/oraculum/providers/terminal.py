@@ -50,9 +50,9 @@ class Finish:
     """Watches the bound reply poll by poll and says when, and on what evidence, it ended.
 
     The action bar needs the same answer on two polls (one frame can show a bar over text that
-    is still being laid out); without it the answer must hold still for ``quiet_s``. A stop
-    control, an indicator, or a reply with no answer text (nothing, or only a reasoning label)
-    resets both."""
+    is still being laid out); without it the answer must hold still, with no indicator, for
+    ``quiet_s``. A stop control, or a reply with no answer text (nothing, or only a reasoning
+    label), resets both; an indicator restarts the quiet window."""
 
     quiet_s: float
     label_patterns: Sequence[re.Pattern[str]]
@@ -62,7 +62,7 @@ class Finish:
 
     def observe(self, reply: ReplyReading | None, now: float) -> FinishedBy | None:
         text = answer_text(reply.text, self.label_patterns) if reply is not None else ""
-        if reply is None or reply.stop_present or reply.indicator or not text:
+        if reply is None or reply.stop_present or not text:
             self.signature, self.polls = None, 0
             return None
         signature = " ".join(text.split())
@@ -71,6 +71,8 @@ class Finish:
         self.polls += 1
         if reply.action_bar and self.polls >= 2:
             return FinishedBy.ACTION_BAR
-        if now - self.since >= self.quiet_s:
+        if reply.indicator:
+            self.since = now
+        elif now - self.since >= self.quiet_s:
             return FinishedBy.QUIET
         return None
