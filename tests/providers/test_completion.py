@@ -126,10 +126,12 @@ def _revived(job_id: str, timeout_s: float = 60.0) -> Job:
     return store.load(job_id)
 
 
-def test_collection_failure_is_not_complete_and_says_recollect(seeded, sim, project: Path) -> None:
+def test_collection_failure_is_not_complete_and_says_recollect(
+    seeded, sim, project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Generation ended, but the turn could not be bound and saved: the job fails with
     `answer_not_saved`, says `read --recollect`, and a recollection that saves it completes it."""
-    from oraculum.cli.waiting import finish_wait
+    from oraculum.cli import main
     from oraculum.service.read import read
     from oraculum.service.wait import wait
 
@@ -152,9 +154,14 @@ def test_collection_failure_is_not_complete_and_says_recollect(seeded, sim, proj
     assert waited.job is not None and waited.job["errorCode"] == "answer_not_saved"
     assert waited.job["answerSaved"] is False
     assert waited.job["nextStep"] == f"oraculum read {job.id} --recollect"
-    assert finish_wait(waited) == 6
     summary = read(job.id, cwd=project).to_json("cli")
     assert summary["job"]["answerSaved"] is False
+    assert f"run `oraculum read {job.id} --recollect`" in read(job.id, cwd=project).text("cli")
+    assert "oracle_read" in read(job.id, cwd=project).text("mcp")
+    monkeypatch.chdir(project)
+    assert main(["--json", "wait", job.id]) == 6  # the CLI's exit codes
+    assert main(["--json", "read", job.id]) == 6
+    capsys.readouterr()
 
     conv.turns.remove(twin)  # the conversation is unambiguous again
     started = read(job.id, cwd=project, action="recollect").recollection

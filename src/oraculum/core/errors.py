@@ -20,7 +20,7 @@ class ExitCode(IntEnum):
     NOT_FOUND = 3  # a named job or file does not exist
     NOT_READY = 4  # environment not ready: config, auth seed, browser, session
     BUSY = 5  # retryable: capacity, queue, lock timeout, archive too large
-    JOB_UNSUCCESSFUL = 6  # a waited-for job ended failed or cancelled
+    JOB_UNSUCCESSFUL = 6  # a waited-for job ended failed or cancelled; a read answer not saved
 
 
 # Shorthands for the table below (module-level: a name assigned in an Enum body is a member).
