@@ -328,3 +328,43 @@ def test_worker_killed_mid_answer_is_recollected_to_complete_through_read(
     answer = Path(revived.response_path).read_text()
     assert answer.count("more") >= 60  # the whole reply, not the prefix seen when killed
     assert revived.collection_binding["conversationId"] == lost.conversation_id
+
+
+# Issue 37 §4: a reply that shows only its reasoning label during a silent pause is not the
+# answer; the quiet window (no action bar) is shrunk for these tests.
+TEST_QUIET_MS = 1500
+
+
+def grok_config(sim: SimulatorThread, quiet_ms: int = TEST_QUIET_MS, **knobs: Any) -> Config:
+    return write_global_config(
+        {
+            "browser": {"grokUrl": sim.chat_url(**knobs), "maxConcurrentJobs": 2},
+            "worker": {**SIMULATOR_WORKER, "completionQuietMs": quiet_ms},
+            "queue": {"maxQueuedPerSlot": 5},
+        }
+    )
+
+
+@pytest.mark.parametrize("label", ["Reasoned for 2m", "Thinking…"])
+def test_grok_silent_gap_with_a_label_only_reply_does_not_end_the_job_early(
+    seeded, sim, project: Path, label: str
+) -> None:
+    """Between reasoning and answer "Stop model response" goes away and the reply's only text
+    is a reasoning label: the job waits for the answer and saves it, never the label."""
+    config = grok_config(sim, scenario="label_only_turn", silent_gap_ms=4000, reasoning_label=label)
+    done = complete(submit_grok(project, config))
+    answer = Path(done.response_path).read_text()
+    assert done.archive_sha256 in answer and "src/app.py" in answer, answer
+    assert label not in answer
+
+
+def test_grok_late_action_bar_and_rerendered_reply_end_with_the_whole_answer(
+    seeded, sim, project: Path
+) -> None:
+    config = grok_config(sim, quiet_ms=30_000, scenario="rerender_at_end", action_bar_delay_ms=2500)
+    rerenders = len(sim.state.events_of("page:rerendered"))
+    done = complete(submit_grok(project, config))
+    answer = Path(done.response_path).read_text()
+    assert done.archive_sha256 in answer and "src/app.py" in answer, answer
+    assert len(sim.state.events_of("page:rerendered")) > rerenders
+    assert "its action bar" in log_of(done)

@@ -25,4 +25,6 @@ def read_command(
     session: str | None = SESSION_OPTION,
 ) -> None:
     """Show a job's status, paths and answer; reading a finished job settles its wake-up."""
-    run_read(job, raw=raw, full=full, recollect=recollect, session=session)
+    code = run_read(job, raw=raw, full=full, recollect=recollect, session=session)
+    if code:
+        raise typer.Exit(code)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from oraculum.cli.output import MODE, console, emit, print_answer, print_file_exactly
+from oraculum.core.errors import ExitCode
 from oraculum.service import PREVIEW_CHARS
 
 __all__ = ["render_header", "render_read", "run_read"]
@@ -29,6 +30,8 @@ def render_header(result: ReadResult, out: Console) -> None:
         out.print(f"  artifact: {artifact.get('path') or artifact}", markup=False)
     if job.get("error"):
         out.print(f"  error: {job['error']}", markup=False)
+    if job.get("nextStep"):
+        out.print(f"  answer not saved; next step: {job['nextStep']}", markup=False)
     if result.recollection is not None:
         out.print(f"  {result.recollection.message}", markup=False)
     if not response.available:
@@ -55,9 +58,11 @@ def run_read(
     full: bool = False,
     recollect: bool = False,
     session: str | None = None,
-) -> None:
+) -> int:
     """Show a job's status, paths and answer; reading a finished job settles its wake-up.
-    ``raw``: exactly response.md on stdout, the header on stderr."""
+    ``raw``: exactly response.md on stdout, the header on stderr. Exit 6 when the provider
+    finished the answer but it is not saved and this read did not start the recollection that
+    collects it (`answer_not_saved`)."""
     from oraculum.service.read import read
 
     result = read(
@@ -71,5 +76,9 @@ def run_read(
         render_header(result, console(stderr=True))
         if result.response.available:
             print_file_exactly(result.response.path)
-        return
-    emit(result.to_json(), lambda out: render_read(result, out))
+    else:
+        emit(result.to_json(), lambda out: render_read(result, out))
+    recollecting = result.recollection is not None and result.recollection.started
+    if result.job.get("answerSaved") is False and not recollecting:
+        return int(ExitCode.JOB_UNSUCCESSFUL)
+    return 0

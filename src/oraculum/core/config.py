@@ -399,6 +399,10 @@ class WorkerSection(_Section):
     send_accept_timeout_ms: StrictInt = Field(20 * SECOND_MS, ge=100, le=HOUR_MS)
     url_verify_timeout_ms: StrictInt = Field(60 * SECOND_MS, ge=0, le=HOUR_MS)
     stale_stop_ms: StrictInt = Field(2 * MINUTE_MS, ge=100, le=6 * HOUR_MS)
+    # How long a reply without its action bar must sit unchanged, with no stop control and no
+    # reasoning indicator, before it counts as finished: longer than the silent pauses (60 s
+    # and more) that reasoning models make between thinking and answering (issue 37 §4).
+    completion_quiet_ms: StrictInt = Field(90 * SECOND_MS, ge=500, le=HOUR_MS)
     readiness_timeout_ms: StrictInt = Field(30 * SECOND_MS, ge=100, le=30 * MINUTE_MS)
     upload_timeout_ms: StrictInt = Field(10 * MINUTE_MS, ge=100, le=6 * HOUR_MS)
     send_ready_timeout_ms: StrictInt = Field(5 * MINUTE_MS, ge=100, le=HOUR_MS)
@@ -516,6 +520,7 @@ PROJECT_MAXIMA: Final[dict[str, int]] = {
     "worker.sendAcceptTimeoutMs": 5 * MINUTE_MS,
     "worker.urlVerifyTimeoutMs": 10 * MINUTE_MS,
     "worker.staleStopMs": HOUR_MS,
+    "worker.completionQuietMs": 30 * MINUTE_MS,
     "worker.readinessTimeoutMs": 5 * MINUTE_MS,
     "worker.uploadTimeoutMs": HOUR_MS,
     "worker.sendReadyTimeoutMs": 30 * MINUTE_MS,

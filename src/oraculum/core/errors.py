@@ -20,7 +20,7 @@ class ExitCode(IntEnum):
     NOT_FOUND = 3  # a named job or file does not exist
     NOT_READY = 4  # environment not ready: config, auth seed, browser, session
     BUSY = 5  # retryable: capacity, queue, lock timeout
-    JOB_UNSUCCESSFUL = 6  # a waited-for job ended failed or cancelled
+    JOB_UNSUCCESSFUL = 6  # a waited-for job ended failed or cancelled; a read answer not saved
     INTERRUPTED = 130  # Ctrl-C, as shells report a process ended by SIGINT
 
 
@@ -58,6 +58,14 @@ class ErrorCode(StrEnum):
         member.meaning = meaning
         return member
 
+    # Issue 37 §4: generation ended, the answer is in the conversation but not on disk.
+    ANSWER_NOT_SAVED = (
+        "answer_not_saved",
+        _FAILED,
+        _FINAL,
+        "the provider finished the answer but it could not be saved; `read --recollect` collects "
+        "it (nothing is resent)",
+    )
     ARCHIVE_EMPTY = "archive_empty", _INPUT, _FINAL, "the inputs select no file to archive"
     ARCHIVE_FAILED = "archive_failed", _FAILED, _FINAL, "building the archive failed unexpectedly"
     ARCHIVE_INPUT_BLANK = (

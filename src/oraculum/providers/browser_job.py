@@ -23,7 +23,7 @@ from oraculum.browser.session import LaunchOptions, browser_on_profile
 from oraculum.browser.transport import attached_page
 from oraculum.capture.collect import CollectionResult
 from oraculum.core.config import seed_profile_dir
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.providers import provider_spec
 from oraculum.jobs.locks import named_lock
 from oraculum.jobs.model import EventKind, Job, Phase, PromptSendState
@@ -154,23 +154,33 @@ def conversation_patch(job: Job, adopted: AdoptedUrl | None) -> dict[str, Any]:
     )
 
 
-def collection_outcome(
+async def collection_outcome(
     ctx: WorkerContext, result: CollectionResult, note: str = ""
 ) -> ProviderOutcome:
-    """How a run ends once its answer was collected (or could not be: then the job is still
-    complete, and says to recollect rather than resend)."""
+    """How a run ends once its answer was collected. `complete` means saved: when nothing was
+    saved (nothing, or no single turn, could be captured), the facts are recorded and the job
+    fails with `answer_not_saved`, naming `read --recollect` (the answer is in the conversation;
+    a recollection that saves it completes the job, and nothing is sent again)."""
     gaps = result.gaps.all()
     ctx.log(f"collected: {result.status}{note}" + (f"; gaps: {', '.join(gaps)}" if gaps else ""))
-    message = "Job completed successfully."
-    if result.response_text is None:
-        message = (
-            "Job completed, but its answer could not be collected: "
-            f"{result.error}. Recollect it with `oraculum read {ctx.job.id} --recollect`."
-        )
-    return ProviderOutcome(
-        phase=result.phase_hint,
-        patch={"generation_status": "completed", **result.patch},
-        message=message,
+    patch = {"generation_status": "completed", **result.patch}
+    if result.response_text is not None:
+        return ProviderOutcome(result.phase_hint, patch, "Job completed successfully.")
+    next_step = f"oraculum read {ctx.job.id} --recollect"
+    await ctx.record({**patch, "recollection_needed": True})
+    label = provider_spec(ctx.job.provider).label
+    reason = (result.error or "the turn held no answer text").rstrip(". ")
+    raise OracleError(
+        ErrorCode.ANSWER_NOT_SAVED,
+        f"{label} finished the answer, but it could not be saved: {reason}. Nothing is "
+        f"lost and nothing will be sent again: collect it with `{next_step}`.",
+        suggested_next_step=f"Run `{next_step}`.",
+        details={
+            "generation_status": "completed",
+            "collection_status": str(result.status),
+            "gaps": gaps,
+            "next_step": next_step,
+        },
     )
 
 
@@ -254,6 +264,7 @@ def completion_context(
         log=ctx.log,
         on_navigation=navigated,
         archive_name=archive_name,
+        quiet_s=worker.completion_quiet_ms / 1000,
     )
 
 

@@ -115,6 +115,9 @@ class ReadResult:
             lines.append(compared)
         if self.recollection is not None:
             lines.append(self.recollection.to_json(surface)["message"])
+        elif job.get("nextStep"):
+            step = f"The answer is not saved yet: run `{job['nextStep']}` (nothing is resent)."
+            lines.append(for_surface(step, surface) or step)
         if self.artifacts:
             lines.append(f"Artifacts: {len(self.artifacts)} in {job['artifactsPath']}")
         if not response.available:

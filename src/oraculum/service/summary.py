@@ -79,6 +79,7 @@ def job_summary(job: Job, *, now: datetime | None = None) -> dict[str, Any]:
         queue=_queue(job),
         wakeup=_wakeup(job),
     )
+    summary.update(_answer_facts(job, summary["responseAvailable"]))
     research = _research(job, job_dir)
     if research:
         summary["research"] = research
@@ -88,6 +89,17 @@ def job_summary(job: Job, *, now: datetime | None = None) -> dict[str, Any]:
     if last is not None:
         summary["lastEvent"] = {"at": iso(last.at), "source": last.source, "message": last.message}
     return {key: value for key, value in summary.items() if value is not None}
+
+
+def _answer_facts(job: Job, saved: bool) -> dict[str, Any]:
+    """Once the provider finished answering: whether the answer is saved, and when it is not
+    (`answer_not_saved`, a worker gone mid-collection), the next step: recollect, never resend."""
+    if job.status != Status.COMPLETE and job.generation_status != "completed":
+        return {}
+    facts: dict[str, Any] = {"answerSaved": saved}
+    if not saved and job.status == Status.FAILED and job.recollection_needed:
+        facts["nextStep"] = f"oraculum read {job.id} --recollect"
+    return facts
 
 
 # Written by the Deep Research driver (providers.chatgpt.deep_research) in the job directory.

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from oraculum.core.surface import Surface, tool_call
+from oraculum.core.surface import Surface, for_surface, tool_call
 from oraculum.jobs.comparison import comparison_words
 from oraculum.jobs.model import Job, iso
 from oraculum.jobs.store import JobStore
@@ -104,7 +104,8 @@ def wakeup_text(job: Job, store: JobStore, surface: Surface = "cli") -> str:
     if last is not None:
         lines.append(f"Last event: {iso(last.at)} [{last.source}] {last.message}")
     if job.error:
-        lines.append(f"Error: {job.error}")
+        # In the reader's terms: an MCP host is told the tool call, not the command.
+        lines.append(f"Error: {for_surface(job.error, surface)}")
     else:
         lines.append("Open the saved result, then continue your task from the oracle's answer.")
     lines.append(_NOT_AN_INSTRUCTION_MCP if surface == "mcp" else _NOT_AN_INSTRUCTION)

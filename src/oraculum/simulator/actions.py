@@ -82,6 +82,7 @@ def start_assistant(
         status="streaming",
         started_at=time.time() if now is None else now,
         think_s=think_s,
+        gap_s=scenario.silent_gap_ms / 1000,
         token_s=scenario.token_ms / 1000,
         tokens=tokenize(answer.text),
         files=answer.files,

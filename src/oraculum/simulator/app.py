@@ -394,14 +394,18 @@ async def stream(request: web.Request) -> web.StreamResponse:
     )
     await response.prepare(request)
     sent = 0
-    started = False
+    started = gap = False
     research: dict[str, Any] | None = None
     try:
         await _send_line(response, {"t": "thinking"})
         while True:
             now = time.time()
             turn.refresh(now)
-            if not started and not turn.thinking(now):
+            if not gap and turn.in_gap(now):
+                # silent_gap_ms: reasoning is over but the answer has not begun.
+                gap = True
+                await _send_line(response, {"t": "gap", "reasoning_label": turn.reasoning_label})
+            if not started and not turn.thinking(now) and not turn.in_gap(now):
                 started = True
                 await _send_line(
                     response,
@@ -435,7 +439,7 @@ async def stream(request: web.Request) -> web.StreamResponse:
             if sent >= turn.stream_end_token() and turn.research_s > 0:
                 wait = 0.1  # the research phase: status changes are slow
             else:
-                wait = turn.token_s if started else turn.started_at + turn.think_s - now
+                wait = turn.token_s if started else turn.answer_starts_at() - now
             await asyncio.sleep(min(max(wait, 0.005), 0.1))
         await response.write_eof()
     except (ConnectionResetError, asyncio.CancelledError):

@@ -67,6 +67,9 @@ FLAGS: dict[str, str] = {
     "the second finishes `comparison_lag_ms` after the first",
     "turn_chrome": "the reply holds app chrome inside its turn: 'Thought for 25s', "
     "'Memory updated' + 'Manage memories', a 'Sources' pill and a feedback question",
+    # Completion (issue 37 §4): what a finishing turn looks like between and after its phases.
+    "label_only_turn": "during `silent_gap_ms` the turn's only text is its reasoning label",
+    "rerender_at_end": "when the answer finishes, the turn's DOM is replaced by a fresh copy",
 }
 
 
@@ -86,6 +89,8 @@ GROK_FLAGS = frozenset(
         "prefilled_thread",
         "extra_assistant",
         "turn_chrome",
+        "label_only_turn",
+        "rerender_at_end",
     }
 )
 FLAGS_BY_PROVIDER: dict[str, frozenset[str]] = {"chatgpt": frozenset(FLAGS), "grok": GROK_FLAGS}
@@ -122,6 +127,8 @@ class Scenario:
     research_ms: int = 4000
     research_reported_ms: int = 0
     comparison_lag_ms: int = 800
+    silent_gap_ms: int = 0
+    action_bar_delay_ms: int = 0
 
     def has(self, flag: str) -> bool:
         return flag in self.flags
@@ -173,6 +180,12 @@ KNOBS: dict[str, tuple[str, tuple[str, ...] | None, str]] = {
     "research_ms": ("int", None, "Deep Research: wall-clock length of the research phase"),
     "research_reported_ms": ("int", None, "Deep Research: the length its header claims (0 = real)"),
     "comparison_lag_ms": ("int", None, "comparison_answer: how late the second candidate ends"),
+    "silent_gap_ms": (
+        "int",
+        None,
+        "after thinking: no stop control, no indicator, then the answer",
+    ),
+    "action_bar_delay_ms": ("int", None, "how long after the answer ends its action bar appears"),
 }
 
 # Query keys that are part of a chat URL but not knobs (ignored, never an error).

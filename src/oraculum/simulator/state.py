@@ -98,6 +98,8 @@ class Turn:
     status: str = "complete"  # assistant: streaming | complete | error | stopped
     started_at: float = 0.0
     think_s: float = 0.0
+    # silent_gap_ms: after thinking, a pause with no stop control and no indicator (issue 37).
+    gap_s: float = 0.0
     token_s: float = 0.0
     tokens: list[str] = field(default_factory=list)
     fail_at: int | None = None  # token index where this attempt errors out
@@ -122,8 +124,11 @@ class Turn:
     def stream_end_token(self) -> int:
         return len(self.tokens) if self.fail_at is None else self.fail_at
 
+    def answer_starts_at(self) -> float:
+        return self.started_at + self.think_s + self.gap_s
+
     def research_starts_at(self) -> float:
-        return self.started_at + self.think_s + self.stream_end_token() * self.token_s
+        return self.answer_starts_at() + self.stream_end_token() * self.token_s
 
     def commit_at(self) -> float:
         return self.research_starts_at() + self.research_s + self.comparison_s
@@ -131,7 +136,7 @@ class Turn:
     def tokens_due(self, now: float) -> int:
         if self.stopped_at_token is not None:
             return self.stopped_at_token
-        elapsed = now - self.started_at - self.think_s
+        elapsed = now - self.answer_starts_at()
         if elapsed < 0:
             return 0
         if self.token_s <= 0:
@@ -140,6 +145,11 @@ class Turn:
 
     def thinking(self, now: float) -> bool:
         return self.status == "streaming" and now < self.started_at + self.think_s
+
+    def in_gap(self, now: float) -> bool:
+        return (
+            self.status == "streaming" and not self.thinking(now) and now < self.answer_starts_at()
+        )
 
     def refresh(self, now: float) -> None:
         """Commit the turn once its schedule has run out."""

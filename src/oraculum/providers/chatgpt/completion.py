@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,6 +18,7 @@ from oraculum.core.config import Config
 from oraculum.core.errors import OracleError
 from oraculum.jobs.model import Job
 from oraculum.providers.base import AdoptedUrl
+from oraculum.providers.chatgpt import vocabulary as vocab
 from oraculum.providers.chatgpt.page import ChatGPTPage, TurnsReading
 from oraculum.providers.chatgpt.page_state import (
     conversation_id_from_url,
@@ -25,6 +26,7 @@ from oraculum.providers.chatgpt.page_state import (
     rate_limited,
     strip_url,
 )
+from oraculum.providers.terminal import Finish, FinishedBy, ReplyReading, answer_text
 
 __all__ = ["AdoptedUrl", "Answer", "CompletionContext", "adopt_conversation_url", "wait_for_answer"]
 
@@ -165,11 +167,31 @@ def answer_index(reading: TurnsReading, archive_name: str | None, fallback: int)
     return None
 
 
-def signature(reading: TurnsReading, index: int | None) -> str | None:
+def signature(
+    reading: TurnsReading, index: int | None, labels: Sequence[re.Pattern[str]] = ()
+) -> str | None:
+    """The bound turn's answer text, normalised; None while it streams or has no answer (no
+    text, or only reasoning ``labels``)."""
     if index is None or reading.stop_present or index >= len(reading.assistant_texts):
         return None
-    text = reading.assistant_texts[index]
-    return "text:" + re.sub(r"\s+", " ", text).strip() if text.strip() else None
+    text = answer_text(reading.assistant_texts[index], labels)
+    return "text:" + re.sub(r"\s+", " ", text).strip() if text else None
+
+
+def reply_at(reading: TurnsReading, index: int | None) -> ReplyReading | None:
+    """What ``reading`` shows of the bound reply (None: it is not there)."""
+    if index is None or index >= len(reading.assistant_texts):
+        return None
+
+    def flag(values: tuple[bool, ...]) -> bool:
+        return index < len(values) and values[index]
+
+    return ReplyReading(
+        text=reading.assistant_texts[index],
+        stop_present=reading.stop_present,
+        action_bar=flag(reading.action_bars),
+        indicator=flag(reading.indicators),
+    )
 
 
 @dataclass(frozen=True)
@@ -191,9 +213,24 @@ class CompletionContext:
     heartbeat: Callable[[], Awaitable[None]] | None = None
     archive_name: str | None = None  # the job's archive, as its user turn shows it
     retried: bool = field(default=False)
+    # Without its action bar, how long an answer must hold still to count as finished
+    # (`worker.completionQuietMs`), and the lines that only label reasoning.
+    quiet_s: float = 90.0
+    labels: Sequence[re.Pattern[str]] = vocab.REASONING_LABEL_PATTERNS
 
     def index_in(self, reading: TurnsReading) -> int | None:
         return answer_index(reading, self.archive_name, self.index)
+
+    def finish(self) -> Finish:
+        return Finish(self.quiet_s, self.labels)
+
+    def finished(self, how: FinishedBy, text: str) -> None:
+        evidence = (
+            "its action bar"
+            if how == FinishedBy.ACTION_BAR
+            else f"no change for {self.quiet_s:.0f}s without stop control or indicator"
+        )
+        self.log(f"answer finished ({len(text)} characters): {evidence}")
 
 
 def _text_at(reading: TurnsReading, index: int | None) -> str:
@@ -234,7 +271,7 @@ async def _retried_failed_turn(
 async def wait_for_answer(chat: ChatGPTPage, ctx: CompletionContext) -> Answer:
     """The finished text of the bound turn, and where it is."""
     deadline = time.monotonic() + ctx.timeout_s
-    stability = Stability()
+    finish = ctx.finish()
     stale = StaleStop(ctx.stale_stop_s)
     while time.monotonic() < deadline:
         reading = await chat.turns(ctx.archive_name)
@@ -243,7 +280,7 @@ async def wait_for_answer(chat: ChatGPTPage, ctx: CompletionContext) -> Answer:
             # Another conversation contributes nothing: go back and count afresh.
             await ctx.on_navigation(strip_url(reading.url))
             await chat.page.goto(ctx.chat_url)
-            stability = Stability()
+            finish = ctx.finish()
             stale = StaleStop(ctx.stale_stop_s)
             await asyncio.sleep(ctx.poll_s)
             continue
@@ -252,7 +289,7 @@ async def wait_for_answer(chat: ChatGPTPage, ctx: CompletionContext) -> Answer:
         index = ctx.index_in(reading)
         text = _text_at(reading, index)
         if await _retried_failed_turn(chat, ctx, reading, text, scoped):
-            stability = Stability()
+            finish = ctx.finish()
             await asyncio.sleep(ctx.poll_s)
             continue
         if stale.observe(reading.stop_present, text, time.monotonic()):
@@ -261,10 +298,12 @@ async def wait_for_answer(chat: ChatGPTPage, ctx: CompletionContext) -> Answer:
                 "unchanged; reloading the conversation"
             )
             await chat.page.goto(ctx.chat_url)
-            stability = Stability()
+            finish = ctx.finish()
             stale = StaleStop(ctx.stale_stop_s)
             continue
-        if stability.observe(signature(reading, index)) and index is not None:
+        how = finish.observe(reply_at(reading, index), time.monotonic())
+        if how is not None and index is not None:
+            ctx.finished(how, text)
             return await reconcile_after_reload(chat, ctx, Answer(text, index))
         if ctx.heartbeat:
             await ctx.heartbeat()
@@ -291,7 +330,7 @@ async def reconcile_after_reload(
         if (
             conversation_id_from_url(reading.url) == ctx.conversation_id
             and index == streamed.index
-            and stability.observe(signature(reading, index))
+            and stability.observe(signature(reading, index, ctx.labels))
         ):
             reloaded = _text_at(reading, index)
             if len(reloaded) > len(streamed.text):
@@ -326,4 +365,5 @@ def revival_context(job: Job, config: Config, log: Callable[[str], None]) -> Com
         log=log,
         on_navigation=navigated,
         archive_name=Path(job.archive_path).name,
+        quiet_s=config.worker.completion_quiet_ms / 1000,
     )

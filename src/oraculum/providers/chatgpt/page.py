@@ -28,6 +28,10 @@ class TurnsReading:
     # index of the first assistant turn after the one that does (when exactly one does).
     archive_matches: int | None = None
     archive_reply_index: int | None = None
+    # Per assistant turn (parallel to assistant_texts): its own action bar is shown; a
+    # reasoning or streaming indicator is shown in it.
+    action_bars: tuple[bool, ...] = ()
+    indicators: tuple[bool, ...] = ()
 
     @classmethod
     def from_js(cls, data: dict[str, Any]) -> TurnsReading:
@@ -41,6 +45,8 @@ class TurnsReading:
             hidden=bool(data["hidden"]),
             archive_matches=anchor.get("matches"),
             archive_reply_index=anchor.get("followingIndex"),
+            action_bars=tuple(bool(x) for x in data.get("actionBars") or ()),
+            indicators=tuple(bool(x) for x in data.get("indicators") or ()),
         )
 
 

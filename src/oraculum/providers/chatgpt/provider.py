@@ -245,7 +245,7 @@ class ChatGPTProvider(BrowserProvider):
             anchored=anchored,
             vocabulary=vocabulary.turn_vocabulary(),
         )
-        return collection_outcome(ctx, result, f" ({len(answer.text)} characters streamed)")
+        return await collection_outcome(ctx, result, f" ({len(answer.text)} characters streamed)")
 
 
 def _is_research(job: Job) -> bool:

@@ -75,6 +75,34 @@ TURN_CHROME_PATTERNS = (
 COMPARISON_QUESTIONS = (r"Which response do you prefer\?.*",)
 COMPARISON_CHOICES = ("I prefer this response", "I prefer this")
 COMPARISON_CANDIDATE_LABELS = (r"Response \d+",)
+# Completion evidence (issue 37 §4) ---------------------------------------------------------
+
+# A finished turn's own action bar. A fresh turn says "Copy", one re-rendered from persistence
+# "Copy response": either counts (requiring one of them hung every job once, facts §3.5).
+ACTION_BAR_SELECTOR = ", ".join(
+    (
+        '[data-testid="copy-turn-action-button"]',
+        '[data-testid="good-response-turn-action-button"]',
+        '[data-testid="bad-response-turn-action-button"]',
+        'button[aria-label="Copy"]',
+        'button[aria-label="Copy response"]',
+        'button[aria-label="Good response"]',
+        'button[aria-label="Bad response"]',
+    )
+)
+# Where a reply's action bar and indicators are: the turn (or exchange) holding its message.
+TURN_SCOPE_SELECTORS = ("[data-turn-key]", '[data-testid^="conversation-turn"]', "article")
+# Still reasoning or streaming: the "Thinking" shimmer, a streaming message, a busy region.
+STREAMING_INDICATOR_SELECTOR = '[class*="shimmer"], .result-streaming, [aria-busy="true"]'
+# A line that only says the model reasons or reasoned ("Thought for 25s", "Thinking…",
+# "Reasoned for 2m", "Worked for 1m 7s"): a reply made only of these is not an answer yet.
+REASONING_LABEL_PATTERNS = (
+    re.compile(
+        r"^(?:Thought|Worked|Reasoned|Thinking|Reasoning)\s+for\s+[\w .,]{1,40}$", re.IGNORECASE
+    ),
+    re.compile(r"^(?:Thinking|Reasoning)\s*(?:…|\.\.\.)?$", re.IGNORECASE),
+    re.compile(r"^Stopped (?:thinking|reasoning)$", re.IGNORECASE),
+)
 
 # Page-state signals (searched in banners, dialogs and the composer region; never in turns) --
 
@@ -221,4 +249,7 @@ def page_vocabulary() -> dict[str, Any]:
         "chipContainerSelectors": list(UPLOAD_CHIP_CONTAINER_SELECTORS),
         "chipBusySelector": UPLOAD_CHIP_BUSY_SELECTOR,
         "chipErrorSelector": UPLOAD_CHIP_ERROR_SELECTOR,
+        "actionBarSelector": ACTION_BAR_SELECTOR,
+        "turnScopeSelectors": list(TURN_SCOPE_SELECTORS),
+        "indicatorSelector": STREAMING_INDICATOR_SELECTOR,
     }

@@ -1,8 +1,9 @@
 """After send: wait for the Grok reply that follows this job's user message.
 
-The decisions are ChatGPT's and provider-neutral (`Stability`, `StaleStop`, `answer_index`,
-`signature`, URL adoption and the reload reconciliation all work on a `TurnsReading` and a
-page offering ``turns()``); what is Grok's own is its failure text and its messages.
+The decisions are ChatGPT's and provider-neutral (`StaleStop`, `answer_index`, the terminal
+evidence of `providers.terminal`, URL adoption and the reload reconciliation all work on a
+`TurnsReading` and a page offering ``turns()``); what is Grok's own is its failure text, its
+messages and its vocabulary (action buttons, thinking shimmer, reasoning labels).
 """
 
 from __future__ import annotations
@@ -17,9 +18,8 @@ from oraculum.providers.chatgpt.completion import (
     AdoptedUrl,
     Answer,
     CompletionContext,
-    Stability,
     StaleStop,
-    signature,
+    reply_at,
 )
 from oraculum.providers.chatgpt.page_state import conversation_id_from_url, strip_url
 from oraculum.providers.grok.page import GrokPage
@@ -41,10 +41,10 @@ def _text_at(texts: list[str], index: int | None) -> str:
 
 
 async def wait_for_answer(grok: GrokPage, ctx: CompletionContext) -> Answer:
-    """The finished text of the reply bound to this job's user message, and where it is:
-    no stop control and the same non-empty text on two polls."""
+    """The finished text of the reply bound to this job's user message, and where it is: its
+    action buttons under a stable answer, or an answer quiet for ``ctx.quiet_s``."""
     deadline = time.monotonic() + ctx.timeout_s
-    stability = Stability()
+    finish = ctx.finish()
     stale = StaleStop(ctx.stale_stop_s)
     while time.monotonic() < deadline:
         reading = await grok.turns(ctx.archive_name)
@@ -52,7 +52,7 @@ async def wait_for_answer(grok: GrokPage, ctx: CompletionContext) -> Answer:
             # Another conversation contributes nothing: go back and count afresh.
             await ctx.on_navigation(strip_url(reading.url))
             await grok.page.goto(ctx.chat_url)
-            stability, stale = Stability(), StaleStop(ctx.stale_stop_s)
+            finish, stale = ctx.finish(), StaleStop(ctx.stale_stop_s)
             await asyncio.sleep(ctx.poll_s)
             continue
         limited = rate_limited(await grok.scoped_text())
@@ -70,7 +70,7 @@ async def wait_for_answer(grok: GrokPage, ctx: CompletionContext) -> Answer:
                 ctx.log(f"generation failed ({failure}); pressing Retry once")
                 ctx.retried = True
                 await grok.retry_button().first.click()
-                stability = Stability()
+                finish = ctx.finish()
                 await asyncio.sleep(ctx.poll_s)
                 continue
             raise OracleError(
@@ -82,9 +82,11 @@ async def wait_for_answer(grok: GrokPage, ctx: CompletionContext) -> Answer:
                 "unchanged; reloading the conversation"
             )
             await grok.page.goto(ctx.chat_url)
-            stability, stale = Stability(), StaleStop(ctx.stale_stop_s)
+            finish, stale = ctx.finish(), StaleStop(ctx.stale_stop_s)
             continue
-        if stability.observe(signature(reading, index)) and index is not None:
+        how = finish.observe(reply_at(reading, index), time.monotonic())
+        if how is not None and index is not None:
+            ctx.finished(how, text)
             return await shared.reconcile_after_reload(cast(Any, grok), ctx, Answer(text, index))
         await asyncio.sleep(ctx.poll_s)
     raise OracleError(

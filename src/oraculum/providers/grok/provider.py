@@ -132,4 +132,4 @@ class GrokProvider(BrowserProvider):
             reopen=reopen,
             persist=persist,
         )
-        return collection_outcome(ctx, result)
+        return await collection_outcome(ctx, result)

@@ -64,6 +64,13 @@ CHROME_PATTERNS = chatgpt_vocab.TURN_CHROME_PATTERNS
 THINKING_SELECTOR = ".thinking-container"
 THOUGHT_FOR_PREFIX = "Thought for"
 EXECUTED_CODE_PREFIX = "executed code"  # tool-output messages, not answers
+# Completion evidence (issue 37 §4): a reply's own action buttons, in its row; the thinking
+# shimmer; and the reasoning-label lines that are not an answer (ChatGPT's, the same words).
+ACTION_BAR_SELECTOR = ", ".join(
+    f'button[aria-label="{name}"]' for name in ("Copy", "Like", "Dislike", "Regenerate")
+)
+STREAMING_INDICATOR_SELECTOR = '[class*="shimmer"], [aria-busy="true"]'
+REASONING_LABEL_PATTERNS = chatgpt_vocab.REASONING_LABEL_PATTERNS
 
 # Page-state signals (searched outside the messages) -----------------------------------------
 
@@ -111,4 +118,6 @@ def page_vocabulary() -> dict[str, Any]:
         "thoughtForPrefix": THOUGHT_FOR_PREFIX,
         "executedCodePrefix": EXECUTED_CODE_PREFIX,
         "loginCtaNames": list(LOGIN_CTA_NAMES),
+        "actionBarSelector": ACTION_BAR_SELECTOR,
+        "indicatorSelector": STREAMING_INDICATOR_SELECTOR,
     }

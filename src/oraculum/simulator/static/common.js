@@ -231,7 +231,16 @@ window.SimCommon = (() => {
     const onEvent = (event) => {
       if (event.t === "thinking") {
         view.setReasoning("", true);
+      } else if (event.t === "gap") {
+        // silent_gap_ms: between reasoning and answer there is no stop control and no
+        // indicator; label_only_turn puts the reasoning label in the message as its only text.
+        o.setGenerating(false);
+        const only = FLAGS.has("label_only_turn");
+        view.setReasoning(only ? "" : event.reasoning_label, false);
+        if (only) view.message.replaceChildren(document.createTextNode(event.reasoning_label));
+        o.pageEvent("silent_gap");
       } else if (event.t === "start") {
+        o.setGenerating(true);
         view.setMessageId(event.message_id);
         view.setReasoning(event.reasoning_label, false);
         view.prepare(event.html);
@@ -250,8 +259,8 @@ window.SimCommon = (() => {
           o.pageEvent("stale_stop");
           return;
         }
-        view.showActions(false);
         o.setGenerating(false);
+        finishTurn(view, SC, FLAGS, o.pageEvent);
       } else if (event.t === "error") {
         stream.stopped = true;
         o.setActiveStream(null);
@@ -264,6 +273,23 @@ window.SimCommon = (() => {
     readEvents(o.streamUrl, controller.signal, onEvent);
   }
 
+
+  // A finished turn gets its action bar (`action_bar_delay_ms` late), and under
+  // rerender_at_end its DOM is then replaced by a fresh copy once fully shown, as React does.
+  function finishTurn(view, SC, FLAGS, pageEvent) {
+    const rerender = () => {
+      if (view.textNodes && view.revealed < view.totalChars()) {
+        setTimeout(rerender, 50);
+        return;
+      }
+      view.root.replaceWith(view.root.cloneNode(true));
+      pageEvent("rerendered");
+    };
+    setTimeout(() => {
+      view.showActions(false);
+      if (FLAGS.has("rerender_at_end")) rerender();
+    }, SC.action_bar_delay_ms || 0);
+  }
 
   // An upload chip's progress and its POST. The bar never passes 90% before the server
   // answered; `o.arrived()` runs once the bytes are in and the bar is full, `o.failed()` when the

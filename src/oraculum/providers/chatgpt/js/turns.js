@@ -35,12 +35,19 @@
     }
     archiveAnchor = { matches: matches.length, followingIndex };
   }
+  // Per assistant turn: its own action bar (in its turn or exchange, at or after its message,
+  // never a user turn's) and a reasoning/streaming indicator there. Completion's evidence.
+  const scopeOf = (t) => (v.turnScopeSelectors.length && t.closest(v.turnScopeSelectors.join(","))) || t;
+  const ownActionBar = (t) => [...scopeOf(t).querySelectorAll(v.actionBarSelector)].some((b) =>
+    !b.closest(v.userSelector) && (t.contains(b) || (t.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING)));
   const sendButton = Array.from(document.querySelectorAll("button")).find((b) => v.sendLabels.includes((b.getAttribute("aria-label") || b.textContent || "").trim()));
   const stopByLabel = Array.from(document.querySelectorAll("button")).some((b) => v.stopLabels.includes((b.getAttribute("aria-label") || "").trim()) && !b.disabled);
   return {
     url: location.href,
     path: location.pathname,
     assistantTexts: turns.map(textOf),
+    actionBars: turns.map(ownActionBar),
+    indicators: turns.map((t) => !!scopeOf(t).querySelector(v.indicatorSelector)),
     userTexts,
     archiveAnchor,
     stopPresent: !!document.querySelector(v.stopSelector) || stopByLabel,

@@ -63,6 +63,9 @@
     return {
       url: location.href,
       assistantTexts: replies.map((r) => r.text),
+      // Completion's evidence, per reply: its own action buttons, a thinking shimmer in its row.
+      actionBars: replies.map((r) => !!r.root.querySelector(v.actionBarSelector)),
+      indicators: replies.map((r) => !!r.root.querySelector(v.indicatorSelector)),
       userTexts: userRows.map((u) => u.innerText || u.textContent || ""),
       archiveAnchor,
       stopPresent,
