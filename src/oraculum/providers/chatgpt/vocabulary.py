@@ -23,6 +23,13 @@ COMPOSER_EDITOR_SELECTOR = "#prompt-textarea"
 COMPOSER_REGION_SELECTOR = "form"  # the composer form: the one holding the editor
 ADD_FILES_LABEL = "Add files and more"
 FILE_INPUT_SELECTOR = 'input[type="file"]'
+# The attach menu's upload entry, for pages that create their file input only when it is
+# chosen (the title and the description are separate text nodes; either one is the entry).
+UPLOAD_ENTRY = re.compile(
+    r"^\s*(?:Add photos & files|Add photos and files|Upload from computer|Upload files?)\s*$", re.I
+)
+# Where an open menu's entries are read (to say what it offered when no upload entry was there).
+MENU_SELECTORS = ('[role="menu"]', "[data-radix-menu-content]", '[data-testid$="menu"]')
 # The attachment chip in the composer: the element named by the file, inside one of these
 # (else its parent); it is busy while it holds a progress or busy marker or says so.
 UPLOAD_CHIP_CONTAINER_SELECTORS = ('[data-testid*="file"]', '[role="group"]', "li")
