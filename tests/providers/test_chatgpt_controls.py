@@ -4,7 +4,6 @@ the precise code, with wanted/observed, when the page offers no way through."""
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
@@ -13,7 +12,7 @@ import pytest
 from homes import bare_project, finished, log_of  # noqa: F401 (bare_project: the fixture)
 from oraculum.jobs.model import Job, Status
 
-from .conftest import assert_failed_before_send, submit_chatgpt, write_config
+from .conftest import assert_failed_before_send, error_details, submit_chatgpt, write_config
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -25,13 +24,6 @@ def completed(done: Job, sim) -> Job:
     assert f"context-{done.id}.tar.zst" in Path(done.response_path).read_text()
     assert len(sim.state.user_messages(done.conversation_id)) == 1  # sent once
     return done
-
-
-def error_details(done: Job) -> dict:
-    """The failure's ``details`` as the worker logged them (the job keeps the message)."""
-    lines = [x for x in log_of(done).splitlines() if "error details: " in x]
-    assert lines, log_of(done)
-    return json.loads(lines[-1].split("error details: ", 1)[1])
 
 
 def timed(project: Path, config, **submit) -> tuple[Job, float]:

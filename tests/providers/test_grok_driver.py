@@ -7,6 +7,7 @@ import hashlib
 import io
 import json
 import tarfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ from oraculum.jobs.store import JobStore
 from oraculum.providers.grok.page import GrokPage
 from oraculum.simulator import SimulatorThread
 
-from .conftest import BLOCKED_PAGES, assert_failed_before_send, simulator_page
+from .conftest import BLOCKED_PAGES, assert_failed_before_send, error_details, simulator_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -328,3 +329,24 @@ def test_worker_killed_mid_answer_is_recollected_to_complete_through_read(
     answer = Path(revived.response_path).read_text()
     assert answer.count("more") >= 60  # the whole reply, not the prefix seen when killed
     assert revived.collection_binding["conversationId"] == lost.conversation_id
+
+
+# Issue 37 §2: uploads on a page that creates its file input only for the menu entry's click,
+# and the precise code when the page offers no upload at all.
+
+
+def test_lazy_file_input_upload_through_file_chooser_on_grok(seeded, sim, project) -> None:
+    done = finished(submit_grok(project, write_config(sim, scenario="lazy_file_input")).id)
+    assert done.status == Status.COMPLETE, f"{done.error_code}: {done.error}\n{log_of(done)}"
+    assert f"context-{done.id}.tar.gz" in Path(done.response_path).read_text()
+    assert "archive set through the file chooser" in log_of(done)
+
+
+def test_no_upload_path_fails_upload_control_not_found_on_grok(seeded, sim, project) -> None:
+    started = time.monotonic()
+    done = finished(submit_grok(project, write_config(sim, scenario="no_upload_path")).id)
+    assert_failed_before_send(done, "upload_control_not_found", "failure")
+    details = error_details(done)
+    assert "Attach" in details["wanted"]
+    assert details["observed"] == ["Add text content"]
+    assert time.monotonic() - started < 60
