@@ -4,6 +4,7 @@ the precise code, with wanted/observed, when the page offers no way through."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 
@@ -11,8 +12,15 @@ import pytest
 
 from homes import bare_project, finished, log_of  # noqa: F401 (bare_project: the fixture)
 from oraculum.jobs.model import Job, Status
+from oraculum.providers.chatgpt.page import ChatGPTPage
 
-from .conftest import assert_failed_before_send, error_details, submit_chatgpt, write_config
+from .conftest import (
+    assert_failed_before_send,
+    error_details,
+    simulator_page,
+    submit_chatgpt,
+    write_config,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -53,3 +61,46 @@ def test_no_upload_path_fails_upload_control_not_found(seeded, sim, project, she
     assert details["observed"] == ["Web search", "Deep research", "Sketch"]
     assert "Deep research" in (done.error or "")  # the message names what the menu showed
     assert took < 60
+
+
+# §3: the composer is the editable textbox of the composer form, whatever its name.
+@SHELLS
+@pytest.mark.parametrize("label", ["Message ChatGPT", "none"])
+def test_renamed_composer_is_found_by_structure(seeded, sim, project, shell, label) -> None:
+    config = write_config(sim, shell=shell, composer_label=label)
+    done = completed(finished(submit_chatgpt(project, config).id), sim)
+    (message,) = sim.state.user_messages(done.conversation_id)
+    assert message.text == "Summarise the project."
+
+
+def test_composer_never_ready_names_what_it_found(seeded, sim, project) -> None:
+    config = write_config(sim, composer_label="Message ChatGPT", hydrate_ms=600000)
+    done, took = timed(project, config)
+    assert_failed_before_send(done, "provider_not_ready", "preflight")
+    details = error_details(done)
+    assert "editable textbox in the composer form" in details["wanted"]
+    assert details["observed"] == 'textbox "Message ChatGPT" in the composer form (not editable)'
+    assert details["observed"] in (done.error or "")
+    assert took < 60
+
+
+WORK_AND_SEARCH = """
+<input type="search" aria-label="Search chats">
+<form><div role="textbox" contenteditable="true" aria-label="Work with ChatGPT"></div>
+<button aria-label="Add files and more">+</button></form>
+"""
+
+
+def test_the_work_composer_and_a_search_box_are_never_the_composer(sim) -> None:
+    async def run() -> tuple[int, str]:
+        async with simulator_page(sim) as page:
+            await page.set_content(WORK_AND_SEARCH)
+            chat = ChatGPTPage(page)
+            return await chat.composer().count(), await chat.composer_seen()
+
+    count, seen = asyncio.run(run())
+    assert count == 0
+    assert seen == (
+        'textbox "Search chats" outside the composer form; '
+        'textbox "Work with ChatGPT" in the composer form'
+    )
