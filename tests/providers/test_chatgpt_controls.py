@@ -104,3 +104,70 @@ def test_the_work_composer_and_a_search_box_are_never_the_composer(sim) -> None:
         'textbox "Search chats" outside the composer form; '
         'textbox "Work with ChatGPT" in the composer form'
     )
+
+
+# §3: models chosen by label when their names drift.
+def sent_model(sim, done: Job) -> tuple[str, str]:
+    (message,) = sim.state.user_messages(done.conversation_id)
+    return message.model.family, message.model.effort
+
+
+@pytest.mark.parametrize("picker", ["power", "intelligence", "chips", "legacy"])
+def test_prefixed_model_names_match_their_base_name_and_record_the_drift(
+    seeded, sim, project, picker
+) -> None:
+    config = write_config(sim, picker=picker, model_prefix="GPT-5.6")
+    done = completed(finished(submit_chatgpt(project, config, preset="thinking_extended").id), sim)
+    assert sent_model(sim, done) == ("thinking", "extended")
+    if picker != "legacy":  # the legacy dialog's opener is not named by the model
+        assert "GPT-5.6" in (done.observed_selection or {}).get("drift", ""), (
+            done.observed_selection
+        )
+        assert "model name drift: 'GPT-5.6" in log_of(done)
+
+
+@pytest.mark.parametrize(
+    ("preset", "model"),
+    [("thinking_extended", ("thinking", "extended")), ("pro_standard", ("pro", "standard"))],
+)
+def test_inserted_slider_stop_lands_on_the_wanted_label(
+    seeded, sim, project, preset, model
+) -> None:
+    config = write_config(sim, power_stops="Instant,Low,Medium,High,Extra High,Pro")
+    done = completed(finished(submit_chatgpt(project, config, preset=preset).id), sim)
+    assert sent_model(sim, done) == model
+
+
+def test_missing_slider_stop_fails_naming_the_stops_it_showed(seeded, sim, project) -> None:
+    config = write_config(sim, power_stops="Instant,Medium,High,Pro", model="thinking")
+    done, took = timed(project, config, preset="thinking_heavy")
+    assert_failed_before_send(done, "model_selection_unverified", "failure")
+    details = error_details(done)
+    assert details["wanted"] == "Extra High"
+    assert details["observed"] == ["Medium", "High", "Pro"]
+    assert "Medium, High, Pro" in (done.error or "")
+    assert took < 60
+
+
+def test_ambiguous_prefixed_model_is_refused(seeded, sim, project) -> None:
+    config = write_config(
+        sim, picker="chips", model_prefix="GPT-5.6", scenario="drift_ambiguous_model"
+    )
+    done, took = timed(project, config, preset="thinking_standard")
+    assert_failed_before_send(done, "model_entry_ambiguous", "failure")
+    details = error_details(done)
+    assert details["wanted"] == "Thinking"
+    assert {"GPT-5.6 Thinking", "GPT-5.5 Thinking"} <= set(details["observed"])
+    assert "'GPT-5.6 Thinking', 'GPT-5.5 Thinking'" in (done.error or "")
+    assert took < 60
+
+
+def test_unknown_model_name_fails_picker_not_found_naming_the_buttons(seeded, sim, project) -> None:
+    config = write_config(sim, model_prefix="Orion", model="thinking")
+    done, took = timed(project, config)
+    assert_failed_before_send(done, "model_picker_not_found", "failure")
+    details = error_details(done)
+    assert "Model selector" in details["wanted"]
+    assert "Orion Medium" in details["observed"]
+    assert "'Orion Medium'" in (done.error or "")
+    assert took < 60

@@ -122,6 +122,9 @@ DEEP_RESEARCH_STARTED_PREFIX = "Deep Research has started working on your"
 # Model pickers -----------------------------------------------------------------------------
 
 FAMILY_LABELS = {"instant": "Instant", "thinking": "Thinking", "pro": "Pro"}
+# A family or version prefix on a model's name ("6 Pro", "GPT-5.6 Thinking", "ChatGPT 5 Pro"):
+# such a name still names its base ("Pro"), but only when exactly one entry does.
+MODEL_FAMILY_PREFIX = r"(?:(?:(?:Chat)?GPT[-\s]?)?\d+(?:\.\d+)*[a-z]?|(?:Chat)?GPT)\s+"
 EFFORT_LABELS = {
     "light": "Light",
     "standard": "Standard",
