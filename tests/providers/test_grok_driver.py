@@ -20,11 +20,13 @@ from oraculum.browser.session import LaunchOptions
 from oraculum.capture.collect import CollectionResult
 from oraculum.capture.grok_collect import recollect_with
 from oraculum.core.config import Config, seed_profile_dir
+from oraculum.core.errors import OracleError
 from oraculum.core.paths import private_home_environment
 from oraculum.core.presets import resolve_selection
 from oraculum.jobs.admission import JobRequest, submit_job
 from oraculum.jobs.model import Job, Status
 from oraculum.jobs.store import JobStore
+from oraculum.providers.grok.model import select_heavy
 from oraculum.providers.grok.page import GrokPage
 from oraculum.simulator import SimulatorThread
 
@@ -350,3 +352,26 @@ def test_no_upload_path_fails_upload_control_not_found_on_grok(seeded, sim, proj
     assert "Attach" in details["wanted"]
     assert details["observed"] == ["Add text content"]
     assert time.monotonic() - started < 60
+
+
+NO_HEAVY_PAGE = """
+<form><div contenteditable="true" role="textbox" aria-label="Ask Grok anything"></div>
+<button type="button" aria-label="Model select" aria-expanded="false"
+  onclick="this.setAttribute('aria-expanded', 'true');
+           document.body.insertAdjacentHTML('beforeend', '<div role=menu><div role=menuitem>Fast</div><div role=menuitem>Expert</div></div>')">Auto</button>
+</form>
+"""
+
+
+def test_a_model_menu_without_heavy_names_what_it_offered(sim) -> None:
+    async def run() -> OracleError:
+        async with simulator_page(sim) as page:
+            await page.set_content(NO_HEAVY_PAGE)
+            with pytest.raises(OracleError) as caught:
+                await select_heavy(GrokPage(page), lambda _m: None)
+            return caught.value
+
+    error = asyncio.run(run())
+    assert error.code == "model_selection_unverified"
+    assert error.details == {"wanted": "Heavy", "observed": "Fast, Expert"}
+    assert "'Fast, Expert'" in error.message

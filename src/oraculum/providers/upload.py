@@ -19,6 +19,7 @@ from playwright.async_api import Locator, Page
 
 from oraculum.capture.page import packaged_script
 from oraculum.core.errors import ErrorCode, OracleError
+from oraculum.providers.page import menu_entries
 
 __all__ = ["UploadRoute", "choose_file", "control_not_found"]
 
@@ -62,7 +63,7 @@ async def choose_file(page: Page, route: UploadRoute, path: str) -> str:
         return "file input"
     entry = await _entry(page, route)
     if entry is None:
-        observed = await _menu_entries(page, route)
+        observed = await menu_entries(page, route.menu_selectors)
         raise control_not_found(route.wanted, observed, "the page has no file input")
     try:
         async with page.expect_file_chooser(timeout=CHOOSER_WAIT_S * 1000) as chooser:
@@ -71,7 +72,7 @@ async def choose_file(page: Page, route: UploadRoute, path: str) -> str:
     except PlaywrightError as exc:
         if "Timeout" not in str(exc):
             raise
-        observed = await _menu_entries(page, route)
+        observed = await menu_entries(page, route.menu_selectors)
         raise control_not_found(
             route.wanted, observed, f"its entry opened no file chooser within {CHOOSER_WAIT_S:.0f}s"
         ) from None
@@ -91,8 +92,3 @@ async def _entry(page: Page, route: UploadRoute) -> Locator | None:
         if time.monotonic() >= deadline:
             return None
         await asyncio.sleep(ENTRY_POLL_S)
-
-
-async def _menu_entries(page: Page, route: UploadRoute) -> list[str]:
-    script = packaged_script("oraculum.providers", "js/menu_entries.js")
-    return list(await page.evaluate(script, {"menuSelectors": list(route.menu_selectors)}))

@@ -23,6 +23,7 @@ from oraculum.providers.chatgpt import vocabulary as vocab
 from oraculum.providers.chatgpt.labels import ambiguous, base_name, match_label
 from oraculum.providers.chatgpt.labels import names_label as tier_matches
 from oraculum.providers.chatgpt.page import ChatGPTPage, exact_any
+from oraculum.providers.page import button_names
 
 # A fixed pause, for the few steps whose effect has no single thing to watch for.
 UI_SETTLE_S = 0.3
@@ -259,19 +260,8 @@ class PickerSession:
             if found is not None:
                 return found
             if time.monotonic() >= deadline:
-                raise picker_not_found(await self.composer_buttons())
+                raise picker_not_found(await button_names(self.chat.composer_region()))
             await asyncio.sleep(OPENER_POLL_S)
-
-    async def composer_buttons(self) -> list[str]:
-        """The names of the composer's buttons (what the page shows instead of an opener)."""
-        buttons = self.chat.composer_region().get_by_role("button")
-        names = []
-        for index in range(min(await buttons.count(), 20)):
-            button = buttons.nth(index)
-            name = await button.get_attribute("aria-label") or await button.inner_text()
-            if name.strip():
-                names.append(name.strip())
-        return names
 
     async def entry(self, rows: Locator, wanted: str) -> Locator:
         """The one row of ``rows`` that names ``wanted`` (exactly, or without its family
