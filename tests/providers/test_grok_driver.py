@@ -356,10 +356,14 @@ def test_no_upload_path_fails_upload_control_not_found_on_grok(seeded, sim, proj
 
 NO_HEAVY_PAGE = """
 <form><div contenteditable="true" role="textbox" aria-label="Ask Grok anything"></div>
-<button type="button" aria-label="Model select" aria-expanded="false"
-  onclick="this.setAttribute('aria-expanded', 'true');
-           document.body.insertAdjacentHTML('beforeend', '<div role=menu><div role=menuitem>Fast</div><div role=menuitem>Expert</div></div>')">Auto</button>
-</form>
+<button type="button" aria-label="Model select" aria-expanded="false">Auto</button></form>
+<script>
+  document.querySelector("button").onclick = (event) => {
+    event.target.setAttribute("aria-expanded", "true");
+    document.body.insertAdjacentHTML("beforeend",
+      "<div role=menu><div role=menuitem>Fast</div><div role=menuitem>Expert</div></div>");
+  };
+</script>
 """
 
 
