@@ -54,10 +54,13 @@ def _quoted(names: tuple[str, ...] | list[str]) -> str:
     return " or ".join(f'"{n}"' for n in names)
 
 
-EXPECT_COMPOSER = f"textbox {_quoted(vocab.COMPOSER_LABELS)} ({vocab.COMPOSER_EDITOR_SELECTOR})"
+EXPECT_COMPOSER = (
+    f"textbox {_quoted(vocab.COMPOSER_LABELS)} or the composer form's textbox "
+    f"({vocab.COMPOSER_EDITOR_SELECTOR})"
+)
 EXPECT_REGION = f"{vocab.COMPOSER_REGION_SELECTOR} holding {vocab.COMPOSER_EDITOR_SELECTOR}"
 EXPECT_ADD = f'button "{vocab.ADD_FILES_LABEL}", enabled'
-EXPECT_FILE_INPUT = f"{vocab.FILE_INPUT_SELECTOR} once the menu is open"
+EXPECT_FILE_INPUT = f"{vocab.FILE_INPUT_SELECTOR} or an upload entry once the menu is open"
 EXPECT_OPENER = "button named " + _quoted(
     [*vocab.MODEL_OPENER_LABELS, *vocab.COMPACT_TIERS]
 )  # an optional version number may lead ("6 Pro")
@@ -174,7 +177,12 @@ class Probe:
         await self.settle()
         try:
             inputs = await self.page.locator(vocab.FILE_INPUT_SELECTOR).count()
-            self.add("file input", EXPECT_FILE_INPUT, f"{inputs} file input(s)", inputs > 0)
+            # A page may create its input only for the upload entry's click (issue 37 §2).
+            entries = (
+                await self.page.get_by_text(vocab.UPLOAD_ENTRY).locator("visible=true").count()
+            )
+            found = f"{inputs} file input(s), {entries} upload entr{'y' if entries == 1 else 'ies'}"
+            self.add("file input", EXPECT_FILE_INPUT, found, inputs + entries > 0)
         finally:
             await self.close("add files menu", opener, None)
 
