@@ -11,7 +11,10 @@ from pathlib import Path
 import pytest
 
 from homes import bare_project, finished, log_of  # noqa: F401 (bare_project: the fixture)
+from oraculum.core.errors import OracleError
 from oraculum.jobs.model import Job, Status
+from oraculum.providers import upload
+from oraculum.providers.chatgpt.composer import UPLOAD_ROUTE
 from oraculum.providers.chatgpt.page import ChatGPTPage
 
 from .conftest import (
@@ -171,3 +174,23 @@ def test_unknown_model_name_fails_picker_not_found_naming_the_buttons(seeded, si
     assert "Orion Medium" in details["observed"]
     assert "'Orion Medium'" in (done.error or "")
     assert took < 60
+
+
+DEAD_UPLOAD_ENTRY = """
+<form><div id="prompt-textarea" contenteditable="true" role="textbox"></div>
+<div role="menu"><div>Upload from computer</div><div>Web search</div></div></form>
+"""
+
+
+def test_an_upload_entry_that_opens_no_chooser_fails_upload_control_not_found(sim) -> None:
+    async def run() -> OracleError:
+        async with simulator_page(sim) as page:
+            await page.set_content(DEAD_UPLOAD_ENTRY)
+            with pytest.raises(OracleError) as caught:
+                await upload.choose_file(page, UPLOAD_ROUTE, __file__)
+            return caught.value
+
+    error = asyncio.run(run())
+    assert error.code == "upload_control_not_found"
+    assert error.details["observed"] == ["Upload from computer", "Web search"]
+    assert "opened no file chooser" in error.message

@@ -14,8 +14,8 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, Page
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from oraculum.capture.page import packaged_script
 from oraculum.core.errors import ErrorCode, OracleError
@@ -69,9 +69,7 @@ async def choose_file(page: Page, route: UploadRoute, path: str) -> str:
         async with page.expect_file_chooser(timeout=CHOOSER_WAIT_S * 1000) as chooser:
             await entry.click()
         await (await chooser.value).set_files(path)
-    except PlaywrightError as exc:
-        if "Timeout" not in str(exc):
-            raise
+    except PlaywrightTimeout:
         observed = await menu_entries(page, route.menu_selectors)
         raise control_not_found(
             route.wanted, observed, f"its entry opened no file chooser within {CHOOSER_WAIT_S:.0f}s"
