@@ -21,7 +21,7 @@ from oraculum.capture.page import packaged_script
 from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.providers.page import menu_entries
 
-__all__ = ["UploadRoute", "choose_file", "control_not_found"]
+__all__ = ["UploadRoute", "choose_file", "control_not_found", "visible_entries"]
 
 # The menu animates open: the entry is looked for this long before the page is said to have none.
 ENTRY_WAIT_S = 4.0
@@ -77,9 +77,14 @@ async def choose_file(page: Page, route: UploadRoute, path: str) -> str:
     return "file chooser"
 
 
+def visible_entries(page: Page, route: UploadRoute) -> Locator:
+    """Every visible element whose text is an upload entry's title or description."""
+    return page.get_by_text(route.entry_pattern).locator("visible=true")
+
+
 async def _entry(page: Page, route: UploadRoute) -> Locator | None:
     """The visible upload entry outside the editor and the turns (polled: menus animate)."""
-    candidates = page.get_by_text(route.entry_pattern).locator("visible=true")
+    candidates = visible_entries(page, route)
     outside = packaged_script("oraculum.providers", "js/not_within.js")
     deadline = time.monotonic() + ENTRY_WAIT_S
     while True:

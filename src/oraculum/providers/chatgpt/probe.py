@@ -21,7 +21,9 @@ from typing import Any
 from playwright.async_api import ElementHandle, Locator
 
 from oraculum.browser.errors import first_line
+from oraculum.providers import upload
 from oraculum.providers.chatgpt import vocabulary as vocab
+from oraculum.providers.chatgpt.composer import UPLOAD_ROUTE
 from oraculum.providers.chatgpt.page import ChatGPTPage, exact_any
 from oraculum.providers.chatgpt.pickers import (
     OPENER_NAME,
@@ -178,9 +180,7 @@ class Probe:
         try:
             inputs = await self.page.locator(vocab.FILE_INPUT_SELECTOR).count()
             # A page may create its input only for the upload entry's click (issue 37 §2).
-            entries = (
-                await self.page.get_by_text(vocab.UPLOAD_ENTRY).locator("visible=true").count()
-            )
+            entries = await upload.visible_entries(self.page, UPLOAD_ROUTE).count()
             found = f"{inputs} file input(s), {entries} upload entr{'y' if entries == 1 else 'ies'}"
             self.add("file input", EXPECT_FILE_INPUT, found, inputs + entries > 0)
         finally:
