@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import hashlib
 import io
+import json
 import tarfile
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -87,6 +88,13 @@ def assert_failed_before_send(done: Job, code: str, diagnostics: str) -> None:
     assert done.prompt_send_state.value == "not_sent"
     for suffix in ("url.txt", "aria.txt", "text.txt", "png"):
         assert Path(done.logs_dir, f"{diagnostics}.{suffix}").exists(), suffix
+
+
+def error_details(done: Job) -> dict[str, Any]:
+    """The failure's ``details`` as the worker logged them (the job keeps the message)."""
+    lines = [x for x in log_of(done).splitlines() if "error details: " in x]
+    assert lines, log_of(done)
+    return json.loads(lines[-1].split("error details: ", 1)[1])
 
 
 def recollected(done: Job, project: Path, timeout_s: float = 60.0) -> Job:

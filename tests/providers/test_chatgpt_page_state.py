@@ -86,3 +86,14 @@ def test_conversation_ids(url: str, conversation: str | None) -> None:
 
 def test_strip_url() -> None:
     assert strip_url("https://chatgpt.com/c/abc?x=1#y") == "https://chatgpt.com/c/abc"
+
+
+def test_a_composer_that_is_not_ready_names_what_was_wanted_and_found() -> None:
+    seen = 'textbox "Message ChatGPT" in the composer form (not editable)'
+    result = classify(obs(composer_ready=False, composer_seen=seen), ORIGINS)
+    assert result.state == PageState.UNKNOWN
+    assert result.evidence == seen
+    assert "editable textbox in the composer form" in result.wanted
+    # The Work composer is a different product: never ready, whatever else is found.
+    work = classify(obs(composer_ready=False, work_composer=True), ORIGINS)
+    assert work.state == PageState.UNKNOWN and "Work composer" in work.reason

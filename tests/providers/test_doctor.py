@@ -158,6 +158,23 @@ def test_live_doctor_on_each_drift_knob_stays_green_or_names_the_entry(
         assert entries["model picker menu"]["found"] == f"closed by {way}"
 
 
+@pytest.mark.parametrize(("flag", "ok"), [("lazy_file_input", True), ("no_upload_path", False)])
+def test_live_doctor_counts_an_upload_entry_as_the_upload_path(
+    flag: str,
+    ok: bool,
+    in_project: Config,
+    sim: SimulatorThread,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 37 §2: a page without a standing file input uploads through its menu entry."""
+    write_config(sim, scenario=flag)
+    _, report = doctor_json(capsys, "--live")
+    entry = entries_of(report)["file input"]
+    assert entry["ok"] is ok, entry
+    assert entry["found"].startswith("0 file input(s), ")
+    assert entries_of(report)["add files menu"]["ok"] is True  # the menu was closed again
+
+
 # Pages of our own: the same vocabulary, one entry drifted --------------------------------------
 
 COMPOSER = (
@@ -233,21 +250,38 @@ def test_live_doctor_names_a_model_picker_that_no_longer_matches(
     assert "model picker" in vocabulary["detail"]
 
 
-def test_live_doctor_names_a_renamed_composer(
+def test_live_doctor_finds_a_renamed_composer_by_structure(
     in_project: Config, drifted_page: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """Issue 37 §3: the composer form's textbox is the composer, whatever its name."""
     url = drifted_page(composer="Message ChatGPT")
+    point_at(url, url + "auth/login", readinessTimeoutMs=3000)
+
+    _, report = doctor_json(capsys, "--live")
+
+    checks = {c["check"]: c for c in report["checks"]}
+    assert checks["live page"]["status"] == "ok", checks["live page"]
+    entries = entries_of(report)
+    assert entries["composer"]["ok"] is True
+    assert entries["composer"]["found"] == 'textbox "Message ChatGPT", editable'
+    assert "composer" not in checks["live vocabulary"]["detail"]
+
+
+def test_live_doctor_never_takes_the_work_composer(
+    in_project: Config, drifted_page: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = drifted_page(composer="Work with ChatGPT")
     point_at(url, url + "auth/login", readinessTimeoutMs=1000)
 
     code, report = doctor_json(capsys, "--live")
 
     assert code == 4
     checks = {c["check"]: c for c in report["checks"]}
-    # The page never looked ready (no composer by that name): the probe still says why.
+    # The page never looked ready (the Work composer is another product): the probe says why.
     assert checks["live page"]["code"] == "provider_not_ready"
     entries = entries_of(report)
     assert entries["composer"]["ok"] is False
-    assert entries["composer"]["found"] == 'textbox "Message ChatGPT"'
+    assert entries["composer"]["found"] == 'textbox "Work with ChatGPT"'
     assert "composer" in checks["live vocabulary"]["detail"]
 
 

@@ -7,6 +7,7 @@ import hashlib
 import io
 import json
 import tarfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,15 +20,17 @@ from oraculum.browser.session import LaunchOptions
 from oraculum.capture.collect import CollectionResult
 from oraculum.capture.grok_collect import recollect_with
 from oraculum.core.config import Config, seed_profile_dir
+from oraculum.core.errors import OracleError
 from oraculum.core.paths import private_home_environment
 from oraculum.core.presets import resolve_selection
 from oraculum.jobs.admission import JobRequest, submit_job
 from oraculum.jobs.model import Job, Status
 from oraculum.jobs.store import JobStore
+from oraculum.providers.grok.model import select_heavy
 from oraculum.providers.grok.page import GrokPage
 from oraculum.simulator import SimulatorThread
 
-from .conftest import BLOCKED_PAGES, assert_failed_before_send, simulator_page
+from .conftest import BLOCKED_PAGES, assert_failed_before_send, error_details, simulator_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -368,3 +371,51 @@ def test_grok_late_action_bar_and_rerendered_reply_end_with_the_whole_answer(
     assert done.archive_sha256 in answer and "src/app.py" in answer, answer
     assert len(sim.state.events_of("page:rerendered")) > rerenders
     assert "its action bar" in log_of(done)
+
+
+# Issue 37 §2: uploads on a page that creates its file input only for the menu entry's click,
+# and the precise code when the page offers no upload at all.
+
+
+def test_lazy_file_input_upload_through_file_chooser_on_grok(seeded, sim, project) -> None:
+    done = finished(submit_grok(project, write_config(sim, scenario="lazy_file_input")).id)
+    assert done.status == Status.COMPLETE, f"{done.error_code}: {done.error}\n{log_of(done)}"
+    assert f"context-{done.id}.tar.gz" in Path(done.response_path).read_text()
+    assert "archive set through the file chooser" in log_of(done)
+
+
+def test_no_upload_path_fails_upload_control_not_found_on_grok(seeded, sim, project) -> None:
+    started = time.monotonic()
+    done = finished(submit_grok(project, write_config(sim, scenario="no_upload_path")).id)
+    assert_failed_before_send(done, "upload_control_not_found", "failure")
+    details = error_details(done)
+    assert "Attach" in details["wanted"]
+    assert details["observed"] == ["Add text content"]
+    assert time.monotonic() - started < 60
+
+
+NO_HEAVY_PAGE = """
+<form><div contenteditable="true" role="textbox" aria-label="Ask Grok anything"></div>
+<button type="button" aria-label="Model select" aria-expanded="false">Auto</button></form>
+<script>
+  document.querySelector("button").onclick = (event) => {
+    event.target.setAttribute("aria-expanded", "true");
+    document.body.insertAdjacentHTML("beforeend",
+      "<div role=menu><div role=menuitem>Fast</div><div role=menuitem>Expert</div></div>");
+  };
+</script>
+"""
+
+
+def test_a_model_menu_without_heavy_names_what_it_offered(sim) -> None:
+    async def run() -> OracleError:
+        async with simulator_page(sim) as page:
+            await page.set_content(NO_HEAVY_PAGE)
+            with pytest.raises(OracleError) as caught:
+                await select_heavy(GrokPage(page), lambda _m: None)
+            return caught.value
+
+    error = asyncio.run(run())
+    assert error.code == "model_selection_unverified"
+    assert error.details == {"wanted": "Heavy", "observed": "Fast, Expert"}
+    assert "'Fast, Expert'" in error.message

@@ -47,6 +47,14 @@ def test_knobs_parse_and_reject() -> None:
     assert apply(Scenario(), {"scenario": ["hidden_tab"]}).query() == "scenario=hidden_tab"
 
 
+def test_power_stops_must_start_with_instant_and_name_known_stops() -> None:
+    stops = "Instant,Low,Medium,High,Extra High,Pro"
+    assert apply(Scenario(), {"power_stops": stops}).power_stops == stops
+    for bad in ("Medium,High", "Instant,Turbo"):
+        with pytest.raises(ScenarioError, match="power_stops"):
+            apply(Scenario(), {"power_stops": bad})
+
+
 def test_tar_gz_members_are_listed() -> None:
     raw = io.BytesIO()
     with tarfile.open(fileobj=raw, mode="w:gz") as tar:

@@ -484,6 +484,12 @@ class ErrorCode(StrEnum):
         _RETRY,
         "the preset's model could not be selected",
     )
+    MODEL_ENTRY_AMBIGUOUS = (
+        "model_entry_ambiguous",
+        _FAILED,
+        _FINAL,
+        "several picker entries match the wanted model's name once their prefixes are dropped",
+    )
     MODEL_PICKER_NOT_FOUND = (
         "model_picker_not_found",
         _FAILED,
@@ -795,6 +801,12 @@ class ErrorCode(StrEnum):
         _FAILED,
         _FINAL,
         "the dry-run provider was asked to fail",
+    )
+    UPLOAD_CONTROL_NOT_FOUND = (
+        "upload_control_not_found",
+        _FAILED,
+        _RETRY,
+        "the page showed no file input and no upload entry in its attach menu",
     )
     UPLOAD_FAILED = "upload_failed", _FAILED, _RETRY, "the site reported an upload error"
     UPLOAD_NOT_CONFIRMED = (

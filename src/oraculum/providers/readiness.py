@@ -51,6 +51,7 @@ class Classification:
     state: PageState
     reason: str
     evidence: str = ""
+    wanted: str = ""  # what readiness looks for, when the page shows something else (evidence)
 
 
 def origin_of(url: str) -> str:
@@ -157,10 +158,13 @@ async def wait_until_ready(
     if last is not None and last.state != PageState.UNKNOWN:
         await _fail(last, rules, on_failure)  # what the page kept showing is the reason
     await on_failure(last or Classification(PageState.UNKNOWN, "no reading"))
+    found = (last.wanted, last.evidence or "nothing") if last and last.wanted else None
     raise OracleError(
         ErrorCode.PROVIDER_NOT_READY,
         f"Timed out waiting for the {rules.name} chat UI to become ready"
-        + (f" (last state: {last.state}: {last.reason})" if last else "."),
+        + (f" (last state: {last.state}: {last.reason})" if last else ".")
+        + (f" Wanted {found[0]}; found: {found[1]}." if found else ""),
+        details={"wanted": found[0], "observed": found[1]} if found else None,
         retryable=True,
         suggested_next_step="Check the diagnostics in the job's logs directory.",
     )

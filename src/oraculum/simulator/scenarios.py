@@ -55,6 +55,10 @@ FLAGS: dict[str, str] = {
     "drift_send_needs_text": "Send stays disabled on an empty composer, attachments or not",
     "drift_upload_lingers": "the upload chip shows 'Processing' for `upload_linger_ms` first",
     "drift_slow_picker": "a model-picker choice shows (and takes) `picker_delay_ms` after it",
+    # Issue 37 §2-3: uploads without a standing file input, names that drift.
+    "lazy_file_input": "no standing file input: the upload entry creates one for its chooser",
+    "no_upload_path": "no file input and no upload entry in the attach menu",
+    "drift_ambiguous_model": "two model entries share a base name ('GPT-5.6 Thinking', '5.5 …')",
     # Deep Research (issue 18): the report widget's variants.
     "dr_clarify": "a Deep Research send first gets a clarifying question; the reply starts it",
     "dr_no_export": "the finished research report has no Export button",
@@ -91,6 +95,8 @@ GROK_FLAGS = frozenset(
         "turn_chrome",
         "label_only_turn",
         "rerender_at_end",
+        "lazy_file_input",
+        "no_upload_path",
     }
 )
 FLAGS_BY_PROVIDER: dict[str, frozenset[str]] = {"chatgpt": frozenset(FLAGS), "grok": GROK_FLAGS}
@@ -129,6 +135,10 @@ class Scenario:
     comparison_lag_ms: int = 800
     silent_gap_ms: int = 0
     action_bar_delay_ms: int = 0
+    # Issue 37 §3: names that drift.
+    composer_label: str = ""
+    model_prefix: str = ""
+    power_stops: str = ""
 
     def has(self, flag: str) -> bool:
         return flag in self.flags
@@ -186,6 +196,9 @@ KNOBS: dict[str, tuple[str, tuple[str, ...] | None, str]] = {
         "after thinking: no stop control, no indicator, then the answer",
     ),
     "action_bar_delay_ms": ("int", None, "how long after the answer ends its action bar appears"),
+    "composer_label": ("str", None, "the composer's accessible name ('none': no name)"),
+    "model_prefix": ("str", None, "a family prefix on model names in pickers and pills"),
+    "power_stops": ("str", None, "the Power slider's stops, comma-separated, in order"),
 }
 
 # Query keys that are part of a chat URL but not knobs (ignored, never an error).
@@ -277,4 +290,19 @@ def apply(base: Scenario, values: Mapping[str, Any], *, strict: bool = True) -> 
     # Validate early, at the URL that set them.
     _check_flags_apply(result.flags, result.provider)
     parse_model(result.model, result.provider)
+    _check_power_stops(result.power_stops)
     return result
+
+
+# The stops a `power_stops` list may name (the page maps each to a model).
+POWER_STOP_NAMES = ("Instant", "Low", "Medium", "High", "Extra High", "Pro")
+
+
+def _check_power_stops(value: str) -> None:
+    stops = [stop.strip() for stop in value.split(",") if stop.strip()]
+    unknown = [stop for stop in stops if stop not in POWER_STOP_NAMES]
+    if unknown or (value and "Instant" not in stops[:1]):
+        raise ScenarioError(
+            f"power_stops must start with Instant and name only {', '.join(POWER_STOP_NAMES)}; "
+            f"got {value!r}"
+        )

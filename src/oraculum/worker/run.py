@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import signal
 import sys
@@ -251,6 +252,8 @@ def run_job(job_dir: Path) -> int:
         error = exc if isinstance(exc, OracleError) else os_error(exc)
         exit_code = EXIT_FAILED
         log(f"job failed: [{error.code}] {error.message}")
+        if error.details:  # wanted/observed and the like: the job keeps only the message
+            log(f"error details: {json.dumps(error.details, default=str)}")
         _last_write(store, job_id, lambda: _fail(store, job_id, error))
     except Exception as exc:  # the job must end failed, never stuck active
         exit_code = EXIT_FAILED

@@ -11,6 +11,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from oraculum.core.errors import OracleError
+from oraculum.providers import upload
 from oraculum.providers.chatgpt import vocabulary as vocab
 from oraculum.providers.chatgpt.page import ChatGPTPage, ChipReading, TurnsReading
 from oraculum.providers.chatgpt.page_state import (
@@ -27,6 +28,13 @@ EDITOR_WAIT_S = 15.0
 EDITOR_POLL_S = 0.1
 SEND_READY_POLL_S = 0.1
 ACCEPT_POLL_S = 0.1
+UPLOAD_ROUTE = upload.UploadRoute(
+    file_input_selector=vocab.FILE_INPUT_SELECTOR,
+    entry_pattern=vocab.UPLOAD_ENTRY,
+    menu_selectors=vocab.MENU_SELECTORS,
+    wanted=f'a file input or an upload entry in "{vocab.ADD_FILES_LABEL}"',
+    elsewhere=(vocab.COMPOSER_EDITOR_SELECTOR, *vocab.TURN_CONTAINER_SELECTORS),
+)
 
 
 def _rate_limit_error(context: str, evidence: str) -> OracleError:
@@ -65,6 +73,7 @@ async def attach_archive(
     *,
     timeout_s: float,
     heartbeat: Callable[[], Awaitable[None]] | None = None,
+    log: Callable[[str], None] | None = None,
 ) -> None:
     """Attach ``archive`` and wait until the composer's chip for it says the upload is done
     (and keeps saying so for :data:`UPLOAD_STABLE_S`)."""
@@ -74,7 +83,9 @@ async def attach_archive(
     if await add.count() == 0:
         raise OracleError("composer_not_found", f'Could not find "{vocab.ADD_FILES_LABEL}" button')
     await add.first.click()
-    await chat.page.locator(vocab.FILE_INPUT_SELECTOR).first.set_input_files(str(archive))
+    route = await upload.choose_file(chat.page, UPLOAD_ROUTE, str(archive))
+    if log:
+        log(f"archive set through the {route}")
     done_since: float | None = None
     last = ChipReading(found=False, text="", busy_markers=0, error_markers=0)
     deadline = time.monotonic() + timeout_s

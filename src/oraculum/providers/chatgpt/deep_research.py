@@ -23,6 +23,7 @@ from typing import Any
 
 from playwright.async_api import Locator
 
+from oraculum.capture.page import packaged_script
 from oraculum.capture.research import read_frame, report_frame
 from oraculum.core.errors import OracleError
 from oraculum.core.fsio import atomic_write_json, atomic_write_text
@@ -92,7 +93,9 @@ async def _entry(chat: ChatGPTPage) -> Locator | None:
     elsewhere = ", ".join([vocab.COMPOSER_EDITOR_SELECTOR, *vocab.TURN_CONTAINER_SELECTORS])
     for i in range(await entries.count()):
         entry = entries.nth(i)
-        if await entry.evaluate(chat.script("not_within.js"), elsewhere):
+        if await entry.evaluate(
+            packaged_script("oraculum.providers", "js/not_within.js"), elsewhere
+        ):
             return entry
     return None
 

@@ -78,12 +78,20 @@ class ChatGPTPage(ScriptedPage):
     # Locators ------------------------------------------------------------------------------
 
     def composer(self) -> Locator:
-        return self.page.get_by_role("textbox", name=exact_any(vocab.COMPOSER_LABELS))
+        """The composer's textbox: by a known name first, else the textbox of the composer form,
+        whatever it is called — never the Work composer (another product)."""
+        named = self.page.get_by_role("textbox", name=exact_any(vocab.COMPOSER_LABELS))
+        return named.or_(self.composer_region().get_by_role("textbox", name=NOT_WORK_COMPOSER))
 
     def composer_region(self) -> Locator:
-        return self.page.locator(vocab.COMPOSER_REGION_SELECTOR).filter(
-            has=self.page.locator(vocab.COMPOSER_EDITOR_SELECTOR)
+        """The composer form: the one holding the editor, the upload button or Send (found by
+        structure, so that a renamed editor still has its form)."""
+        anchors = (
+            self.page.locator(vocab.COMPOSER_EDITOR_SELECTOR)
+            .or_(self.add_files())
+            .or_(self.send_button())
         )
+        return self.page.locator(vocab.COMPOSER_REGION_SELECTOR).filter(has=anchors)
 
     def add_files(self) -> Locator:
         return self.page.get_by_role("button", name=vocab.ADD_FILES_LABEL, exact=True)
@@ -108,6 +116,7 @@ class ChatGPTPage(ScriptedPage):
         seen = await self.evaluate("observe.js")
         me = await self.evaluate("me_probe.js")
         work = await self.page.get_by_role("textbox", name=vocab.WORK_COMPOSER_LABEL).count()
+        ready = await self.composer_ready()
         return PageObservation(
             url=seen["url"],
             scoped_text=seen["scopedText"],
@@ -115,9 +124,14 @@ class ChatGPTPage(ScriptedPage):
             on_auth_page=seen["onAuthPage"],
             me_status=me["status"],
             me_identity=bool(me["hasId"] or me["hasEmail"]),
-            composer_ready=await self.composer_ready(),
+            composer_ready=ready,
             work_composer=work > 0,
+            composer_seen="" if ready else await self.composer_seen(),
         )
+
+    async def composer_seen(self) -> str:
+        """What the page offers instead of a ready composer (for the error that says so)."""
+        return str(await self.evaluate("composer_seen.js", addFilesLabel=vocab.ADD_FILES_LABEL))
 
     async def scoped_text(self) -> str:
         return (await self.evaluate("observe.js"))["scopedText"]
@@ -135,6 +149,10 @@ class ChatGPTPage(ScriptedPage):
 
     async def upload_chip_reading(self, file_name: str) -> ChipReading:
         return ChipReading.from_js(await self.evaluate("upload_chip.js", fileName=file_name))
+
+
+# Any accessible name but the Work composer's (an empty name included).
+NOT_WORK_COMPOSER = re.compile(rf"^(?!{re.escape(vocab.WORK_COMPOSER_LABEL)}$)")
 
 
 def exact_any(names: tuple[str, ...] | list[str]) -> re.Pattern[str]:

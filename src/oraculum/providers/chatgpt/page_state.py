@@ -27,6 +27,7 @@ class PageObservation:
     me_identity: bool  # the backend named an account (id or email)
     composer_ready: bool  # an editable composer and an enabled "Add files and more"
     work_composer: bool = False
+    composer_seen: str = ""  # when not ready: the text fields the page shows instead
 
 
 def allowed_origins(chat_url: str, auth_url: str) -> frozenset[str]:
@@ -66,7 +67,19 @@ def classify(observation: PageObservation, origins: frozenset[str]) -> Classific
                 PageState.AUTH_TRANSITIONING, "The chat shell is still partly logged out."
             )
         return Classification(PageState.READY, "The chat composer is ready.")
+    if observation.me_status in (200, 403):
+        return Classification(
+            PageState.UNKNOWN,
+            "The ChatGPT composer is not ready.",
+            observation.composer_seen,
+            wanted=COMPOSER_WANTED,
+        )
     return Classification(PageState.UNKNOWN, "ChatGPT page is not ready yet.")
+
+
+COMPOSER_WANTED = (
+    f'an editable textbox in the composer form, beside an enabled "{vocab.ADD_FILES_LABEL}"'
+)
 
 
 def conversation_id_from_url(url: str) -> str | None:

@@ -18,9 +18,12 @@ from typing import TypeVar
 
 from playwright.async_api import Locator, Page
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.providers.chatgpt import vocabulary as vocab
+from oraculum.providers.chatgpt.labels import ambiguous, base_name, match_label
+from oraculum.providers.chatgpt.labels import names_label as tier_matches
 from oraculum.providers.chatgpt.page import ChatGPTPage, exact_any
+from oraculum.providers.page import button_names
 
 # A fixed pause, for the few steps whose effect has no single thing to watch for.
 UI_SETTLE_S = 0.3
@@ -38,12 +41,16 @@ EXTRA_STEPS = 2
 
 T = TypeVar("T")
 
-_VERSION = r"(?:\d+(?:\.\d+)?\s+)?"
+_VERSION = rf"(?:{vocab.MODEL_FAMILY_PREFIX})?"
 _OPENERS = "|".join(
     re.escape(n)
     for n in (*vocab.MODEL_OPENER_LABELS, *vocab.COMPACT_TIERS, vocab.POWER_OPENER_OPEN)
 )
 OPENER_NAME = re.compile(rf"^{_VERSION}(?:{_OPENERS})$")
+# A family row, with or without a family prefix and a check mark.
+FAMILY_NAME = re.compile(
+    rf"^{_VERSION}(?:{'|'.join(vocab.FAMILY_LABELS.values())})(?:\s*[{vocab.CHECK_MARKS}])?$"
+)
 
 
 @dataclass(frozen=True)
@@ -71,6 +78,7 @@ class ObservedSelection:
     effort: str | None
     auto_switch: bool | None
     verification: str  # strong | weak
+    drift: str | None = None  # how the page named what was chosen, when only a prefix matched
 
     def to_json_dict(self) -> dict:
         names = {"auto_switch": "autoSwitchToThinking"}
@@ -88,17 +96,29 @@ DRIFT_NEXT_STEP = (
 )
 
 
-def _fail(message: str) -> OracleError:
+def _fail(message: str, **details: object) -> OracleError:
     return OracleError(
-        "model_configuration_failed", message, retryable=True, suggested_next_step=DRIFT_NEXT_STEP
+        ErrorCode.MODEL_CONFIGURATION_FAILED,
+        message,
+        retryable=True,
+        details=details or None,
+        suggested_next_step=DRIFT_NEXT_STEP,
     )
 
 
-def picker_not_found() -> OracleError:
+OPENER_WANTED = "a model picker button named " + ", ".join(
+    repr(n) for n in (*vocab.MODEL_OPENER_LABELS, *vocab.POWER_STOPS)
+)
+
+
+def picker_not_found(observed: list[str]) -> OracleError:
+    shown = ", ".join(repr(name) for name in observed) or "no named button"
     return OracleError(
-        "model_picker_not_found",
-        "Could not find the model picker in the composer.",
+        ErrorCode.MODEL_PICKER_NOT_FOUND,
+        f"Could not find the model picker in the composer: wanted {OPENER_WANTED} (a family "
+        f"prefix allowed); the composer shows {shown}.",
         retryable=True,
+        details={"wanted": OPENER_WANTED, "observed": observed},
         suggested_next_step=DRIFT_NEXT_STEP,
     )
 
@@ -106,10 +126,22 @@ def picker_not_found() -> OracleError:
 def selection_unverified(wanted: str, observed: str) -> OracleError:
     """The picker was found and set, but the composer does not read back what was asked."""
     return OracleError(
-        "model_selection_unverified",
+        ErrorCode.MODEL_SELECTION_UNVERIFIED,
         f"The model picker was set, but the composer shows {observed!r}, not {wanted!r}.",
         retryable=True,
         details={"wanted": wanted, "observed": observed},
+        suggested_next_step=DRIFT_NEXT_STEP,
+    )
+
+
+def stop_not_found(wanted: str, stops: list[str], count: int) -> OracleError:
+    """The Power slider has no stop named ``wanted`` among the ones it showed."""
+    return OracleError(
+        ErrorCode.MODEL_SELECTION_UNVERIFIED,
+        f"The Power slider has no {wanted!r} stop: it showed {', '.join(stops)} "
+        f"({count} stops). Nothing was sent.",
+        retryable=True,
+        details={"wanted": wanted, "observed": stops, "stops": count},
         suggested_next_step=DRIFT_NEXT_STEP,
     )
 
@@ -123,15 +155,6 @@ def picker_stuck_open() -> OracleError:
     )
 
 
-def tier_matches(row_name: str, tier: str) -> bool:
-    """A compact row ("Medium 5–30s", "6 Pro") names ``tier`` (but "Extra High" is not "High")."""
-    name = re.sub(rf"^{_VERSION}", "", row_name.strip())
-    return name == tier or (
-        name.startswith(tier + " ")
-        and not re.match(r"^(Standard|Extended)\b", name[len(tier) + 1 :])
-    )
-
-
 def parse_power(description: str) -> tuple[str, int, int] | None:
     """("Extra High", 4, 5) from "Extra High, 4 of 5. Use Left and Right arrow keys…"."""
     found = vocab.POWER_DESCRIPTION.match(description)
@@ -141,6 +164,28 @@ def parse_power(description: str) -> tuple[str, int, int] | None:
     if not 1 <= index <= count:
         return None
     return found["label"].strip(), index, count
+
+
+def power_direction(label: str, index: int, count: int, target: str) -> int:
+    """Which way to step from stop ``label`` (``index`` of ``count``) towards ``target``: by
+    the known order of stops when the current one is known, else by where the target sits in
+    that order against where the slider is (an inserted stop has no place of its own)."""
+    order = vocab.POWER_STOPS
+    goal = order.index(target)
+    here = base_name(label)
+    if here in order:
+        return 1 if goal > order.index(here) else -1
+    return 1 if goal / (len(order) - 1) > (index - 1) / max(count - 1, 1) else -1
+
+
+def passed_stop(label: str, target: str, direction: int) -> bool:
+    """Whether the slider, stepping in ``direction``, reached a known stop beyond ``target``
+    (so the target is not on this slider)."""
+    here = base_name(label)
+    if here not in vocab.POWER_STOPS:
+        return False
+    beyond = vocab.POWER_STOPS.index(here) - vocab.POWER_STOPS.index(target)
+    return beyond * direction > 0
 
 
 def chip_label(wanted: Wanted) -> str | None:
@@ -160,6 +205,7 @@ class PickerSession:
         self.chat = chat
         self.page = chat.page
         self.log = log
+        self.drifts: list[str] = []  # how the page named what was chosen, when it drifted
 
     async def settle(self) -> None:
         await asyncio.sleep(UI_SETTLE_S)
@@ -214,8 +260,33 @@ class PickerSession:
             if found is not None:
                 return found
             if time.monotonic() >= deadline:
-                raise picker_not_found()
+                raise picker_not_found(await button_names(self.chat.composer_region()))
             await asyncio.sleep(OPENER_POLL_S)
+
+    async def entry(self, rows: Locator, wanted: str) -> Locator:
+        """The one row of ``rows`` that names ``wanted`` (exactly, or without its family
+        prefix when it is the only such row); a drift is logged and kept for the read-back."""
+        names = [
+            (await rows.nth(i).get_attribute("aria-label") or await rows.nth(i).inner_text())
+            for i in range(await rows.count())
+        ]
+        match = match_label(names, wanted)
+        if match.ambiguous:
+            raise ambiguous(match, names)
+        if match.index is None:
+            raise _fail(
+                f"No model entry names {wanted!r}; the picker shows "
+                f"{', '.join(repr(n.strip()) for n in names) or 'no entries'}.",
+                wanted=wanted,
+                observed=[n.strip() for n in names],
+            )
+        self.note_drift(match.drift)
+        return rows.nth(match.index)
+
+    def note_drift(self, drift: str | None) -> None:
+        if drift and drift not in self.drifts:
+            self.log(f"model name drift: {drift}")
+            self.drifts.append(drift)
 
     async def picker_closed(self, menu: Locator | None) -> bool:
         """Closed by its effect: the opener says `aria-expanded="false"` (it owns that
@@ -275,7 +346,12 @@ class PickerSession:
         shows = await shown()
         if not tier_matches(shows, wanted):
             raise selection_unverified(wanted, shows)
+        self.note_drift(match_label([shows], wanted).drift)
         return shows
+
+    @property
+    def drift(self) -> str | None:
+        return "; ".join(self.drifts) or None
 
 
 class PowerPicker(PickerSession):
@@ -298,23 +374,29 @@ class PowerPicker(PickerSession):
             effort_seen or wanted.effort,
             None,
             "strong" if strong else "weak",
+            self.drift,
         )
 
     async def _step_power(self, power: Locator, target: str) -> None:
-        """Step the slider until its read-back stop is ``target``: bounded presses, re-read
-        after each, whatever its pixel size. Stepping to Instant may close the whole picker;
-        the closed pill is then checked by the caller."""
+        """Step the slider until the stop it reads back is named ``target`` — by the stop's
+        label, never its index (a page may insert or drop stops): bounded presses, re-read after
+        each, whatever its pixel size. Stepping to Instant may close the whole picker; the
+        closed pill is then checked by the caller."""
         reading = await self._power_reading(power)
         if reading is None:
             raise _fail("Could not read the Power slider position.")
         label, index, count = reading
-        goal = vocab.POWER_STOPS.index(target) + 1
+        seen = {index: label}
+        direction = power_direction(label, index, count, target)
         stalled = 0
         for _ in range(count + EXTRA_STEPS):
-            if index == goal:
+            if tier_matches(label, target):
+                self.note_drift(match_label([label], target).drift)
                 return
+            if passed_stop(label, target, direction) or index == (count if direction > 0 else 1):
+                raise stop_not_found(target, [seen[i] for i in sorted(seen)], count)
             await power.focus()
-            await self.page.keyboard.press("ArrowRight" if goal > index else "ArrowLeft")
+            await self.page.keyboard.press("ArrowRight" if direction > 0 else "ArrowLeft")
             await self.until(partial(self._moved_from, power, index))
             if not await power.count():
                 return  # the picker closed itself
@@ -325,7 +407,8 @@ class PowerPicker(PickerSession):
             if stalled >= 2:
                 raise selection_unverified(target, moved[0])
             label, index, count = moved
-        if index != goal:
+            seen[index] = label
+        if not tier_matches(label, target):
             raise selection_unverified(target, label)
 
     async def _power_reading(self, power: Locator) -> tuple[str, int, int] | None:
@@ -375,14 +458,12 @@ class IntelligencePicker(PickerSession):
                 await row.first.click()
                 effort_seen = wanted.effort
         if effort_seen is None:
-            for index in range(await rows.count()):
-                name = (await rows.nth(index).inner_text()).strip()
-                if tier_matches(name, tier):
-                    await rows.nth(index).click()
-                    break
-            else:
+            try:
+                row = await self.entry(rows, tier)
+            except OracleError:
                 await self.close_picker(self._intelligence_menu())
-                raise _fail(f"Could not find the {tier!r} row in the Intelligence menu.")
+                raise
+            await row.click()
         # A choice usually closes the menu itself; give it the chance before closing it.
         await self.until(lambda: self.picker_closed(self._intelligence_menu()), CLOSE_WAIT_S)
         await self.close_picker(self._intelligence_menu())
@@ -395,6 +476,7 @@ class IntelligencePicker(PickerSession):
             effort_seen or wanted.effort,
             None,
             "strong" if strong else "weak",
+            self.drift,
         )
 
     def _intelligence_menu(self) -> Locator:
@@ -439,7 +521,9 @@ class LegacyPicker(PickerSession):
             await self.until(lambda: _gone(dialog))
         await self.close_picker(dialog)
         shows = (await (await self.opener()).inner_text()).strip()
-        return ObservedSelection("legacy", shows, wanted.family, effort_seen, auto_seen, "strong")
+        return ObservedSelection(
+            "legacy", shows, wanted.family, effort_seen, auto_seen, "strong", self.drift
+        )
 
     async def _set_effort(self, dialog: Locator, wanted: Wanted) -> str:
         """The family's effort combobox set to the wanted effort and read back."""
@@ -471,9 +555,9 @@ class ChipsPicker(PickerSession):
 
     async def configure(self, wanted: Wanted) -> ObservedSelection:
         family_name = vocab.FAMILY_LABELS[wanted.family]
-        row = self.page.get_by_role("menuitemradio", name=choice(family_name))
-        if not await self.checked(row.first):
-            await row.first.click()
+        row = await self.entry(self.page.get_by_role("menuitemradio"), family_name)
+        if not await self.checked(row):
+            await row.click()
             await self.until(lambda: _checked_or_gone(self, row, row))
         auto_seen = None
         if wanted.family == "instant":
@@ -487,15 +571,18 @@ class ChipsPicker(PickerSession):
             if not await self.checked(effort.first):
                 await effort.first.click()
                 await self.until(lambda: _checked_or_gone(self, effort, effort))
-        family_radio = self.page.get_by_role("menuitemradio", name=choice(family_name))
-        await self.close_picker(self.page.get_by_role("menu").filter(has=family_radio))
+        family_rows = self.page.get_by_role("menuitemradio", name=FAMILY_NAME)
+        await self.close_picker(self.page.get_by_role("menu").filter(has=family_rows))
         expected = chip_label(wanted)
         await self.until(partial(self._chips_show, expected))
         shown = await self._chips()
         if expected is None and shown:
             raise _fail(f"Requested Instant, but the composer still shows {shown[0]!r}.")
-        if expected is not None and expected not in shown:
-            raise selection_unverified(expected, ", ".join(shown) or "no model chip")
+        if expected is not None:
+            chip = match_label(shown, expected)
+            if chip.index is None:
+                raise selection_unverified(expected, ", ".join(shown) or "no model chip")
+            self.note_drift(chip.drift)
         strong = wanted.family != "instant" or auto_seen is not None
         return ObservedSelection(
             "chips",
@@ -504,6 +591,7 @@ class ChipsPicker(PickerSession):
             wanted.effort if wanted.family != "instant" else None,
             auto_seen,
             "strong" if strong else "weak",
+            self.drift,
         )
 
     async def _chips(self) -> list[str]:
@@ -520,7 +608,7 @@ class ChipsPicker(PickerSession):
 
     async def _chips_show(self, expected: str | None) -> bool:
         shown = await self._chips()
-        return not shown if expected is None else expected in shown
+        return not shown if expected is None else match_label(shown, expected).index is not None
 
 
 class Configurator(PickerSession):
@@ -559,9 +647,7 @@ class Configurator(PickerSession):
             return "intelligence"
         if await self._configure_item().count():
             return "legacy"
-        family_rows = self.page.get_by_role(
-            "menuitemradio", name=exact_any(list(vocab.FAMILY_LABELS.values()))
-        )
+        family_rows = self.page.get_by_role("menuitemradio", name=FAMILY_NAME)
         if await family_rows.count():
             return "chips"
         return None

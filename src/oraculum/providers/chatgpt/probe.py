@@ -21,7 +21,9 @@ from typing import Any
 from playwright.async_api import ElementHandle, Locator
 
 from oraculum.browser.errors import first_line
+from oraculum.providers import upload
 from oraculum.providers.chatgpt import vocabulary as vocab
+from oraculum.providers.chatgpt.composer import UPLOAD_ROUTE
 from oraculum.providers.chatgpt.page import ChatGPTPage, exact_any
 from oraculum.providers.chatgpt.pickers import (
     OPENER_NAME,
@@ -54,10 +56,13 @@ def _quoted(names: tuple[str, ...] | list[str]) -> str:
     return " or ".join(f'"{n}"' for n in names)
 
 
-EXPECT_COMPOSER = f"textbox {_quoted(vocab.COMPOSER_LABELS)} ({vocab.COMPOSER_EDITOR_SELECTOR})"
+EXPECT_COMPOSER = (
+    f"textbox {_quoted(vocab.COMPOSER_LABELS)} or the composer form's textbox "
+    f"({vocab.COMPOSER_EDITOR_SELECTOR})"
+)
 EXPECT_REGION = f"{vocab.COMPOSER_REGION_SELECTOR} holding {vocab.COMPOSER_EDITOR_SELECTOR}"
 EXPECT_ADD = f'button "{vocab.ADD_FILES_LABEL}", enabled'
-EXPECT_FILE_INPUT = f"{vocab.FILE_INPUT_SELECTOR} once the menu is open"
+EXPECT_FILE_INPUT = f"{vocab.FILE_INPUT_SELECTOR} or an upload entry once the menu is open"
 EXPECT_OPENER = "button named " + _quoted(
     [*vocab.MODEL_OPENER_LABELS, *vocab.COMPACT_TIERS]
 )  # an optional version number may lead ("6 Pro")
@@ -174,7 +179,10 @@ class Probe:
         await self.settle()
         try:
             inputs = await self.page.locator(vocab.FILE_INPUT_SELECTOR).count()
-            self.add("file input", EXPECT_FILE_INPUT, f"{inputs} file input(s)", inputs > 0)
+            # A page may create its input only for the upload entry's click (issue 37 §2).
+            entries = await upload.visible_entries(self.page, UPLOAD_ROUTE).count()
+            found = f"{inputs} file input(s), {entries} upload entr{'y' if entries == 1 else 'ies'}"
+            self.add("file input", EXPECT_FILE_INPUT, found, inputs + entries > 0)
         finally:
             await self.close("add files menu", opener, None)
 

@@ -181,7 +181,9 @@ class ChatGPTProvider(BrowserProvider):
         """Attach, fill (unless the prompt is in already), send: `attempted` just before the
         click, `accepted` once it left."""
         worker = ctx.config.worker
-        await composer.attach_archive(chat, archive, timeout_s=worker.upload_timeout_ms / 1000)
+        await composer.attach_archive(
+            chat, archive, timeout_s=worker.upload_timeout_ms / 1000, log=ctx.log
+        )
         ctx.log(f"upload of {archive.name} confirmed")
         if fill:
             await composer.fill_prompt(chat, ctx.prompt)

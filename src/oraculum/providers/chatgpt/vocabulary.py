@@ -25,6 +25,13 @@ COMPOSER_EDITOR_SELECTOR = "#prompt-textarea"
 COMPOSER_REGION_SELECTOR = "form"  # the composer form: the one holding the editor
 ADD_FILES_LABEL = "Add files and more"
 FILE_INPUT_SELECTOR = 'input[type="file"]'
+# The attach menu's upload entry, for pages that create their file input only when it is
+# chosen (the title and the description are separate text nodes; either one is the entry).
+UPLOAD_ENTRY = re.compile(
+    r"^\s*(?:Add photos & files|Add photos and files|Upload from computer|Upload files?)\s*$", re.I
+)
+# Where an open menu's entries are read (to say what it offered when no upload entry was there).
+MENU_SELECTORS = ('[role="menu"]', "[data-radix-menu-content]", '[data-testid$="menu"]')
 # The attachment chip in the composer: the element named by the file, inside one of these
 # (else its parent); it is busy while it holds a progress or busy marker or says so.
 UPLOAD_CHIP_CONTAINER_SELECTORS = ('[data-testid*="file"]', '[role="group"]', "li")
@@ -166,6 +173,9 @@ DEEP_RESEARCH_STARTED_PREFIX = "Deep Research has started working on your"
 # Model pickers -----------------------------------------------------------------------------
 
 FAMILY_LABELS = {"instant": "Instant", "thinking": "Thinking", "pro": "Pro"}
+# A family or version prefix on a model's name ("6 Pro", "GPT-5.6 Thinking", "ChatGPT 5 Pro"):
+# such a name still names its base ("Pro"), but only when exactly one entry does.
+MODEL_FAMILY_PREFIX = r"(?:(?:(?:Chat)?GPT[-\s]?)?\d+(?:\.\d+)*[a-z]?|(?:Chat)?GPT)\s+"
 EFFORT_LABELS = {
     "light": "Light",
     "standard": "Standard",

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from oraculum.core.errors import OracleError
+from oraculum.providers import upload
 from oraculum.providers.chatgpt.composer import SendBaseline, _squash, send_accepted
 from oraculum.providers.chatgpt.page import TurnsReading
 from oraculum.providers.grok import vocabulary as vocab
@@ -28,6 +30,12 @@ __all__ = [
 POLL_S = 0.25
 EDITOR_WAIT_S = 15.0
 MENU_SETTLE_S = 0.5  # facts §5: Attach, then the file input once its menu has opened
+UPLOAD_ROUTE = upload.UploadRoute(
+    file_input_selector=vocab.FILE_INPUT_SELECTOR,
+    entry_pattern=vocab.UPLOAD_ENTRY,
+    menu_selectors=vocab.MENU_SELECTORS,
+    wanted=f'a file input or an upload entry in "{vocab.ATTACH_LABEL}"',
+)
 
 
 def _rate_limit_error(context: str, evidence: str) -> OracleError:
@@ -53,7 +61,13 @@ def upload_confirmed(composer_text: str, archive_name: str) -> bool:
     return archive_name in composer_text and upload_error(composer_text) is None
 
 
-async def attach_archive(grok: GrokPage, archive: Path, *, timeout_s: float) -> None:
+async def attach_archive(
+    grok: GrokPage,
+    archive: Path,
+    *,
+    timeout_s: float,
+    log: Callable[[str], None] | None = None,
+) -> None:
     """Attach ``archive``; confirmed once the composer names it on two consecutive polls."""
     if not archive.exists():
         raise OracleError("archive_missing", f"Archive missing: {archive}")
@@ -62,7 +76,9 @@ async def attach_archive(grok: GrokPage, archive: Path, *, timeout_s: float) -> 
         raise OracleError("composer_not_found", f'Could not find Grok\'s "{vocab.ATTACH_LABEL}"')
     await attach.first.click()
     await asyncio.sleep(MENU_SETTLE_S)
-    await grok.file_input().first.set_input_files(str(archive))
+    route = await upload.choose_file(grok.page, UPLOAD_ROUTE, str(archive))
+    if log:
+        log(f"archive set through the {route}")
     await grok.page.keyboard.press("Escape")  # close the attach menu if it is still open
     seen = 0
     composer = ""

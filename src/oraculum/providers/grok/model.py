@@ -9,9 +9,10 @@ from typing import Any
 
 from playwright.async_api import Locator
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.providers.grok import vocabulary as vocab
 from oraculum.providers.grok.page import GrokPage
+from oraculum.providers.page import button_names, menu_entries
 
 MENU_WAIT_S = 3.0
 VERIFY_WAIT_S = 3.0
@@ -42,10 +43,14 @@ async def select_heavy(grok: GrokPage, log: Callable[[str], None]) -> dict[str, 
     says whether a signed-out session is the reason."""
     opener = grok.model_select()
     if await opener.count() == 0:
+        buttons = await button_names(grok.composer_region())
+        shown = ", ".join(repr(name) for name in buttons) or "no named button"
         raise OracleError(
-            "model_picker_not_found",
-            f'Could not find Grok\'s "{vocab.MODEL_SELECT_LABEL}" button.',
+            ErrorCode.MODEL_PICKER_NOT_FOUND,
+            f'Could not find Grok\'s "{vocab.MODEL_SELECT_LABEL}" button; the query bar shows '
+            f"{shown}.",
             retryable=True,
+            details={"wanted": f'button "{vocab.MODEL_SELECT_LABEL}"', "observed": buttons},
             suggested_next_step=DRIFT_NEXT_STEP,
         )
     # Always through the menu, even when the button already says Heavy: a signed-out page can
@@ -53,8 +58,11 @@ async def select_heavy(grok: GrokPage, log: Callable[[str], None]) -> dict[str, 
     await opener.first.click()
     item = await _enabled_heavy_item(grok)
     if item is None:
+        entries = await menu_entries(grok.page, vocab.MENU_SELECTORS)
         await _close_menu(grok)
-        raise await _unavailable(grok, "Grok's model menu offers no enabled Heavy item.")
+        raise await _unavailable(
+            grok, "Grok's model menu offers no enabled Heavy item", ", ".join(entries)
+        )
     await item.click()
     current = ""
     deadline = time.monotonic() + VERIFY_WAIT_S
@@ -67,8 +75,7 @@ async def select_heavy(grok: GrokPage, log: Callable[[str], None]) -> dict[str, 
         await asyncio.sleep(POLL_S)
     await _close_menu(grok)
     raise await _unavailable(
-        grok,
-        f"Could not verify Grok Heavy selection after model configuration (shows {current!r}).",
+        grok, "Could not verify Grok Heavy selection after model configuration", current.strip()
     )
 
 
@@ -96,7 +103,7 @@ async def _close_menu(grok: GrokPage) -> None:
         await grok.page.keyboard.press("Escape")
 
 
-async def _unavailable(grok: GrokPage, message: str) -> OracleError:
+async def _unavailable(grok: GrokPage, message: str, observed: str) -> OracleError:
     if await grok.sign_in_controls().count() > 0:
         return OracleError(
             "auth_login_required",
@@ -104,5 +111,9 @@ async def _unavailable(grok: GrokPage, message: str) -> OracleError:
             suggested_next_step=SIGNED_OUT_STEP,
         )
     return OracleError(
-        "model_selection_unverified", message, retryable=True, suggested_next_step=DRIFT_NEXT_STEP
+        ErrorCode.MODEL_SELECTION_UNVERIFIED,
+        f"{message}: wanted {vocab.HEAVY!r}, the page shows {observed or 'nothing'!r}.",
+        retryable=True,
+        details={"wanted": vocab.HEAVY, "observed": observed},
+        suggested_next_step=DRIFT_NEXT_STEP,
     )

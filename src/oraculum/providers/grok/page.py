@@ -32,9 +32,6 @@ class GrokPage(ScriptedPage):
     def attach_button(self) -> Locator:
         return self.page.get_by_role("button", name=vocab.ATTACH_LABEL, exact=True)
 
-    def file_input(self) -> Locator:
-        return self.page.locator(vocab.FILE_INPUT_SELECTOR)
-
     def submit_button(self) -> Locator:
         return self.page.get_by_role("button", name=vocab.SUBMIT_LABEL, exact=True)
 

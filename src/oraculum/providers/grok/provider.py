@@ -66,7 +66,9 @@ class GrokProvider(BrowserProvider):
         self, ctx: WorkerContext, grok: GrokPage, archive: Path
     ) -> composer.SendBaseline:
         worker = ctx.config.worker
-        await composer.attach_archive(grok, archive, timeout_s=worker.upload_timeout_ms / 1000)
+        await composer.attach_archive(
+            grok, archive, timeout_s=worker.upload_timeout_ms / 1000, log=ctx.log
+        )
         await composer.fill_prompt(grok, ctx.prompt)
         await composer.wait_send_ready(grok, timeout_s=worker.send_ready_timeout_ms / 1000)
         before = composer.SendBaseline.of(await grok.turns())

@@ -22,6 +22,9 @@ EDITABLE_SELECTOR = '[contenteditable="true"]'
 COMPOSER_REGION_SELECTOR = "form"  # the query bar: the form holding the editor
 ATTACH_LABEL = "Attach"
 FILE_INPUT_SELECTOR = 'input[type="file"]'
+# The Attach menu's upload entry (a page may create its file input only for that click).
+UPLOAD_ENTRY = re.compile(r"^\s*(?:Upload a file|Upload files?|Upload from computer)\s*$", re.I)
+MENU_SELECTORS = ('[role="menu"]', '[role="listbox"]')  # where open menus' entries are read
 SUBMIT_LABEL = "Submit"
 STOP_LABEL = "Stop model response"
 RETRY_LABEL = "Retry"

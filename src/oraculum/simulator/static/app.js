@@ -13,6 +13,8 @@
   const L = REDESIGN
     ? { composer: "Ask ChatGPT", send: "Send", stop: "Stop" }
     : { composer: "Chat with ChatGPT", send: "Send prompt", stop: "Stop answering" };
+  // composer_label (issue 37): another accessible name for the composer; "none": no name at all.
+  if (SC.composer_label) L.composer = SC.composer_label === "none" ? null : SC.composer_label;
   const IDS = SC.message_ids; // both | selection | none
   // UI drift (issue 14 §4): the vocabulary stays the facts file's; only the mechanics change.
   const DRIFT = {
@@ -22,6 +24,13 @@
     sendNeedsText: FLAGS.has("drift_send_needs_text"),
     uploadLingers: FLAGS.has("drift_upload_lingers"),
     slowPicker: FLAGS.has("drift_slow_picker"),
+  };
+  // Issue 37 §2–3: uploads without a standing file input, names that drift.
+  const LAZY_INPUT = FLAGS.has("lazy_file_input");
+  const NO_UPLOAD = FLAGS.has("no_upload_path");
+  const DRIFT37 = {
+    ambiguousModel: FLAGS.has("drift_ambiguous_model"),
+    modelPrefix: SC.model_prefix ? `${SC.model_prefix} ` : "",
   };
 
   let conversationId = CONFIG.conversation ? CONFIG.conversation.id : null;
@@ -64,7 +73,7 @@
     attachmentsEl,
     editorSlot,
     h("div", { class: "composer-row" }, leftTools, pickerSlot, h("div", { class: "spacer" }), actionSlot),
-    fileInput,
+    LAZY_INPUT || NO_UPLOAD ? null : fileInput,
   );
   const composerWrap = h(
     "div",
@@ -301,7 +310,7 @@
     const menu = h(
       "div",
       { class: "popover tools-menu", "data-testid": "tools-menu" },
-      toolsEntry("Add photos & files", ["Upload from computer", "Add from library"], () => fileInput.click()),
+      NO_UPLOAD ? null : toolsEntry("Add photos & files", ["Upload from computer", "Add from library"], chooseFiles),
       toolsEntry("Web search", ["Find real-time news and info"], () => pageEvent("tool_web_search")),
       toolsEntry("Deep research", ["Get a detailed report"], enableDeepResearch),
       toolsEntry("Sketch", ["Draw and attach an image"], () => pageEvent("tool_sketch")),
@@ -325,6 +334,12 @@
     for (const file of Array.from(fileInput.files || [])) startUpload(file);
     fileInput.value = "";
   });
+  // lazy_file_input: the input exists only while the entry's file chooser is open.
+  function chooseFiles() {
+    if (LAZY_INPUT) SimCommon.chooseLazily(form, startUpload);
+    else fileInput.click();
+  }
+
 
   function startUpload(file) {
     SimCommon.startUpload(sim, {
@@ -637,22 +652,34 @@
   });
 
   // ---------------------------------------------------------------- model pickers
-  const STOPS = ["Instant", "Medium", "High", "Extra High", "Pro"];
+  // power_stops (issue 37): the slider's stops as the page lists them (inserted or missing ones).
+  const STOPS = SC.power_stops ? SC.power_stops.split(",").map((stop) => stop.trim()).filter(Boolean) : ["Instant", "Medium", "High", "Extra High", "Pro"];
+  const STOP_MODELS = {
+    Instant: { family: "instant", effort: "standard" },
+    Low: { family: "thinking", effort: "light" },
+    Medium: { family: "thinking", effort: "standard" },
+    High: { family: "thinking", effort: "extended" },
+    "Extra High": { family: "thinking", effort: "heavy" },
+    Pro: { family: "pro" },
+  };
   const EFFORT_LABELS = { light: "Light", standard: "Standard", extended: "Extended", heavy: "Heavy" };
   const title = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
   function stopIndex(sel) {
-    if (sel.family === "instant") return 0;
-    if (sel.family === "pro") return 4;
-    return { light: 1, standard: 1, extended: 2, heavy: 3 }[sel.effort] || 1;
+    const shows = (name, effort) => STOP_MODELS[name].family === sel.family && (sel.family !== "thinking" || STOP_MODELS[name].effort === effort);
+    const own = STOPS.findIndex((name) => shows(name, sel.effort));
+    if (own >= 0) return own;
+    // A model with no stop of its own shows on its family's standard stop (light on Medium).
+    return Math.max(0, STOPS.findIndex((name) => shows(name, "standard")));
   }
   function selectionForStop(index, current) {
-    if (index === 0) return { family: "instant", effort: "standard" };
-    if (index === 4) return { family: "pro", effort: current.family === "pro" ? current.effort : "standard" };
-    return { family: "thinking", effort: ["", "standard", "extended", "heavy"][index] };
+    const model = STOP_MODELS[STOPS[index]];
+    if (model.family === "pro") return { family: "pro", effort: current.family === "pro" ? current.effort : "standard" };
+    return Object.assign({}, model);
   }
   function versioned(label) {
-    return selection.version && selection.version !== "latest" ? `${selection.version} ${label}` : label;
+    const named = selection.version && selection.version !== "latest" ? `${selection.version} ${label}` : label;
+    return DRIFT37.modelPrefix + named;
   }
 
   async function setSelection(change) {
@@ -716,7 +743,7 @@
           "button",
           { type: "button", role: "radio", class: "radio", "aria-checked": String(selection.family === family),
             onclick: () => setSelection({ family, effort: family === "pro" ? "standard" : selection.family === "thinking" ? selection.effort : "standard" }) },
-          title(family),
+          DRIFT37.modelPrefix + title(family),
         ),
       );
       const rows = [h("div", { role: "radiogroup", "aria-label": "Model family", class: "radio-group" }, radios)];
@@ -763,8 +790,9 @@
     const opener = h("button", { type: "button", class: "model-button", "aria-haspopup": "menu", "aria-expanded": "false" }, "Model");
     const chipSlot = h("span", { class: "chip-slot" });
     const chipLabel = () => {
-      if (selection.family === "thinking") return selection.effort === "standard" ? "Thinking" : `${EFFORT_LABELS[selection.effort]} Thinking`;
-      if (selection.family === "pro") return selection.effort === "standard" ? "Pro" : `${EFFORT_LABELS[selection.effort]} Pro`;
+      const prefix = DRIFT37.modelPrefix;
+      if (selection.family === "thinking") return selection.effort === "standard" ? `${prefix}Thinking` : `${prefix}${EFFORT_LABELS[selection.effort]} Thinking`;
+      if (selection.family === "pro") return selection.effort === "standard" ? `${prefix}Pro` : `${prefix}${EFFORT_LABELS[selection.effort]} Pro`;
       return null;
     };
     let menuRender = null;
@@ -784,9 +812,14 @@
       const menu = h("div", { role: "menu", class: "popover", "aria-label": "Model" });
       menuRender = () => {
         const rows = ["instant", "thinking", "pro"].map((family) =>
-          menuItem("menuitemradio", title(family), { "aria-checked": String(selection.family === family) },
+          menuItem("menuitemradio", DRIFT37.modelPrefix + title(family), { "aria-checked": String(selection.family === family) },
             () => setSelection({ family, effort: "standard" })),
         );
+        // drift_ambiguous_model: an older model whose name ends the same way.
+        if (DRIFT37.ambiguousModel) {
+          rows.splice(2, 0, menuItem("menuitemradio", "GPT-5.5 Thinking", { "aria-checked": "false" },
+            () => setSelection({ family: "thinking", effort: "standard" })));
+        }
         if (selection.family === "instant") {
           rows.push(
             h("div", { role: "switch", tabindex: -1, class: "menu-row switch-row", "aria-checked": String(!!selection.auto_switch),
@@ -893,7 +926,7 @@
       const status = h("div", { role: "status", "aria-live": "polite", id: "power-status", class: "power-status" });
       const hint = h("span", { id: "power-hint", class: "sr-only" }, "Use Left and Right arrow keys to adjust power.");
       const stopLabel = h("span", { class: "power-stop" });
-      const slider = h("div", { role: "slider", class: "power-track", "aria-label": "Power level", "aria-valuemin": 0, "aria-valuemax": 4 });
+      const slider = h("div", { role: "slider", class: "power-track", "aria-label": "Power level", "aria-valuemin": 0, "aria-valuemax": STOPS.length - 1 });
       const power = h(
         "div",
         // drift_zero_height_slider: the same element, collapsed to no pixels (app.css).
@@ -902,7 +935,7 @@
         slider,
       );
       const step = (delta) => {
-        const index = Math.max(0, Math.min(4, stopIndex(selection) + delta));
+        const index = Math.max(0, Math.min(STOPS.length - 1, stopIndex(selection) + delta));
         if (index === stopIndex(selection)) return;
         setSelection(selectionForStop(index, selection));
         // Stepping down to Instant closes the whole picker (observed live, facts §1.4d).
@@ -920,11 +953,11 @@
       const choose = (change) => { closePopover(); setSelection(change); };
       menuRender = () => {
         const index = stopIndex(selection);
-        status.textContent = `${STOPS[index]}, ${index + 1} of 5.`;
+        status.textContent = `${STOPS[index]}, ${index + 1} of ${STOPS.length}.`;
         stopLabel.textContent = STOPS[index];
         slider.setAttribute("aria-valuenow", String(index));
         slider.setAttribute("aria-valuetext", STOPS[index]);
-        slider.style.setProperty("--pos", `${index * 25}%`);
+        slider.style.setProperty("--pos", `${(index * 100) / Math.max(1, STOPS.length - 1)}%`);
         selectModel.setAttribute("aria-expanded", String(modelView));
         const rows = [selectModel];
         if (modelView) {

@@ -491,8 +491,21 @@ window.SimCommon = (() => {
     stream(view, result.data.message_id, null);
   }
 
+  // lazy_file_input (issue 37): a file input that exists only while its chooser is open,
+  // appended to `parent` for the click and removed once files are chosen or the chooser closes.
+  function chooseLazily(parent, onFile) {
+    const lazy = h("input", { type: "file", multiple: true, class: "hidden-file-input", tabindex: -1 });
+    lazy.addEventListener("change", () => {
+      for (const file of Array.from(lazy.files || [])) onFile(file);
+      lazy.remove();
+    });
+    lazy.addEventListener("cancel", () => lazy.remove());
+    parent.append(lazy);
+    lazy.click();
+  }
+
   return {
-    readConfig, session, composerActions, h, svgIcon, api, pageEvents, apiPath, hydrateLinks,
+    chooseLazily, readConfig, session, composerActions, h, svgIcon, api, pageEvents, apiPath, hydrateLinks,
     RevealMixin, runStream, trackUpload, startUpload, sender, banner, prefill, streamer, showTurn,
     retryTurn,
   };

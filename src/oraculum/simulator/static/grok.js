@@ -6,6 +6,9 @@
   const { h, svgIcon, api, apiPath } = SimCommon;
   const CONFIG = SimCommon.readConfig();
   const SC = CONFIG.scenario;
+  // Issue 37 §2: uploads without a standing file input.
+  const LAZY_INPUT = SC.flags.includes("lazy_file_input");
+  const NO_UPLOAD = SC.flags.includes("no_upload_path");
   const API = CONFIG.api;
   const sim = SimCommon.session(CONFIG, API.page_event);
   const { pageEvent } = sim;
@@ -58,7 +61,7 @@
     { id: "composer", class: "query-bar" },
     attachmentsEl,
     editor,
-    h("div", { class: "composer-row" }, attachButton, fileInput, h("div", { class: "spacer" }), modelButton, actionSlot),
+    h("div", { class: "composer-row" }, attachButton, LAZY_INPUT || NO_UPLOAD ? null : fileInput, h("div", { class: "spacer" }), modelButton, actionSlot),
   );
   const composerWrap = h("div", { id: "composer-wrap", class: "composer-wrap" }, bannerSlot, form);
   app.append(sidebar, h("div", { class: "main-col" }, header, thread, composerWrap));
@@ -165,7 +168,7 @@
       h(
         "div",
         { role: "menu", class: "popover attach-menu", "aria-label": "Attach" },
-        h("div", { role: "menuitem", tabindex: -1, class: "menu-row", onclick: () => { closeMenu(); fileInput.click(); } }, "Upload a file"),
+        NO_UPLOAD ? null : h("div", { role: "menuitem", tabindex: -1, class: "menu-row", onclick: () => { closeMenu(); chooseFiles(); } }, "Upload a file"),
         h("div", { role: "menuitem", tabindex: -1, class: "menu-row", onclick: () => { closeMenu(); pageEvent("add_text_content"); } }, "Add text content"),
       ),
     ),
@@ -174,6 +177,12 @@
     for (const file of Array.from(fileInput.files || [])) startUpload(file);
     fileInput.value = "";
   });
+  // lazy_file_input (issue 37): the input exists only while the entry's file chooser is open.
+  function chooseFiles() {
+    if (LAZY_INPUT) SimCommon.chooseLazily(form, startUpload);
+    else fileInput.click();
+  }
+
 
   // ---------------------------------------------------------------- model select
   const modelTitle = (id) => (MODELS.find((m) => m.id === id) || MODELS[0]).title;
