@@ -61,7 +61,15 @@ FLAGS: dict[str, str] = {
     "dr_no_widget_state": "the report frame's window.openai.widgetState stays null",
     "dr_unresolved_citation": "the report carries a citation token with no content_references",
     "dr_code_tokens": "the report has code fences holding token-like citation text",
+    # Obstacles (issue 37 §1): shown at `obstacle_at`; button presses and Escapes are events.
+    "obstacle_modal": "an aria-modal dialog ('Not now' / 'Try it') aria-hides and inerts the page",
+    "obstacle_backdrop": "a backdrop with no dismiss button covers the page; Escape closes it",
+    "obstacle_consent": "a cookie consent region ('Accept all' / 'Reject non-essential') over it",
+    "obstacle_unclearable": "a modal with only 'Upgrade' / 'Accept all' that ignores Escape",
+    "send_after_text": "no Send button until the composer holds text (a voice button instead)",
 }
+OBSTACLE_FLAGS = frozenset(f for f in FLAGS if f.startswith("obstacle_"))
+OBSTACLE_MOMENTS = ("load", "ready", "upload", "answer")
 
 
 # The flags the Grok page reproduces; the others belong to ChatGPT's own UI (its pickers,
@@ -79,6 +87,7 @@ GROK_FLAGS = frozenset(
         "navigate_away",
         "prefilled_thread",
         "extra_assistant",
+        *OBSTACLE_FLAGS,
     }
 )
 FLAGS_BY_PROVIDER: dict[str, frozenset[str]] = {"chatgpt": frozenset(FLAGS), "grok": GROK_FLAGS}
@@ -114,6 +123,8 @@ class Scenario:
     picker_delay_ms: int = 700
     research_ms: int = 4000
     research_reported_ms: int = 0
+    obstacle_at: str = "load"
+    obstacle_delay_ms: int = 1500
 
     def has(self, flag: str) -> bool:
         return flag in self.flags
@@ -164,6 +175,8 @@ KNOBS: dict[str, tuple[str, tuple[str, ...] | None, str]] = {
     "picker_delay_ms": ("int", None, "drift_slow_picker: how late a picker choice shows"),
     "research_ms": ("int", None, "Deep Research: wall-clock length of the research phase"),
     "research_reported_ms": ("int", None, "Deep Research: the length its header claims (0 = real)"),
+    "obstacle_at": ("choice", OBSTACLE_MOMENTS, "obstacle_*: when it shows (ready: after a delay)"),
+    "obstacle_delay_ms": ("int", None, "obstacle_at=ready: how long after load it shows"),
 }
 
 # Query keys that are part of a chat URL but not knobs (ignored, never an error).
