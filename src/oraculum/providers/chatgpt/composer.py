@@ -71,10 +71,11 @@ async def attach_archive(
     if not archive.exists():
         raise OracleError("archive_missing", f"Archive missing: {archive}")
     add = chat.add_files()
-    if await add.count() == 0:
+    if not await chat.present(add, vocab.ADD_FILES_LABEL):
         raise OracleError("composer_not_found", f'Could not find "{vocab.ADD_FILES_LABEL}" button')
-    await add.first.click()
-    await chat.page.locator(vocab.FILE_INPUT_SELECTOR).first.set_input_files(str(archive))
+    await chat.guarded_click(add.first, vocab.ADD_FILES_LABEL)
+    file_input = chat.page.locator(vocab.FILE_INPUT_SELECTOR).first
+    await chat.guarded_set_files(file_input, archive, "the file input")
     done_since: float | None = None
     last = ChipReading(found=False, text="", busy_markers=0, error_markers=0)
     deadline = time.monotonic() + timeout_s
@@ -118,6 +119,7 @@ async def fill_prompt(chat: ChatGPTPage, prompt: str) -> None:
     deadline = time.monotonic() + EDITOR_WAIT_S
     cleared: dict = {"ok": False, "reason": "not-editable"}
     while time.monotonic() < deadline:
+        await chat.obstacles.clear(chat.composer(), "the composer")  # an inert page has no focus
         cleared = await chat.clear_composer()
         if cleared["ok"]:
             break
@@ -130,9 +132,9 @@ async def fill_prompt(chat: ChatGPTPage, prompt: str) -> None:
             retryable=True,
         )
     composer = chat.composer()
-    if await composer.count() == 0:
+    if not await chat.present(composer, "the composer"):
         raise OracleError("composer_not_found", "Could not find the ChatGPT composer textbox")
-    await composer.first.fill(prompt)
+    await chat.guarded_fill(composer.first, prompt, "the composer")
     shown = await chat.page.locator(vocab.COMPOSER_EDITOR_SELECTOR).first.inner_text()
     if _squash(shown) != _squash(prompt):
         raise OracleError(
@@ -178,7 +180,7 @@ async def wait_send_ready(
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         send = chat.send_button()
-        if await send.count() > 0 and await send.first.is_enabled():
+        if await chat.present(send, "Send") and await send.first.is_enabled():
             return
         scoped = await chat.scoped_text()
         failed = upload_error(scoped)
@@ -197,9 +199,9 @@ async def wait_send_ready(
 
 async def click_send(chat: ChatGPTPage) -> None:
     send = chat.send_button()
-    if await send.count() == 0:
+    if not await chat.present(send, "Send"):
         raise OracleError("send_not_found", "The Send button disappeared before it was clicked.")
-    await send.first.click()
+    await chat.guarded_click(send.first, "Send")
 
 
 async def wait_accepted(

@@ -29,6 +29,7 @@ from oraculum.providers.browser_job import (
     navigation_recorder,
     open_ready,
     send_recorded,
+    watch_obstacles,
 )
 from oraculum.providers.chatgpt import composer, deep_research
 from oraculum.providers.chatgpt.completion import (
@@ -85,6 +86,7 @@ class ChatGPTProvider(BrowserProvider):
         )
 
     async def _drive(self, ctx: WorkerContext, chat: ChatGPTPage) -> ProviderOutcome:
+        watch_obstacles(ctx, chat)
         await self._verify(ctx, chat)
         await ctx.enter_phase(Phase.CONFIGURING_MODEL)
         research = _is_research(ctx.job)
@@ -242,7 +244,9 @@ class ChatGPTProvider(BrowserProvider):
             research=research,
             anchored=anchored,
         )
-        return collection_outcome(ctx, result, f" ({len(answer.text)} characters streamed)")
+        return collection_outcome(
+            ctx, result, f" ({len(answer.text)} characters streamed)", view=chat
+        )
 
 
 def _is_research(job: Job) -> bool:

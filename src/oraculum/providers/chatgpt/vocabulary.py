@@ -9,6 +9,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from oraculum.providers.obstacle_guard import ObstacleVocabulary
+from oraculum.providers.obstacles import DismissVocabulary
+
 # Origins -----------------------------------------------------------------------------------
 
 REAL_ORIGINS = ("https://chatgpt.com", "https://chat.openai.com", "https://auth.openai.com")
@@ -38,6 +41,55 @@ STOP_LABELS = ("Stop answering", "Stop streaming", "Stop generating", "Stop")
 STOP_SELECTOR = '[data-testid="stop-button"]'
 RETRY_LABEL = "Retry"
 CLOSE_LABELS = ("Close", "Close dialog")
+
+# Obstacles: what covers the page, and the only controls that may clear it ---------------------
+
+# Pressed (after Escape) to get rid of a dialog, banner or toast and nothing else; earlier wins.
+DISMISS_LABELS = (
+    "Not now",
+    "Maybe later",
+    "No thanks",
+    "No, thanks",
+    "Dismiss",
+    "Close dialog",
+    "Close",
+    "Got it",
+    "Skip",
+    "Reject non-essential",
+    "Necessary cookies only",
+    "Only necessary",
+    "Reject all",
+    "Decline",
+    "×",
+)
+# Never pressed, whatever else the name says: upgrading, buying, enabling a feature, changing
+# the model, accepting all cookies.
+FORBIDDEN_LABELS = (
+    "Try it",
+    "Try now",
+    "Upgrade",
+    "Buy",
+    "Purchase",
+    "Subscribe",
+    "Start trial",
+    "Free trial",
+    "Accept",
+    "Accept all",
+    "Allow all",
+    "Agree",
+    "Get started",
+    "Enable",
+    "Turn on",
+    "Switch",
+    "Use",
+    "Continue",
+    "Confirm",
+    "Yes",
+)
+# Where an obstacle's root is found from what sits over the target.
+OBSTACLE_ROLES = ("dialog", "alertdialog", "region", "banner", "status", "alert", "complementary")
+# The driver's own popups (menus it opened), never obstacles.
+POPUP_ROLES = ("menu", "listbox", "tooltip")
 
 # Turns -------------------------------------------------------------------------------------
 
@@ -164,6 +216,17 @@ def power_stop_for(family: str, effort: str | None) -> str:
 def compact_tier_for(family: str, effort: str | None) -> str:
     """The compact "Intelligence" row that serves a preset."""
     return power_stop_for(family, effort)
+
+
+def obstacle_vocabulary() -> ObstacleVocabulary:
+    """The obstacle layer's words for ChatGPT: its policy and its composer (the default target)."""
+    return ObstacleVocabulary(
+        policy=DismissVocabulary(dismiss=DISMISS_LABELS, forbidden=FORBIDDEN_LABELS),
+        target_selector=COMPOSER_REGION_SELECTOR,
+        target_has=COMPOSER_EDITOR_SELECTOR,
+        popup_roles=POPUP_ROLES,
+        obstacle_roles=OBSTACLE_ROLES,
+    )
 
 
 def page_vocabulary() -> dict[str, Any]:
