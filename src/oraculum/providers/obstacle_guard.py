@@ -40,23 +40,27 @@ DISMISS_CLICK_TIMEOUT_MS = 5_000
 MARK = "data-oraculum-obstacle"
 
 
+# ARIA roles (the spec's words, not a provider's): where an obstacle's root is found from what
+# sits over the target, and the popups a driver opens itself (menus), never obstacles.
+OBSTACLE_ROLES = ("dialog", "alertdialog", "region", "banner", "status", "alert", "complementary")
+POPUP_ROLES = ("menu", "listbox", "tooltip")
+
+
 @dataclass(frozen=True)
 class ObstacleVocabulary:
-    """What a provider's vocabulary gives the layer: its dismiss policy's words, where its
-    composer is (the default target), and which roles are its own popups or obstacle roots."""
+    """What a provider's vocabulary gives the layer: its dismiss policy's words and where its
+    composer is (the default target: ``target_selector`` holding ``target_has``)."""
 
     policy: DismissVocabulary
     target_selector: str
     target_has: str
-    popup_roles: tuple[str, ...]
-    obstacle_roles: tuple[str, ...]
 
     def reading_args(self) -> dict[str, Any]:
         return {
             "targetSelector": self.target_selector,
             "targetHas": self.target_has,
-            "popupRoles": list(self.popup_roles),
-            "obstacleRoles": list(self.obstacle_roles),
+            "popupRoles": list(POPUP_ROLES),
+            "obstacleRoles": list(OBSTACLE_ROLES),
             "mark": MARK,
         }
 

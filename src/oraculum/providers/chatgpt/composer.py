@@ -27,6 +27,7 @@ EDITOR_WAIT_S = 15.0
 EDITOR_POLL_S = 0.1
 SEND_READY_POLL_S = 0.1
 ACCEPT_POLL_S = 0.1
+SEND_WANTED = "the Send button"  # how the obstacle layer's records name it
 
 
 def _rate_limit_error(context: str, evidence: str) -> OracleError:
@@ -180,7 +181,7 @@ async def wait_send_ready(
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         send = chat.send_button()
-        if await chat.present(send, "Send") and await send.first.is_enabled():
+        if await chat.present(send, SEND_WANTED) and await send.first.is_enabled():
             return
         scoped = await chat.scoped_text()
         failed = upload_error(scoped)
@@ -199,9 +200,9 @@ async def wait_send_ready(
 
 async def click_send(chat: ChatGPTPage) -> None:
     send = chat.send_button()
-    if not await chat.present(send, "Send"):
+    if not await chat.present(send, SEND_WANTED):
         raise OracleError("send_not_found", "The Send button disappeared before it was clicked.")
-    await chat.guarded_click(send.first, "Send")
+    await chat.guarded_click(send.first, SEND_WANTED)
 
 
 async def wait_accepted(

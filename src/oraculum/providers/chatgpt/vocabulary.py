@@ -86,11 +86,6 @@ FORBIDDEN_LABELS = (
     "Confirm",
     "Yes",
 )
-# Where an obstacle's root is found from what sits over the target.
-OBSTACLE_ROLES = ("dialog", "alertdialog", "region", "banner", "status", "alert", "complementary")
-# The driver's own popups (menus it opened), never obstacles.
-POPUP_ROLES = ("menu", "listbox", "tooltip")
-
 # Turns -------------------------------------------------------------------------------------
 
 ASSISTANT_HEADING = "ChatGPT said:"
@@ -224,8 +219,6 @@ def obstacle_vocabulary() -> ObstacleVocabulary:
         policy=DismissVocabulary(dismiss=DISMISS_LABELS, forbidden=FORBIDDEN_LABELS),
         target_selector=COMPOSER_REGION_SELECTOR,
         target_has=COMPOSER_EDITOR_SELECTOR,
-        popup_roles=POPUP_ROLES,
-        obstacle_roles=OBSTACLE_ROLES,
     )
 
 

@@ -98,8 +98,6 @@ def obstacle_vocabulary() -> ObstacleVocabulary:
         policy=DismissVocabulary(dismiss=DISMISS_LABELS, forbidden=FORBIDDEN_LABELS),
         target_selector=COMPOSER_REGION_SELECTOR,
         target_has=EDITABLE_SELECTOR,
-        popup_roles=chatgpt_vocab.POPUP_ROLES,
-        obstacle_roles=chatgpt_vocab.OBSTACLE_ROLES,
     )
 
 
