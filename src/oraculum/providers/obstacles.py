@@ -106,7 +106,6 @@ class Dismissal:
     control: str  # ESCAPE or a button's accessible name
     cleared: bool = False
     wanted: str = ""  # the control the driver was going for
-    extra: dict[str, Any] = field(default_factory=dict)
 
     def describe(self) -> str:
         how = "Escape" if self.control == ESCAPE else f'button "{self.control}"'

@@ -18,6 +18,7 @@ from oraculum.core.config import Config
 from oraculum.core.errors import OracleError
 from oraculum.jobs.model import Job
 from oraculum.providers.base import AdoptedUrl
+from oraculum.providers.chatgpt import vocabulary as vocab
 from oraculum.providers.chatgpt.page import ChatGPTPage, TurnsReading
 from oraculum.providers.chatgpt.page_state import (
     conversation_id_from_url,
@@ -223,10 +224,10 @@ async def _retried_failed_turn(
     if not failure or reading.stop_present:
         return False
     retry = chat.retry_button()
-    if not ctx.retried and await retry.count() > 0:
+    if not ctx.retried and await chat.present(retry, vocab.RETRY_LABEL):
         ctx.log(f"generation failed ({failure}); pressing Retry once")
         ctx.retried = True
-        await retry.first.click()
+        await chat.guarded_click(retry.first, vocab.RETRY_LABEL)
         return True
     raise OracleError("generation_failed", f"ChatGPT response failed: {failure}", retryable=True)
 

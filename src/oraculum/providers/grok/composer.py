@@ -63,7 +63,7 @@ async def attach_archive(grok: GrokPage, archive: Path, *, timeout_s: float) -> 
     await grok.guarded_click(attach.first, vocab.ATTACH_LABEL)
     await asyncio.sleep(MENU_SETTLE_S)
     await grok.guarded_set_files(grok.file_input().first, archive, "the file input")
-    await grok.page.keyboard.press("Escape")  # close the attach menu if it is still open
+    await grok.guarded_press("Escape", "the attach menu")  # close it if it is still open
     seen = 0
     composer = ""
     deadline = time.monotonic() + timeout_s
