@@ -13,9 +13,10 @@ import pytest
 
 from homes import bare_project, finished, log_of  # noqa: F401 (bare_project: the fixture)
 from oraculum.jobs.model import EventKind, Job, Status
+from oraculum.providers.chatgpt.page import ChatGPTPage
 from oraculum.simulator import SimulatorThread
 
-from .conftest import assert_failed_before_send, submit_chatgpt, write_config
+from .conftest import assert_failed_before_send, simulator_page, submit_chatgpt, write_config
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -96,3 +97,34 @@ def test_obstacle_appearing_mid_job_is_cleared(seeded, sim, project, moment) -> 
     assert "Try it" not in pressed(sim)
     answer = Path(done.response_path).read_text()
     assert "Summarise the project." in answer and "Try the new canvas" not in answer
+
+
+# A backdrop that shows only after the layer looked (as real ones do, mid-animation): only the
+# click's own interception can tell. Escape removes it.
+LATE_BACKDROP = """() => {
+  const d = document.createElement("div");
+  d.style.cssText = "position:fixed;inset:0;z-index:999;background:rgba(0,0,0,.3)";
+  document.body.append(d);
+  document.addEventListener("keydown", (e) => { if (e.key === "Escape") d.remove(); });
+}"""
+
+
+async def test_obstacle_intercepting_a_click_is_cleared_and_the_click_retried_once(sim) -> None:
+    async with simulator_page(sim) as page:
+        await page.goto(sim.chat_url())
+        await page.locator("#prompt-textarea[contenteditable=true]").wait_for()
+        chat = ChatGPTPage(page)
+        add = chat.add_files().first
+        attempts = 0
+
+        async def click() -> None:
+            nonlocal attempts
+            attempts += 1
+            if attempts == 1:
+                await page.evaluate(LATE_BACKDROP)
+            await add.click(timeout=2_000)
+
+        await chat.obstacles.act(add, "Add files and more", click)
+        assert attempts == 2  # intercepted once, cleared, clicked again
+        assert [(d.control, d.cleared) for d in chat.obstacles.dismissals] == [("Escape", True)]
+        assert await add.get_attribute("aria-expanded") == "true"  # the click took effect
