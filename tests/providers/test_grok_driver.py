@@ -37,8 +37,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 FAST_SIM = {"think_ms": 150, "token_ms": 2, "hydrate_ms": 80, "upload_ms": 120}
 
 
-@pytest.fixture(scope="module")
-def sim() -> Iterator[SimulatorThread]:
+@pytest.fixture(scope="module", name="sim")
+def grok_sim() -> Iterator[SimulatorThread]:
     with SimulatorThread(provider="grok", **FAST_SIM) as running:
         yield running
 
@@ -62,8 +62,8 @@ def sign_in_seed(config: Config, sim: SimulatorThread) -> None:
     asyncio.run(seed_simulator_profile(seed, sim.url, options, provider="grok"))
 
 
-@pytest.fixture(scope="module")
-def seeded(tmp_path_factory: pytest.TempPathFactory, sim: SimulatorThread) -> Iterator[Config]:
+@pytest.fixture(scope="module", name="seeded")
+def grok_seeded(tmp_path_factory: pytest.TempPathFactory, sim: SimulatorThread) -> Iterator[Config]:
     """One oraculum home per module, its Grok seed signed in through the simulator's form."""
     home = tmp_path_factory.mktemp("grok-home")
     with pytest.MonkeyPatch.context() as patch:

@@ -538,6 +538,12 @@ class ErrorCode(StrEnum):
         _FINAL,
         "the follow-up job and the conversation id name different conversations",
     )
+    PAGE_OBSTRUCTED = (
+        "page_obstructed",
+        _FAILED,
+        _RETRY,
+        "a dialog or banner covers the page and nothing safe clears it",
+    )
     PERSISTED_SESSION_REQUIRED = (
         "persisted_session_required",
         _SETUP,

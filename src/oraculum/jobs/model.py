@@ -101,6 +101,7 @@ class EventKind(StrEnum):
     NOTIFICATION = "notification"
     WAKEUP = "wakeup"
     NAVIGATION = "navigation"
+    OBSTACLE = "obstacle"  # a dialog or banner the driver cleared (or tried to)
     NOTE = "note"
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -22,14 +23,18 @@ from oraculum.browser.profile import clone_profile
 from oraculum.browser.session import LaunchOptions, browser_on_profile
 from oraculum.browser.transport import attached_page
 from oraculum.capture.collect import CollectionResult
+from oraculum.capture.files import CAPTURE_JSON
 from oraculum.core.config import seed_profile_dir
 from oraculum.core.errors import ErrorCode, OracleError
+from oraculum.core.fsio import atomic_write_json
 from oraculum.core.providers import provider_spec
 from oraculum.jobs.locks import named_lock
 from oraculum.jobs.model import EventKind, Job, Phase, PromptSendState
 from oraculum.providers.base import AdoptedUrl, ProviderOutcome, WorkerContext, with_send_warning
 from oraculum.providers.chatgpt.completion import CompletionContext
 from oraculum.providers.chatgpt.page_state import conversation_id_from_url
+from oraculum.providers.obstacles import Dismissal
+from oraculum.providers.page import ScriptedPage
 
 AUTH_LOCK_TIMEOUT_S = 600.0
 T = TypeVar("T")
@@ -154,13 +159,36 @@ def conversation_patch(job: Job, adopted: AdoptedUrl | None) -> dict[str, Any]:
     )
 
 
+def watch_obstacles(ctx: WorkerContext, view: ScriptedPage) -> None:
+    """Every obstacle the view's layer clears (or tries to) goes to the job's log and events."""
+    view.obstacles.log = ctx.log
+
+    async def recorded(dismissal: Dismissal) -> None:
+        await ctx.record({}, message=f"Obstacle: {dismissal.describe()}.", kind=EventKind.OBSTACLE)
+
+    view.obstacles.on_dismissal = recorded
+
+
+def record_obstacles(job_dir: Path, dismissals: Sequence[Dismissal]) -> None:
+    """The run's dismissals as the capture record's ``obstacles`` list (when one was written)."""
+    path = job_dir / CAPTURE_JSON
+    if not dismissals or not path.exists():
+        return
+    record = json.loads(path.read_text(encoding="utf-8"))
+    record["obstacles"] = [d.to_json() for d in dismissals]
+    atomic_write_json(path, record)
+
+
 async def collection_outcome(
-    ctx: WorkerContext, result: CollectionResult, note: str = ""
+    ctx: WorkerContext, result: CollectionResult, note: str = "", view: ScriptedPage | None = None
 ) -> ProviderOutcome:
-    """How a run ends once its answer was collected. `complete` means saved: when nothing was
-    saved (nothing, or no single turn, could be captured), the facts are recorded and the job
-    fails with `answer_not_saved`, naming `read --recollect` (the answer is in the conversation;
-    a recollection that saves it completes the job, and nothing is sent again)."""
+    """How a run ends once its answer was collected (``view``'s obstacles recorded). `complete`
+    means saved: when nothing was saved (nothing, or no single turn, could be captured), the
+    facts are recorded and the job fails with `answer_not_saved`, naming `read --recollect`
+    (the answer is in the conversation; a recollection that saves it completes the job, and
+    nothing is sent again)."""
+    if view is not None:
+        record_obstacles(ctx.paths.dir, view.obstacles.dismissals)
     gaps = result.gaps.all()
     ctx.log(f"collected: {result.status}{note}" + (f"; gaps: {', '.join(gaps)}" if gaps else ""))
     patch = {"generation_status": "completed", **result.patch}

@@ -1,13 +1,16 @@
 """What every provider's tab wrapper shares: packaged in-page scripts evaluated with the
-provider's vocabulary, and a default timeout that fails a step instead of hanging."""
+provider's vocabulary, a default timeout that fails a step instead of hanging, and the obstacle
+layer every action goes through (`guarded_click` and friends)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, ClassVar
 
 from playwright.async_api import Locator, Page
 
 from oraculum.capture.page import packaged_script
+from oraculum.providers.obstacle_guard import ObstacleGuard, ObstacleVocabulary
 
 __all__ = ["ScriptedPage", "button_names", "menu_entries"]
 
@@ -18,9 +21,12 @@ class ScriptedPage:
     ACTION_TIMEOUT_MS = 15_000
     SCRIPTS_PACKAGE: ClassVar[str]  # the package whose js/ folder holds the page scripts
 
-    def __init__(self, page: Page, vocabulary: dict[str, Any]) -> None:
+    def __init__(
+        self, page: Page, vocabulary: dict[str, Any], obstacles: ObstacleVocabulary
+    ) -> None:
         self.page = page
         self.vocabulary = vocabulary
+        self.obstacles = ObstacleGuard(page, obstacles)
         # A control that never appears should fail this step, not hang for Playwright's 30 s.
         page.set_default_timeout(self.ACTION_TIMEOUT_MS)
 
@@ -30,6 +36,31 @@ class ScriptedPage:
     async def evaluate(self, name: str, **extra: Any) -> Any:
         """Run the page script ``name`` with the vocabulary (and ``extra``) as its argument."""
         return await self.page.evaluate(self.script(name), {**self.vocabulary, **extra})
+
+    # Actions, each behind the obstacle layer (``wanted`` names the control in its records) --
+
+    async def present(self, control: Locator, wanted: str) -> bool:
+        """Whether ``control`` is on the page once whatever hides it is cleared (a modal that
+        aria-hides the page hides every control from a role query)."""
+        await self.obstacles.clear(control, wanted)
+        return await control.count() > 0
+
+    async def guarded_click(self, control: Locator, wanted: str) -> None:
+        await self.obstacles.act(control, wanted, lambda: control.click())
+
+    async def guarded_fill(self, control: Locator, text: str, wanted: str) -> None:
+        await self.obstacles.act(control, wanted, lambda: control.fill(text))
+
+    async def guarded_press(self, key: str, wanted: str, control: Locator | None = None) -> None:
+        """``key`` pressed in ``control`` (else wherever focus is)."""
+        if control is None:
+            await self.obstacles.clear(None, wanted)
+            await self.page.keyboard.press(key)
+            return
+        await self.obstacles.act(control, wanted, lambda: control.press(key))
+
+    async def guarded_set_files(self, control: Locator, path: Path, wanted: str) -> None:
+        await self.obstacles.act(control, wanted, lambda: control.set_input_files(str(path)))
 
 
 async def menu_entries(page: Page, menu_selectors: tuple[str, ...]) -> list[str]:

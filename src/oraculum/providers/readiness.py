@@ -138,9 +138,11 @@ async def wait_until_ready(
     timeout_s: float,
     on_failure: OnFailure,
     log: Callable[[str], None],
+    clear_obstacles: Callable[[], Awaitable[object]] | None = None,
 ) -> None:
     """Poll ``read`` until the page is ready. One reload is allowed for an outage, and one for
-    a lingering state; a login page fails at once; what persists fails."""
+    a lingering state; a login page fails at once; what persists fails. A page not ready yet
+    may only be covered: ``clear_obstacles`` clears it (or fails `page_obstructed`)."""
     started = time.monotonic()
     poll = _Poll()
     last: Classification | None = None
@@ -153,6 +155,13 @@ async def wait_until_ready(
             continue
         if last.state == PageState.READY:
             return
+        if last.state == PageState.UNKNOWN and clear_obstacles is not None:
+            try:
+                await clear_obstacles()
+            except OracleError:
+                raise  # page_obstructed: covered by what nothing safe clears
+            except Exception as exc:  # a navigation mid-read: look again
+                log(f"page not readable for obstacles yet: {exc}")
         await _step(last, poll, reload, rules, on_failure, log)
         await asyncio.sleep(POLL_S)
     if last is not None and last.state != PageState.UNKNOWN:
@@ -172,6 +181,7 @@ async def wait_until_ready(
 
 class ObservablePage(Protocol):
     page: Any  # the Playwright page (reloaded once when a state lingers)
+    obstacles: Any  # its obstacle layer (`providers.obstacle_guard.ObstacleGuard`)
 
     async def observe(self) -> Any: ...
 
@@ -193,8 +203,17 @@ def page_waiter(
         async def read() -> Classification:
             return classify(await view.observe(), origins)
 
+        async def clear() -> None:
+            await view.obstacles.clear(None, "the composer")
+
         await wait_until_ready(
-            read, view.page.reload, rules, timeout_s=timeout_s, on_failure=on_failure, log=log
+            read,
+            view.page.reload,
+            rules,
+            timeout_s=timeout_s,
+            on_failure=on_failure,
+            log=log,
+            clear_obstacles=clear,
         )
 
     return wait

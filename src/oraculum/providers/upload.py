@@ -13,13 +13,14 @@ import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from playwright.async_api import Locator, Page
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from oraculum.capture.page import packaged_script
 from oraculum.core.errors import ErrorCode, OracleError
-from oraculum.providers.page import menu_entries
+from oraculum.providers.page import ScriptedPage, menu_entries
 
 __all__ = ["UploadRoute", "choose_file", "control_not_found", "visible_entries"]
 
@@ -54,21 +55,23 @@ def control_not_found(wanted: str, observed: Sequence[str], why: str) -> OracleE
     )
 
 
-async def choose_file(page: Page, route: UploadRoute, path: str) -> str:
-    """Set ``path`` on the page's upload control; returns how ("file input" or "file chooser").
-    The attach menu must be open already."""
+async def choose_file(view: ScriptedPage, route: UploadRoute, path: Path) -> str:
+    """Set ``path`` on the page's upload control, behind the view's obstacle layer; returns how
+    ("file input" or "file chooser"). The attach menu must be open already."""
+    page = view.page
     standing = page.locator(route.file_input_selector)
     if await standing.count():
-        await standing.first.set_input_files(path)
+        await view.guarded_set_files(standing.first, path, "the file input")
         return "file input"
     entry = await _entry(page, route)
     if entry is None:
         observed = await menu_entries(page, route.menu_selectors)
         raise control_not_found(route.wanted, observed, "the page has no file input")
     try:
+        # The click stays inside the wait: a chooser opened before it would be missed.
         async with page.expect_file_chooser(timeout=CHOOSER_WAIT_S * 1000) as chooser:
-            await entry.click()
-        await (await chooser.value).set_files(path)
+            await view.guarded_click(entry, "the upload entry")
+        await (await chooser.value).set_files(str(path))
     except PlaywrightTimeout:
         observed = await menu_entries(page, route.menu_selectors)
         raise control_not_found(

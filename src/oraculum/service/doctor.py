@@ -29,7 +29,7 @@ from oraculum.browser.errors import classify_browser_error, first_line
 from oraculum.browser.profile import remove_profile
 from oraculum.browser.session import LaunchOptions, browser_on_profile
 from oraculum.core.config import Config, load_config, provider_urls, seed_profile_dir
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.fsio import DIR_MODE
 from oraculum.core.paths import data_dir, jobs_dir, state_dir
 from oraculum.core.presets import CHATGPT, GROK
@@ -387,7 +387,8 @@ async def _attached_check(config: Config) -> Check:
 
 def _seed_checks(config: Config, provider: str) -> tuple[list[Check], Path | None]:
     """The seed is there and holds a session cookie (preflight's two checks); the seed path
-    when both hold, so the identity probe can run on a clone of it."""
+    whenever it is there, so the page can be opened on a clone of it (the live probe runs
+    even when the cookie check failed, and both are reported)."""
 
     try:
         seed = check_seed_profile(config, provider)
@@ -397,7 +398,7 @@ def _seed_checks(config: Config, provider: str) -> tuple[list[Check], Path | Non
     chat_url, _ = provider_urls(config, provider)
     problem = seed_session_problem(seed, provider, chat_url)
     if problem is not None:
-        return [*checks, failed("seed session cookie", problem)], None
+        return [*checks, failed("seed session cookie", problem)], seed
     return [*checks, Check("seed session cookie", OK, "a session cookie is stored")], seed
 
 
@@ -455,7 +456,7 @@ async def _page_checks(config: Config, seed: Path, live: bool) -> tuple[list[Che
             page = context.pages[0] if context.pages else await context.new_page()
             await page.goto(chat_url)
             checks.append(await _identity(page))
-            if live and checks[-1].status == OK:
+            if live:  # a failed identity probe is reported beside the live probe's findings
                 step, live_part = "live page", {"url": chat_url, "entries": []}
                 checks.extend(await _live(page, config, live_part))
     except Exception as exc:
@@ -485,7 +486,7 @@ async def _live(page: Any, config: Config, live_part: dict[str, Any]) -> list[Ch
             log=lambda _message: None,
         )
     except OracleError as error:
-        if error.code != NOT_READY_CODE:
+        if error.code not in (NOT_READY_CODE, ErrorCode.PAGE_OBSTRUCTED):
             return [failed("live page", error)]  # signed out, a challenge, an outage: not drift
         ready = failed("live page", error)  # it loaded but never looked ready: the probe says why
     else:
@@ -550,7 +551,7 @@ async def _doctor(
         checks += [*seed_checks, *_housekeeping_checks(store, config, chosen)]
         if chosen == GROK:
             checks += [_grok_live()] if live else []
-        elif seed is not None:
+        elif seed is not None and (live or all(c.status != FAIL for c in seed_checks)):
             page_checks, live_part = await _page_checks(config, seed, live)
             checks += page_checks
     if live and chosen == CHATGPT and live_part is None:

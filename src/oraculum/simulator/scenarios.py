@@ -74,7 +74,15 @@ FLAGS: dict[str, str] = {
     # Completion (issue 37 §4): what a finishing turn looks like between and after its phases.
     "label_only_turn": "during `silent_gap_ms` the turn's only text is its reasoning label",
     "rerender_at_end": "when the answer finishes, the turn's DOM is replaced by a fresh copy",
+    # Obstacles (issue 37 §1): shown at `obstacle_at`; button presses and Escapes are events.
+    "obstacle_modal": "an aria-modal dialog ('Not now' / 'Try it') aria-hides and inerts the page",
+    "obstacle_backdrop": "a backdrop with no dismiss button covers the page; Escape closes it",
+    "obstacle_consent": "a cookie consent region ('Accept all' / 'Reject non-essential') over it",
+    "obstacle_unclearable": "a modal with only 'Upgrade' / 'Accept all' that ignores Escape",
+    "send_after_text": "no Send button until the composer holds text (a voice button instead)",
 }
+OBSTACLE_FLAGS = frozenset(f for f in FLAGS if f.startswith("obstacle_"))
+OBSTACLE_MOMENTS = ("load", "ready", "upload", "answer")
 
 
 # The flags the Grok page reproduces; the others belong to ChatGPT's own UI (its pickers,
@@ -97,6 +105,7 @@ GROK_FLAGS = frozenset(
         "rerender_at_end",
         "lazy_file_input",
         "no_upload_path",
+        *OBSTACLE_FLAGS,
     }
 )
 FLAGS_BY_PROVIDER: dict[str, frozenset[str]] = {"chatgpt": frozenset(FLAGS), "grok": GROK_FLAGS}
@@ -139,6 +148,8 @@ class Scenario:
     composer_label: str = ""
     model_prefix: str = ""
     power_stops: str = ""
+    obstacle_at: str = "load"
+    obstacle_delay_ms: int = 1500
 
     def has(self, flag: str) -> bool:
         return flag in self.flags
@@ -199,6 +210,8 @@ KNOBS: dict[str, tuple[str, tuple[str, ...] | None, str]] = {
     "composer_label": ("str", None, "the composer's accessible name ('none': no name)"),
     "model_prefix": ("str", None, "a family prefix on model names in pickers and pills"),
     "power_stops": ("str", None, "the Power slider's stops, comma-separated, in order"),
+    "obstacle_at": ("choice", OBSTACLE_MOMENTS, "obstacle_*: when it shows (ready: after a delay)"),
+    "obstacle_delay_ms": ("int", None, "obstacle_at=ready: how long after load it shows"),
 }
 
 # Query keys that are part of a chat URL but not knobs (ignored, never an error).

@@ -260,10 +260,10 @@ async def _retried_failed_turn(
     if not failure or reading.stop_present:
         return False
     retry = chat.retry_button()
-    if not ctx.retried and await retry.count() > 0:
+    if not ctx.retried and await chat.present(retry, vocab.RETRY_LABEL):
         ctx.log(f"generation failed ({failure}); pressing Retry once")
         ctx.retried = True
-        await retry.first.click()
+        await chat.guarded_click(retry.first, vocab.RETRY_LABEL)
         return True
     raise OracleError("generation_failed", f"ChatGPT response failed: {failure}", retryable=True)
 

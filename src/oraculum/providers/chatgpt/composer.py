@@ -35,6 +35,7 @@ UPLOAD_ROUTE = upload.UploadRoute(
     wanted=f'a file input or an upload entry in "{vocab.ADD_FILES_LABEL}"',
     elsewhere=(vocab.COMPOSER_EDITOR_SELECTOR, *vocab.TURN_CONTAINER_SELECTORS),
 )
+SEND_WANTED = "the Send button"  # how the obstacle layer's records name it
 
 
 def _rate_limit_error(context: str, evidence: str) -> OracleError:
@@ -80,10 +81,10 @@ async def attach_archive(
     if not archive.exists():
         raise OracleError("archive_missing", f"Archive missing: {archive}")
     add = chat.add_files()
-    if await add.count() == 0:
+    if not await chat.present(add, vocab.ADD_FILES_LABEL):
         raise OracleError("composer_not_found", f'Could not find "{vocab.ADD_FILES_LABEL}" button')
-    await add.first.click()
-    route = await upload.choose_file(chat.page, UPLOAD_ROUTE, str(archive))
+    await chat.guarded_click(add.first, vocab.ADD_FILES_LABEL)
+    route = await upload.choose_file(chat, UPLOAD_ROUTE, archive)
     if log:
         log(f"archive set through the {route}")
     done_since: float | None = None
@@ -129,6 +130,7 @@ async def fill_prompt(chat: ChatGPTPage, prompt: str) -> None:
     deadline = time.monotonic() + EDITOR_WAIT_S
     cleared: dict = {"ok": False, "reason": "not-editable"}
     while time.monotonic() < deadline:
+        await chat.obstacles.clear(chat.composer(), "the composer")  # an inert page has no focus
         cleared = await chat.clear_composer()
         if cleared["ok"]:
             break
@@ -141,9 +143,9 @@ async def fill_prompt(chat: ChatGPTPage, prompt: str) -> None:
             retryable=True,
         )
     composer = chat.composer()
-    if await composer.count() == 0:
+    if not await chat.present(composer, "the composer"):
         raise OracleError("composer_not_found", "Could not find the ChatGPT composer textbox")
-    await composer.first.fill(prompt)
+    await chat.guarded_fill(composer.first, prompt, "the composer")
     shown = await chat.page.locator(vocab.COMPOSER_EDITOR_SELECTOR).first.inner_text()
     if _squash(shown) != _squash(prompt):
         raise OracleError(
@@ -189,7 +191,7 @@ async def wait_send_ready(
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         send = chat.send_button()
-        if await send.count() > 0 and await send.first.is_enabled():
+        if await chat.present(send, SEND_WANTED) and await send.first.is_enabled():
             return
         scoped = await chat.scoped_text()
         failed = upload_error(scoped)
@@ -208,9 +210,9 @@ async def wait_send_ready(
 
 async def click_send(chat: ChatGPTPage) -> None:
     send = chat.send_button()
-    if await send.count() == 0:
+    if not await chat.present(send, SEND_WANTED):
         raise OracleError("send_not_found", "The Send button disappeared before it was clicked.")
-    await send.first.click()
+    await chat.guarded_click(send.first, SEND_WANTED)
 
 
 async def wait_accepted(

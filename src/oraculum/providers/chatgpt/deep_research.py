@@ -102,7 +102,7 @@ async def _entry(chat: ChatGPTPage) -> Locator | None:
 
 async def _click_entry(chat: ChatGPTPage) -> None:
     """Open the menu and click its Deep research entry (the menu animates open)."""
-    await chat.add_files().first.click()
+    await chat.guarded_click(chat.add_files().first, vocab.ADD_FILES_LABEL)
     for attempt in range(ENTRY_POLLS):
         entry = await _entry(chat)
         if entry is not None:
@@ -111,7 +111,7 @@ async def _click_entry(chat: ChatGPTPage) -> None:
         if attempt >= REOPEN_FROM:
             opener = await chat.evaluate("tool_opener.js", addFilesLabel=vocab.ADD_FILES_LABEL)
             if opener.get("found") and not opener.get("expanded"):
-                await chat.add_files().first.click()
+                await chat.guarded_click(chat.add_files().first, vocab.ADD_FILES_LABEL)
         await asyncio.sleep(ENTRY_POLL_S)
     raise _not_found(f'The "{vocab.ADD_FILES_LABEL}" menu showed no Deep research entry.')
 

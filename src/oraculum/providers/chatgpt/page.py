@@ -73,7 +73,7 @@ class ChatGPTPage(ScriptedPage):
     SCRIPTS_PACKAGE = "oraculum.providers.chatgpt"
 
     def __init__(self, page: Page) -> None:
-        super().__init__(page, vocab.page_vocabulary())
+        super().__init__(page, vocab.page_vocabulary(), vocab.obstacle_vocabulary())
 
     # Locators ------------------------------------------------------------------------------
 

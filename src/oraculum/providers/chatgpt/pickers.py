@@ -222,23 +222,8 @@ class PickerSession:
         return await control.get_attribute("aria-checked") == "true"
 
     async def dismiss_modals(self) -> None:
-        """Close product modals through their close control — never an action button."""
-        for _ in range(3):
-            dialogs = self.page.get_by_role("dialog")
-            if (before := await dialogs.count()) == 0:
-                return
-            closed = False
-            for index in range(before):
-                dialog = dialogs.nth(index)
-                close = dialog.get_by_role("button", name=exact_any(vocab.CLOSE_LABELS))
-                if await close.count() > 0 and await close.first.is_visible():
-                    self.log("closing a modal dialog through its close control")
-                    await close.first.click()
-                    closed = True
-                    break
-            if not closed:
-                return
-            await self.until(partial(_fewer, dialogs, before))
+        """Clear what covers the composer by the obstacle layer's safe policy."""
+        await self.chat.obstacles.clear(None, "the model picker")
 
     async def find_opener(self) -> Locator | None:
         """The model picker's opener: a button named like one, or (while its menu is open and
@@ -259,6 +244,7 @@ class PickerSession:
             found = await self.find_opener()
             if found is not None:
                 return found
+            await self.dismiss_modals()  # a modal that aria-hides the page hides the opener too
             if time.monotonic() >= deadline:
                 raise picker_not_found(await button_names(self.chat.composer_region()))
             await asyncio.sleep(OPENER_POLL_S)
@@ -618,7 +604,7 @@ class Configurator(PickerSession):
     async def configure(self, wanted: Wanted) -> ObservedSelection:
         await self.dismiss_modals()
         opener = await self.opener()
-        await opener.click()
+        await self.chat.guarded_click(opener, "the model picker")
         generation = await self.until(self._generation)
         if generation == "power":
             power_menu = self.page.get_by_role("menu", name=vocab.POWER_MENU, exact=True)
@@ -665,10 +651,6 @@ async def _present(locator: Locator) -> bool:
 
 async def _gone(locator: Locator) -> bool:
     return await locator.count() == 0
-
-
-async def _fewer(locator: Locator, than: int) -> bool:
-    return await locator.count() < than
 
 
 async def _checked_is(session: PickerSession, control: Locator, wanted: bool) -> bool:

@@ -1,12 +1,15 @@
 """The read-only live probe behind `oraculum doctor --live`: does the ready ChatGPT page still
 show every control the next job needs, under the names the vocabulary gives them?
 
-Nothing is typed, sent, uploaded or chosen (a product modal is closed through its close
-control first, as a job closes it). The probe opens menus only to look inside them (the tools
-menu behind "Add files and more", the model picker, the legacy configuration dialog, the
-compact menu's advanced rows) and closes each again, confirmed by its effect: the opener says
-`aria-expanded="false"`, or the menu or dialog is gone. A control the page no longer shows is
-named in its entry; the probe itself never raises for a page that drifted.
+Nothing is sent, uploaded or chosen. What covers a probed control (a dialog, a banner, a
+backdrop) is reported by role and name and cleared as a job clears it (the obstacle layer's
+safe policy); a Send control that shows only once the composer holds text is probed by typing,
+looking and clearing the composer again, never clicked. The probe opens menus only to look
+inside them (the tools menu behind "Add files and more", the model picker, the legacy
+configuration dialog, the compact menu's advanced rows) and closes each again, confirmed by
+its effect: the opener says `aria-expanded="false"`, or the menu or dialog is gone. A control
+the page no longer shows is named in its entry; the probe itself never raises for a page that
+drifted.
 """
 
 from __future__ import annotations
@@ -21,13 +24,13 @@ from typing import Any
 from playwright.async_api import ElementHandle, Locator
 
 from oraculum.browser.errors import first_line
+from oraculum.core.errors import OracleError
 from oraculum.providers import upload
 from oraculum.providers.chatgpt import vocabulary as vocab
 from oraculum.providers.chatgpt.composer import UPLOAD_ROUTE
 from oraculum.providers.chatgpt.page import ChatGPTPage, exact_any
 from oraculum.providers.chatgpt.pickers import (
     OPENER_NAME,
-    Configurator,
     choice,
     parse_power,
     tier_matches,
@@ -73,7 +76,11 @@ EXPECT_GENERATION = (
     f"chips (menuitemradio {_quoted(list(vocab.FAMILY_LABELS.values()))})"
 )
 EXPECT_CLOSED = 'the opener says aria-expanded="false" or the menu is gone'
-EXPECT_SEND = f"button {_quoted(vocab.SEND_LABELS)} (disabled is fine on an empty composer)"
+EXPECT_SEND = (
+    f"button {_quoted(vocab.SEND_LABELS)} (disabled, or shown only once text is typed, is fine)"
+)
+EXPECT_UNOBSTRUCTED = "nothing covers it, or the safe dismissal policy clears what does"
+PROBE_TEXT = "oraculum doctor probe (never sent)"
 EXPECT_STOP = f"{vocab.STOP_SELECTOR} or button {_quoted(vocab.STOP_LABELS)} while answering"
 EXPECT_EFFORT = {
     "power": (
@@ -130,6 +137,7 @@ class Probe:
         self.chat = chat
         self.page = chat.page
         self.entries: list[ProbeEntry] = []
+        self.reported = 0  # the obstacle layer's dismissals already in an entry
 
     def add(self, entry: str, expected: str, found: str, ok: bool) -> None:
         self.entries.append(ProbeEntry(entry, expected, found, ok))
@@ -139,6 +147,30 @@ class Probe:
 
     async def names(self, locator: Locator) -> list[str]:
         return [await name_of(locator.nth(i)) for i in range(min(await locator.count(), 20))]
+
+    async def unobstructed(self, entry: str, control: Locator | None) -> bool:
+        """Clear what covers ``control`` (else the composer) as a job would, one entry per
+        obstacle seen: by role, name and buttons, and what cleared it; False when nothing
+        safe does (the probe of that control then stops)."""
+        try:
+            found = await self.chat.obstacles.clear(control, entry)
+        except OracleError as error:
+            self.add(f"obstacle over {entry}", EXPECT_UNOBSTRUCTED, error.message, False)
+            return False
+        # Readiness may have cleared one already, before the probe began: reported here too.
+        done = self.chat.obstacles.dismissals[self.reported :]
+        self.reported += len(done)
+        for obstacle in dict.fromkeys([*(d.obstacle for d in done), *found]):
+            buttons = describe_names("button", list(obstacle.buttons))
+            ways = [d.control for d in done if d.obstacle.key == obstacle.key and d.cleared]
+            how = f"cleared by {ways[-1]}" if ways else "gone by itself"
+            self.add(
+                f"obstacle over {entry}",
+                EXPECT_UNOBSTRUCTED,
+                f"{obstacle.describe()} ({buttons}): {how}",
+                True,
+            )
+        return True
 
     async def guarded(self, entry: str, expected: str, step: Callable[[], Awaitable[None]]) -> None:
         """Run one step; a browser error becomes this entry's finding, not the probe's end."""
@@ -150,6 +182,8 @@ class Probe:
     # Composer ----------------------------------------------------------------------------------
 
     async def composer(self) -> None:
+        if not await self.unobstructed("composer", None):
+            return
         box = self.chat.composer()
         if await box.count():
             editable = await self.chat.evaluate("composer_editable.js")
@@ -165,6 +199,8 @@ class Probe:
 
     async def attach(self) -> None:
         add = self.chat.add_files()
+        if not await self.unobstructed("add files", add):
+            return
         if not await add.count():
             others = await self.names(self.chat.composer_region().get_by_role("button"))
             self.add("add files", EXPECT_ADD, describe_names("button", others), False)
@@ -197,7 +233,8 @@ class Probe:
         return None
 
     async def picker(self) -> None:
-        await Configurator(self.chat, lambda _m: None).dismiss_modals()
+        if not await self.unobstructed("model picker", await self.opener()):
+            return
         opener = await self.opener()
         if opener is None:
             others = await self.names(self.chat.composer_region().get_by_role("button"))
@@ -363,13 +400,15 @@ class Probe:
 
     async def send_and_stop(self) -> None:
         send = self.chat.send_button()
+        if not await self.unobstructed("send", send):
+            return
         if await send.count():
             name = await name_of(send.first)
             state = "enabled" if await send.first.is_enabled() else "disabled"
             self.add("send", EXPECT_SEND, f'button "{name}", {state}', True)
         else:
-            others = await self.names(self.chat.composer_region().get_by_role("button"))
-            self.add("send", EXPECT_SEND, describe_names("button", others), False)
+            found, ok = await self.send_after_typing()
+            self.add("send", EXPECT_SEND, found, ok)
         stop = self.page.locator(vocab.STOP_SELECTOR).or_(
             self.page.get_by_role("button", name=exact_any(vocab.STOP_LABELS))
         )
@@ -377,6 +416,25 @@ class Probe:
         # Idle, the page shows no stop; the vocabulary knows both ways to see one.
         found = "shown while idle (a stale stop?)" if shown else "not shown while idle"
         self.add("stop", EXPECT_STOP, found, True)
+
+    async def send_after_typing(self) -> tuple[str, bool]:
+        """Send the way a job reaches it: some pages show it only once the composer holds
+        text. Type, look, clear; never click it."""
+        box = self.chat.composer()
+        if not await box.count():
+            return "no composer to type into, and no Send on the empty composer", False
+        try:
+            await box.first.fill(PROBE_TEXT)
+            await self.settle()
+            send = self.chat.send_button()
+            if await send.count():
+                name = await name_of(send.first)
+                state = "enabled" if await send.first.is_enabled() else "disabled"
+                return f'button "{name}", {state} once text is typed (absent while empty)', True
+            others = await self.names(self.chat.composer_region().get_by_role("button"))
+            return describe_names("button", others) + ", even with text typed", False
+        finally:
+            await self.chat.clear_composer()
 
 
 async def probe(chat: ChatGPTPage) -> list[ProbeEntry]:

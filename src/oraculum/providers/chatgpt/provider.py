@@ -29,6 +29,7 @@ from oraculum.providers.browser_job import (
     navigation_recorder,
     open_ready,
     send_recorded,
+    watch_obstacles,
 )
 from oraculum.providers.chatgpt import composer, deep_research, vocabulary
 from oraculum.providers.chatgpt.completion import (
@@ -87,6 +88,7 @@ class ChatGPTProvider(BrowserProvider):
         )
 
     async def _drive(self, ctx: WorkerContext, chat: ChatGPTPage) -> ProviderOutcome:
+        watch_obstacles(ctx, chat)
         await self._verify(ctx, chat)
         await ctx.enter_phase(Phase.CONFIGURING_MODEL)
         research = _is_research(ctx.job)
@@ -247,7 +249,9 @@ class ChatGPTProvider(BrowserProvider):
             anchored=anchored,
             vocabulary=vocabulary.turn_vocabulary(),
         )
-        return await collection_outcome(ctx, result, f" ({len(answer.text)} characters streamed)")
+        return await collection_outcome(
+            ctx, result, f" ({len(answer.text)} characters streamed)", view=chat
+        )
 
 
 def _is_research(job: Job) -> bool:

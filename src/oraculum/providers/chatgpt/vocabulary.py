@@ -10,6 +10,8 @@ import re
 from typing import Any
 
 from oraculum.capture.page import TurnVocabulary
+from oraculum.providers.obstacle_guard import ObstacleVocabulary
+from oraculum.providers.obstacles import DismissVocabulary
 
 # Origins -----------------------------------------------------------------------------------
 
@@ -48,6 +50,50 @@ STOP_SELECTOR = '[data-testid="stop-button"]'
 RETRY_LABEL = "Retry"
 CLOSE_LABELS = ("Close", "Close dialog")
 
+# Obstacles: what covers the page, and the only controls that may clear it ---------------------
+
+# Pressed (after Escape) to get rid of a dialog, banner or toast and nothing else; earlier wins.
+DISMISS_LABELS = (
+    "Not now",
+    "Maybe later",
+    "No thanks",
+    "No, thanks",
+    "Dismiss",
+    "Close dialog",
+    "Close",
+    "Got it",
+    "Skip",
+    "Reject non-essential",
+    "Necessary cookies only",
+    "Only necessary",
+    "Reject all",
+    "Decline",
+    "×",
+)
+# Never pressed, whatever else the name says: upgrading, buying, enabling a feature, changing
+# the model, accepting all cookies.
+FORBIDDEN_LABELS = (
+    "Try it",
+    "Try now",
+    "Upgrade",
+    "Buy",
+    "Purchase",
+    "Subscribe",
+    "Start trial",
+    "Free trial",
+    "Accept",
+    "Accept all",
+    "Allow all",
+    "Agree",
+    "Get started",
+    "Enable",
+    "Turn on",
+    "Switch",
+    "Use",
+    "Continue",
+    "Confirm",
+    "Yes",
+)
 # Turns -------------------------------------------------------------------------------------
 
 ASSISTANT_HEADING = "ChatGPT said:"
@@ -235,6 +281,15 @@ def turn_vocabulary() -> TurnVocabulary:
         comparison_questions=COMPARISON_QUESTIONS,
         comparison_choices=COMPARISON_CHOICES,
         candidate_labels=COMPARISON_CANDIDATE_LABELS,
+    )
+
+
+def obstacle_vocabulary() -> ObstacleVocabulary:
+    """The obstacle layer's words for ChatGPT: its policy and its composer (the default target)."""
+    return ObstacleVocabulary(
+        policy=DismissVocabulary(dismiss=DISMISS_LABELS, forbidden=FORBIDDEN_LABELS),
+        target_selector=COMPOSER_REGION_SELECTOR,
+        target_has=COMPOSER_EDITOR_SELECTOR,
     )
 
 

@@ -22,6 +22,7 @@ from oraculum.providers.chatgpt.completion import (
     reply_at,
 )
 from oraculum.providers.chatgpt.page_state import conversation_id_from_url, strip_url
+from oraculum.providers.grok import vocabulary as vocab
 from oraculum.providers.grok.page import GrokPage
 from oraculum.providers.grok.page_state import generation_failure, rate_limited
 
@@ -66,10 +67,11 @@ async def wait_for_answer(grok: GrokPage, ctx: CompletionContext) -> Answer:
         text = _text_at(reading.assistant_texts, index)
         failure = None if reading.stop_present else generation_failure(text)
         if failure:
-            if not ctx.retried and await grok.retry_button().count() > 0:
+            retry = grok.retry_button()
+            if not ctx.retried and await grok.present(retry, vocab.RETRY_LABEL):
                 ctx.log(f"generation failed ({failure}); pressing Retry once")
                 ctx.retried = True
-                await grok.retry_button().first.click()
+                await grok.guarded_click(retry.first, vocab.RETRY_LABEL)
                 finish = ctx.finish()
                 await asyncio.sleep(ctx.poll_s)
                 continue

@@ -72,14 +72,14 @@ async def attach_archive(
     if not archive.exists():
         raise OracleError("archive_missing", f"Archive missing: {archive}")
     attach = grok.attach_button()
-    if await attach.count() == 0:
+    if not await grok.present(attach, vocab.ATTACH_LABEL):
         raise OracleError("composer_not_found", f'Could not find Grok\'s "{vocab.ATTACH_LABEL}"')
-    await attach.first.click()
+    await grok.guarded_click(attach.first, vocab.ATTACH_LABEL)
     await asyncio.sleep(MENU_SETTLE_S)
-    route = await upload.choose_file(grok.page, UPLOAD_ROUTE, str(archive))
+    route = await upload.choose_file(grok, UPLOAD_ROUTE, archive)
     if log:
         log(f"archive set through the {route}")
-    await grok.page.keyboard.press("Escape")  # close the attach menu if it is still open
+    await grok.guarded_press("Escape", "the attach menu")  # close it if it is still open
     seen = 0
     composer = ""
     deadline = time.monotonic() + timeout_s
@@ -110,6 +110,7 @@ async def fill_prompt(grok: GrokPage, prompt: str) -> None:
     deadline = time.monotonic() + EDITOR_WAIT_S
     result: dict = {"ok": False, "reason": "not-editable", "text": ""}
     while time.monotonic() < deadline:
+        await grok.obstacles.clear(grok.composer(), "the composer")
         result = await grok.insert_text(prompt)
         if result["ok"]:
             break
@@ -133,7 +134,7 @@ async def wait_send_ready(grok: GrokPage, *, timeout_s: float) -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         submit = grok.submit_button()
-        if await submit.count() > 0 and await submit.first.is_enabled():
+        if await grok.present(submit, vocab.SUBMIT_LABEL) and await submit.first.is_enabled():
             return
         scoped = await grok.scoped_text()
         failed = upload_error(scoped) or upload_error(await grok.composer_text())
@@ -150,9 +151,9 @@ async def wait_send_ready(grok: GrokPage, *, timeout_s: float) -> None:
 
 async def click_send(grok: GrokPage) -> None:
     submit = grok.submit_button()
-    if await submit.count() == 0:
+    if not await grok.present(submit, vocab.SUBMIT_LABEL):
         raise OracleError("send_not_found", "Grok's Submit button disappeared before the click.")
-    await submit.first.click()
+    await grok.guarded_click(submit.first, vocab.SUBMIT_LABEL)
 
 
 async def wait_accepted(grok: GrokPage, before: SendBaseline, *, timeout_s: float) -> TurnsReading:

@@ -42,7 +42,7 @@ async def select_heavy(grok: GrokPage, log: Callable[[str], None]) -> dict[str, 
     """Heavy, selected and verified by the "Model select" button's label; else an error that
     says whether a signed-out session is the reason."""
     opener = grok.model_select()
-    if await opener.count() == 0:
+    if not await grok.present(opener, vocab.MODEL_SELECT_LABEL):
         buttons = await button_names(grok.composer_region())
         shown = ", ".join(repr(name) for name in buttons) or "no named button"
         raise OracleError(
@@ -55,7 +55,7 @@ async def select_heavy(grok: GrokPage, log: Callable[[str], None]) -> dict[str, 
         )
     # Always through the menu, even when the button already says Heavy: a signed-out page can
     # show the account's last model while refusing it, and only the item tells.
-    await opener.first.click()
+    await grok.guarded_click(opener.first, vocab.MODEL_SELECT_LABEL)
     item = await _enabled_heavy_item(grok)
     if item is None:
         entries = await menu_entries(grok.page, vocab.MENU_SELECTORS)

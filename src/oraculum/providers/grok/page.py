@@ -19,7 +19,7 @@ class GrokPage(ScriptedPage):
     SCRIPTS_PACKAGE = "oraculum.providers.grok"
 
     def __init__(self, page: Page) -> None:
-        super().__init__(page, vocab.page_vocabulary())
+        super().__init__(page, vocab.page_vocabulary(), vocab.obstacle_vocabulary())
 
     # Locators ------------------------------------------------------------------------------
 

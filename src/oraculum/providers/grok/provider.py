@@ -26,6 +26,7 @@ from oraculum.providers.browser_job import (
     navigation_recorder,
     open_ready,
     send_recorded,
+    watch_obstacles,
 )
 from oraculum.providers.chatgpt.completion import revival_context
 from oraculum.providers.grok import composer
@@ -46,6 +47,7 @@ class GrokProvider(BrowserProvider):
 
     async def drive(self, ctx: WorkerContext, page: Page) -> ProviderOutcome:
         grok = GrokPage(page)
+        watch_obstacles(ctx, grok)
         await self._verify(ctx, grok)
         await ctx.enter_phase(Phase.CONFIGURING_MODEL)
         observed = await select_heavy(grok, ctx.log)
@@ -134,4 +136,4 @@ class GrokProvider(BrowserProvider):
             reopen=reopen,
             persist=persist,
         )
-        return await collection_outcome(ctx, result)
+        return await collection_outcome(ctx, result, view=grok)

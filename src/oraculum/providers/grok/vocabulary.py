@@ -10,6 +10,8 @@ import re
 from typing import Any
 
 from oraculum.providers.chatgpt import vocabulary as chatgpt_vocab
+from oraculum.providers.obstacle_guard import ObstacleVocabulary
+from oraculum.providers.obstacles import DismissVocabulary
 
 # Origins -----------------------------------------------------------------------------------
 
@@ -97,6 +99,20 @@ GENERATION_FAILURE_PATTERNS = (
     re.compile(r"something went wrong while generating a response", re.I),
     *chatgpt_vocab.GENERATION_FAILURE_PATTERNS,
 )
+
+
+# Obstacles: Grok's pages interrupt the same ways (its own words join ChatGPT's list).
+DISMISS_LABELS = (*chatgpt_vocab.DISMISS_LABELS, "Not interested")
+FORBIDDEN_LABELS = (*chatgpt_vocab.FORBIDDEN_LABELS, "SuperGrok", "Get Premium")
+
+
+def obstacle_vocabulary() -> ObstacleVocabulary:
+    """The obstacle layer's words for Grok: its policy and its query bar (the default target)."""
+    return ObstacleVocabulary(
+        policy=DismissVocabulary(dismiss=DISMISS_LABELS, forbidden=FORBIDDEN_LABELS),
+        target_selector=COMPOSER_REGION_SELECTOR,
+        target_has=EDITABLE_SELECTOR,
+    )
 
 
 def page_vocabulary() -> dict[str, Any]:

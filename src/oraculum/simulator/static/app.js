@@ -41,6 +41,7 @@
 
   // ---------------------------------------------------------------- helpers
   const sim = SimCommon.session(CONFIG, "/backend-api/page-event");
+  const obstacles = SimCommon.obstacles(sim); // issue 37: obstacle_* flags
   const { pageEvent } = sim;
 
   // ---------------------------------------------------------------- layout
@@ -206,6 +207,8 @@
   const actions = SimCommon.composerActions({ slot: actionSlot, send: sendButton, stop: stopButton, allowed: sendAllowed });
   function updateSendState() {
     actions.update();
+    // send_after_text (issue 37 §7): no Send at all until the composer holds text.
+    if (FLAGS.has("send_after_text")) sendButton.hidden = !editorText().trim();
   }
 
   // ---------------------------------------------------------------- tools menu, uploads
@@ -342,6 +345,7 @@
 
 
   function startUpload(file) {
+    obstacles.at("upload");
     SimCommon.startUpload(sim, {
       file,
       uploads,
@@ -610,6 +614,7 @@
   const runStream = SimCommon.streamer(sim, actions, {
     streamUrl: (mid) => `/backend-api/conversation/${conversationId}/stream/${mid}`,
     stopUrl: (mid) => `/backend-api/conversation/${conversationId}/stop/${mid}`,
+    onDelta: () => obstacles.at("answer"),
   });
 
   // ---------------------------------------------------------------- send
@@ -1060,6 +1065,7 @@
   setTimeout(() => {
     hydrateEditor();
     if (CONFIG.signedIn) showScenarioModals();
+    if (CONFIG.signedIn) obstacles.at("load");
     schedulePrefill();
   }, SC.hydrate_ms);
   window.__oraculumSimulator = { shell: SHELL, scenario: SC, get conversationId() { return conversationId; } };

@@ -247,6 +247,7 @@ window.SimCommon = (() => {
         if (event.comparison && view.setComparison) view.setComparison(event.comparison);
       } else if (event.t === "delta") {
         stream.received += event.v.length;
+        if (o.onDelta) o.onDelta();
       } else if (event.t === "research") {
         // Deep Research (ChatGPT only): the widget's live status, then its report.
         if (view.setResearch) view.setResearch(event.research);
@@ -378,6 +379,7 @@ window.SimCommon = (() => {
       pageEvent: sim.pageEvent,
       setGenerating: actions.setGenerating,
       setActiveStream: actions.setActiveStream,
+      onDelta: o.onDelta,
     });
   }
 
@@ -504,9 +506,90 @@ window.SimCommon = (() => {
     lazy.click();
   }
 
+  // Issue 37's obstacles (flags obstacle_*): what real pages put over the composer, shown at
+  // scenario.obstacle_at (load, ready = obstacle_delay_ms after load, upload, answer) above the
+  // page's #app. Every press of one of their buttons, and every Escape while one shows, is a
+  // page event ("obstacle_button" {obstacle, button}; "obstacle_escape" {obstacle, closed}).
+  // Returns at(moment), which the page calls at each of those moments.
+  const OBSTACLES = {
+    // An aria-modal dialog that aria-hides and inerts the page; Escape does not close it.
+    obstacle_modal: { modal: true, heading: "Try the new canvas", buttons: [["Try it", false], ["Not now", true]] },
+    // A backdrop with no accessible dismiss control; Escape closes it.
+    obstacle_backdrop: { backdrop: true, text: "Updating your workspace", escapes: true, buttons: [] },
+    // A cookie consent region over the composer; Escape does not close it.
+    obstacle_consent: { region: "Cookie consent", text: "We use cookies to improve your experience.", buttons: [["Accept all", false], ["Reject non-essential", true]] },
+    // Nothing safe clears it: only an upgrade and an accept-all, and Escape does nothing.
+    obstacle_unclearable: { modal: true, heading: "Your plan needs an upgrade", buttons: [["Upgrade", false], ["Accept all", false]] },
+  };
+  function obstacles(sim) {
+    const SC = sim.scenario;
+    const flags = Object.keys(OBSTACLES).filter((f) => SC.flags.includes(f));
+    const open = [];
+    let shown = false;
+    const app = () => document.getElementById("app");
+    const hidePage = () => {
+      const hide = open.some((o) => o.spec.modal);
+      if (hide) { app().setAttribute("aria-hidden", "true"); app().setAttribute("inert", ""); }
+      else { app().removeAttribute("aria-hidden"); app().removeAttribute("inert"); }
+    };
+    function build(flag) {
+      const spec = OBSTACLES[flag];
+      const entry = { flag, spec };
+      const close = () => {
+        entry.el.remove();
+        open.splice(open.indexOf(entry), 1);
+        hidePage();
+      };
+      entry.close = close;
+      const buttons = spec.buttons.map(([label, closes]) => {
+        const b = h("button", { type: "button", class: "btn" }, label);
+        b.onclick = () => {
+          sim.pageEvent("obstacle_button", { obstacle: flag, button: label });
+          if (closes) close();
+        };
+        return b;
+      });
+      const cover = "position:fixed;inset:0;z-index:100;background:rgba(0,0,0,.4);display:flex;align-items:center;justify-content:center;";
+      if (spec.modal) {
+        const id = `obstacle-title-${flag}`;
+        const dialog = h("div", { role: "dialog", "aria-modal": "true", "aria-labelledby": id, style: "background:#fff;padding:24px;border-radius:8px;" },
+          h("h2", { id }, spec.heading), h("div", {}, buttons));
+        entry.el = h("div", { "data-testid": flag, style: cover }, dialog);
+      } else if (spec.backdrop) {
+        entry.el = h("div", { "data-testid": flag, style: cover }, h("p", { style: "color:#fff" }, spec.text));
+      } else {
+        entry.el = h("section", { role: "region", "aria-label": spec.region, "data-testid": flag,
+          style: "position:fixed;left:0;right:0;bottom:0;height:55vh;z-index:100;background:#fff;border-top:1px solid #999;padding:16px;" },
+        h("p", {}, spec.text), h("div", {}, buttons));
+      }
+      document.body.append(entry.el);
+      open.push(entry);
+      hidePage();
+    }
+    document.addEventListener("keydown", (event) => {
+      if (event.key !== "Escape" || !open.length) return;
+      const top = open[open.length - 1];
+      sim.pageEvent("obstacle_escape", { obstacle: top.flag, closed: !!top.spec.escapes });
+      if (top.spec.escapes) top.close();
+    }, true);
+    const show = () => {
+      if (shown) return;
+      shown = true;
+      flags.forEach(build);
+      sim.pageEvent("obstacle_shown", { obstacles: flags, at: SC.obstacle_at });
+    };
+    return {
+      at(moment) {
+        if (!flags.length || shown) return;
+        if (moment === "load" && SC.obstacle_at === "ready") setTimeout(show, SC.obstacle_delay_ms);
+        else if (moment === SC.obstacle_at) show();
+      },
+    };
+  }
+
   return {
     chooseLazily, readConfig, session, composerActions, h, svgIcon, api, pageEvents, apiPath, hydrateLinks,
     RevealMixin, runStream, trackUpload, startUpload, sender, banner, prefill, streamer, showTurn,
-    retryTurn,
+    retryTurn, obstacles,
   };
 })();

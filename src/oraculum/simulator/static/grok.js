@@ -11,6 +11,7 @@
   const NO_UPLOAD = SC.flags.includes("no_upload_path");
   const API = CONFIG.api;
   const sim = SimCommon.session(CONFIG, API.page_event);
+  const obstacles = SimCommon.obstacles(sim); // issue 37: obstacle_* flags
   const { pageEvent } = sim;
   // Facts §5 names only "Heavy"; the others are what grok.com offers beside it. An item's
   // accessible name is its title then its description ("Heavy Team of experts").
@@ -227,6 +228,7 @@
 
   // ---------------------------------------------------------------- uploads
   function startUpload(file) {
+    obstacles.at("upload");
     SimCommon.startUpload(sim, {
       file,
       uploads,
@@ -340,6 +342,7 @@
   const runStream = SimCommon.streamer(sim, actions, {
     streamUrl: (mid) => apiPath(API.stream, { cid: conversationId, mid }),
     stopUrl: (mid) => apiPath(API.stop, { cid: conversationId, mid }),
+    onDelta: () => obstacles.at("answer"),
   });
 
   // ---------------------------------------------------------------- send
@@ -371,6 +374,7 @@
   if (CONFIG.conversation) renderTurns(CONFIG.conversation.turns);
   setTimeout(() => {
     hydrateEditor();
+    obstacles.at("load");
     schedulePrefill();
   }, SC.hydrate_ms);
   window.__oraculumSimulator = { provider: "grok", scenario: SC, get conversationId() { return conversationId; } };
