@@ -46,6 +46,7 @@ _WHERE = {
     "select_entries": "selection",
     "git": "git",
     "inputs": "inputs",
+    "scope": "scope",
     "selection": "selection",
 }
 
@@ -63,6 +64,7 @@ __all__ = [
     "git",
     "inputs",
     "resolve_inputs",
+    "scope",
     "select_entries",
     "selection",
 ]

@@ -602,10 +602,11 @@ class _Selector:
         # Submodules come back from git as one path "sub", but their files ("sub/...") sort
         # after siblings such as "sub-x": each waits here, keyed by "sub/", for its turn.
         waiting: list[tuple[bytes, Iterator[Entry]]] = []
-        # Paths come sorted, so a directory's files are consecutive: judge its ancestors once.
+        # Paths come sorted, so a directory's files are consecutive: judge its ancestors once
+        # (an excluded ancestor, and the directory's name for rules that know credentials by it).
         last_dir: str | None = None
         hit: tuple[int, str] | None = None
-        parent = ""  # the name of that directory, for the rules that know credentials by it
+        parent = ""
         file_exclusion, token_checked = rules.file_exclusion_reason, rules.TOKEN_CHECKED_NAMES
         root_fd, open_files, open_file = self._root_fd, self._open_files, open_stat
         new_entry = tuple.__new__  # an Entry without its Python-level __new__
@@ -625,10 +626,7 @@ class _Selector:
             directory = p[: slash + 1]
             if directory != last_dir:
                 last_dir = directory
-                hit = rules.excluded_ancestor(p.split("/"))
-                # Only a directory some rule knows credentials by is worth naming to the rules.
-                parent = _parent_name(p)
-                parent = parent if parent.lower() in rules.CREDENTIAL_FILES_IN else ""
+                hit, parent = _directory_verdict(p)
             if hit is not None:
                 self._exclude("/".join(p.split("/")[: hit[0]]), hit[1], directory=True, count=True)
                 continue
@@ -919,6 +917,14 @@ class SelectionStream:
         if not self._consumed:
             raise RuntimeError("selection() before the stream was read to its end")
         return self._selector.finish(self)
+
+
+def _directory_verdict(path: str) -> tuple[tuple[int, str] | None, str]:
+    """For a listed path's directory: its excluded ancestor (depth, reason) if any, and its
+    name when some rule knows credentials by it (else "")."""
+    parent = _parent_name(path)
+    known = parent if parent.lower() in rules.CREDENTIAL_FILES_IN else ""
+    return rules.excluded_ancestor(path.split("/")), known
 
 
 def _parent_name(rel: str) -> str:

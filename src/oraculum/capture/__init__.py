@@ -6,6 +6,7 @@ function); `page` holds the capture request and the typed turn it returns."""
 # The modules other layers may import; the rest of the package is internal to it.
 __all__ = [
     "collect",
+    "files",
     "grok_collect",
     "page",
     "research",

@@ -275,7 +275,27 @@ async def finalise(
         compared=compared,
     )
     write_capture_record(paths.dir, {**record, **_report_record(report)})
-    patch: dict[str, Any] = {
+    return CollectionResult(
+        patch=_collected_patch(status, gaps, choice, binding, artifacts, saved=saved),
+        phase_hint=_phase(artifacts),
+        response_text=choice.text if choice else None,
+        status=status,
+        gaps=gaps,
+        error=report.error if report and report.choice is None else None,
+    )
+
+
+def _collected_patch(
+    status: CollectionStatus,
+    gaps: Gaps,
+    choice: outcome.ResponseChoice | None,
+    binding: Binding,
+    artifacts: ArtifactOutcome,
+    *,
+    saved: bool,
+) -> dict[str, Any]:
+    """The job's fields after a bound capture was written (``saved``: response.md exists)."""
+    return {
         "collection_status": str(status),
         "collection_gaps": gaps.all(),
         "response_fidelity": str(choice.fidelity) if choice else None,
@@ -285,14 +305,6 @@ async def finalise(
         "recollection_needed": not saved,
         "recollection_error": None,
     }
-    return CollectionResult(
-        patch=patch,
-        phase_hint=_phase(artifacts),
-        response_text=choice.text if choice else None,
-        status=status,
-        gaps=gaps,
-        error=report.error if report and report.choice is None else None,
-    )
 
 
 def failed_result(

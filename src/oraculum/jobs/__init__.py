@@ -4,9 +4,11 @@
 __all__ = [
     "admission",
     "cancel",
+    "comparison",
     "ids",
     "indexes",
     "leases",
+    "leftovers",
     "locks",
     "model",
     "process",

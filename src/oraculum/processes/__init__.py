@@ -1,4 +1,14 @@
 """Managed processes: long-running local processes owned by a session (docs/processes.md)."""
 
 # The modules other layers may import; the rest of the package is internal to it.
-__all__ = ["client", "group", "limits", "manager", "supervisor", "tail", "wording"]
+__all__ = [
+    "client",
+    "group",
+    "journal",
+    "limits",
+    "lineage",
+    "manager",
+    "supervisor",
+    "tail",
+    "wording",
+]

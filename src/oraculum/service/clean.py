@@ -87,30 +87,10 @@ def clean(
         reconcile(store)
     except OracleError:
         pass  # removal re-checks every blocker under the job lock anyway
-    if one is None:
-        wanted = project_id(root)
-        chosen = [j for j in store.iter_jobs() if isinstance(j, Job) and j.project_id == wanted]
-        if not chosen:
-            raise OracleError("job_not_found", "No matching oracle jobs found.")
-    else:
-        chosen = [job_in_project(store, one, root)]
-        if not chosen[0].is_terminal:
-            raise open_job_blocked(chosen[0])
-    removed: list[str] = []
-    kept: dict[str, str] = {}
+    chosen = _chosen(store, one, root)
     skipped = [job.id for job in chosen if not job.is_terminal]
     finished = [job for job in chosen if job.is_terminal]
-    for job in finished:
-        try:
-            remove_job(job.id, store=store, force=force)
-            removed.append(job.id)
-        except OracleError as error:
-            if error.code == "job_not_found":
-                removed.append(job.id)  # gone already
-                continue
-            kept[job.id] = error.message
-            if one is not None:
-                raise
+    removed, kept = _remove(store, finished, force=force, strict=one is not None)
     message = _message(len(removed), len(finished), kept)
     if skipped:
         message += f"\nSkipped {len(skipped)} job(s) still open: {', '.join(skipped)}."
@@ -124,3 +104,38 @@ def clean(
             "jobs inside their wake-up grace, and `oraculum cancel ID` ends an open one.",
         )
     return CleanResult(removed, kept, message, skipped)
+
+
+def _chosen(store: JobStore, one: str | None, root: Path) -> list[Job]:
+    """The jobs a clean is asked about: ``one`` (which must have ended), else the project's."""
+    if one is not None:
+        job = job_in_project(store, one, root)
+        if not job.is_terminal:
+            raise open_job_blocked(job)
+        return [job]
+    wanted = project_id(root)
+    chosen = [j for j in store.iter_jobs() if isinstance(j, Job) and j.project_id == wanted]
+    if not chosen:
+        raise OracleError("job_not_found", "No matching oracle jobs found.")
+    return chosen
+
+
+def _remove(
+    store: JobStore, finished: list[Job], *, force: bool, strict: bool
+) -> tuple[list[str], dict[str, str]]:
+    """Remove each finished job's directory: the ids removed, and each kept one's reason
+    (``strict``: the first refusal is raised instead)."""
+    removed: list[str] = []
+    kept: dict[str, str] = {}
+    for job in finished:
+        try:
+            remove_job(job.id, store=store, force=force)
+            removed.append(job.id)
+        except OracleError as error:
+            if error.code == "job_not_found":
+                removed.append(job.id)  # gone already
+                continue
+            if strict:
+                raise
+            kept[job.id] = error.message
+    return removed, kept

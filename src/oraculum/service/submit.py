@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from oraculum.archive.scope import check_archive_scope
 from oraculum.core.config import Config, load_config
 from oraculum.core.errors import OracleError
 from oraculum.core.project import project_id
@@ -241,6 +240,8 @@ def submit(
     follow_up_job = given_job_ref(follow_up_job)
     session_id = resolve_session_id(session, action="submit oracle jobs")
     root = project_root(cwd)
+    from oraculum.archive.scope import check_archive_scope  # the archive package loads lazily
+
     check_archive_scope(root, inputs, allow_any_dir=allow_any_dir)
     config = load_config(root, config_overrides).config
     store = store or JobStore()

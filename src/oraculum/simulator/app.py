@@ -7,6 +7,7 @@ import asyncio
 import dataclasses
 import json
 import time
+from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -384,6 +385,63 @@ async def _send_line(response: web.StreamResponse, data: dict[str, Any]) -> None
     await response.write((json.dumps(data) + "\n").encode())
 
 
+@dataclass
+class _Told:
+    """What one stream has told its reader so far."""
+
+    sent: int = 0
+    started: bool = False
+    gap: bool = False
+    research: dict[str, Any] | None = None
+    ended: bool = False
+
+
+def _stream_events(turn: Turn, now: float, told: _Told) -> list[dict[str, Any]]:
+    """The events due at ``now`` for a reader told ``told`` so far (``told`` is updated)."""
+    events: list[dict[str, Any]] = []
+    if not told.gap and turn.in_gap(now):
+        # silent_gap_ms: reasoning is over but the answer has not begun.
+        told.gap = True
+        events.append({"t": "gap", "reasoning_label": turn.reasoning_label})
+    if not told.started and not turn.thinking(now) and not turn.in_gap(now):
+        told.started = True
+        events.append(
+            {
+                "t": "start",
+                "message_id": turn.message_id,
+                "html": turn.html,
+                "reasoning_label": turn.reasoning_label,
+                "comparison": turn.comparison_view(),
+            }
+        )
+    due = turn.tokens_due(now)
+    if told.started and due > told.sent:
+        events.append({"t": "delta", "v": "".join(turn.tokens[told.sent : due])})
+        told.sent = due
+    if told.started and turn.research_kind == "research":
+        # Deep Research: the widget's live status, then its finished report.
+        view = turn.research_view(now)
+        if view != told.research:
+            events.append({"t": "research", "research": view})
+            told.research = view
+    if turn.status == "error":
+        events.append({"t": "error", "text": turn.error_text})
+        told.ended = True
+    elif turn.status in ("complete", "stopped"):
+        events.append({"t": "done", "status": turn.status, "comparison": turn.comparison_view()})
+        told.ended = True
+    return events
+
+
+def _stream_pause(turn: Turn, now: float, told: _Told) -> float:
+    """How long the stream sleeps before its next look."""
+    if told.sent >= turn.stream_end_token() and turn.research_s > 0:
+        wait = 0.1  # the research phase: status changes are slow
+    else:
+        wait = turn.token_s if told.started else turn.answer_starts_at() - now
+    return float(min(max(wait, 0.005), 0.1))
+
+
 async def stream(request: web.Request) -> web.StreamResponse:
     """The answer as NDJSON events, paced by the turn's schedule (not by the reader)."""
     _require_api_session(request)
@@ -393,54 +451,16 @@ async def stream(request: web.Request) -> web.StreamResponse:
         headers={"content-type": "application/x-ndjson", "cache-control": "no-store"}
     )
     await response.prepare(request)
-    sent = 0
-    started = gap = False
-    research: dict[str, Any] | None = None
+    told = _Told()
     try:
         await _send_line(response, {"t": "thinking"})
-        while True:
+        while not told.ended:
             now = time.time()
             turn.refresh(now)
-            if not gap and turn.in_gap(now):
-                # silent_gap_ms: reasoning is over but the answer has not begun.
-                gap = True
-                await _send_line(response, {"t": "gap", "reasoning_label": turn.reasoning_label})
-            if not started and not turn.thinking(now) and not turn.in_gap(now):
-                started = True
-                await _send_line(
-                    response,
-                    {
-                        "t": "start",
-                        "message_id": turn.message_id,
-                        "html": turn.html,
-                        "reasoning_label": turn.reasoning_label,
-                        "comparison": turn.comparison_view(),
-                    },
-                )
-            due = turn.tokens_due(now)
-            if started and due > sent:
-                await _send_line(response, {"t": "delta", "v": "".join(turn.tokens[sent:due])})
-                sent = due
-            if started and turn.research_kind == "research":
-                # Deep Research: the widget's live status, then its finished report.
-                view = turn.research_view(now)
-                if view != research:
-                    await _send_line(response, {"t": "research", "research": view})
-                    research = view
-            if turn.status == "error":
-                await _send_line(response, {"t": "error", "text": turn.error_text})
-                break
-            if turn.status in ("complete", "stopped"):
-                await _send_line(
-                    response,
-                    {"t": "done", "status": turn.status, "comparison": turn.comparison_view()},
-                )
-                break
-            if sent >= turn.stream_end_token() and turn.research_s > 0:
-                wait = 0.1  # the research phase: status changes are slow
-            else:
-                wait = turn.token_s if started else turn.answer_starts_at() - now
-            await asyncio.sleep(min(max(wait, 0.005), 0.1))
+            for event in _stream_events(turn, now, told):
+                await _send_line(response, event)
+            if not told.ended:
+                await asyncio.sleep(_stream_pause(turn, now, told))
         await response.write_eof()
     except (ConnectionResetError, asyncio.CancelledError):
         # The page went away (reload, navigation); the schedule goes on without it.
