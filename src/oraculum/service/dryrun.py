@@ -10,7 +10,6 @@ were normalised from), the archive's contents, an estimated token count and the 
 from __future__ import annotations
 
 import math
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -67,8 +66,11 @@ class DryRunResult:
     duplicate_of: str | None = None  # an identical job queued or running (duplicate_job)
 
     def to_json(self) -> dict[str, Any]:
+        """``{"dryRun": {…}}``: a submit's answer is ``{"job"}``, a dry run's this (no job)."""
+        return {"dryRun": self.facts()}
+
+    def facts(self) -> dict[str, Any]:
         shown: dict[str, Any] = {
-            "dryRun": True,
             "prompt": self.prompt,
             "provider": self.provider,
             "preset": self.preset,
@@ -158,6 +160,8 @@ def dry_run(
         store=store,
         allow_any_dir=allow_any_dir,
     )
+    import tempfile  # here: a command line that never dry-runs does not load it
+
     with tempfile.TemporaryDirectory(prefix="oraculum-dry-run-") as staging:
         archive = build_planned(plan, inputs, Path(staging), include_git_dir, progress)
     duplicate = find_duplicate(plan.store, plan.digest(archive.sha256))
