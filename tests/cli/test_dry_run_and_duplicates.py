@@ -167,3 +167,20 @@ def test_a_different_request_is_no_duplicate(project: Path) -> None:
     ):
         code, _, out = oraculum(project, "--json", "submit", *changed, "src")
         assert code == 0, out
+
+
+def test_followup_dry_run_names_the_job_it_continues(project: Path) -> None:
+    code, doc, out = oraculum(
+        project, "--json", "submit", "-p", "First.", "--provider", "test", "--wait", "src"
+    )
+    assert code == 0, out
+    first = doc["job"]["id"]
+    before = JobStore().list_ids()
+    code, doc, out = oraculum(project, "--json", "followup", "--dry-run", first, "And then?")
+    assert code == 0, out
+    dry = doc["dryRun"]
+    assert dry["followUpToJobId"] == first and dry["prompt"] == "And then?"
+    assert dry["provider"] == {"chosen": "test", "requested": None, "from": "follow-up job"}
+    assert JobStore().list_ids() == before
+    code, _, out = oraculum(project, "followup", "--dry-run", "--wait", first, "And then?")
+    assert code == 2 and "nothing to --wait for" in out
