@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 import typer
@@ -12,6 +13,7 @@ from oraculum.cli.wait_cmd import SESSION_OPTION
 from oraculum.cli.waiting import show_answer, wait_with_live_line
 
 if TYPE_CHECKING:
+    from oraculum.service.dryrun import DryRunResult
     from oraculum.service.submit import SubmitResult
 
 FILES_ARGUMENT = typer.Argument(
@@ -29,6 +31,15 @@ INCLUDE_GIT_DIR_OPTION = typer.Option(
     help="Allow naming .git as a file to archive (every committed secret goes with it).",
 )
 ALLOW_ANY_DIR_OPTION = typer.Option(False, "--allow-any-dir", help=ALLOW_ANY_DIR_HELP)
+DRY_RUN_OPTION = typer.Option(
+    False,
+    "--dry-run",
+    help="Build everything and send nothing: show the prompt, provider, preset, archive, "
+    "estimated tokens and capacity. No job is created.",
+)
+FORCE_OPTION = typer.Option(
+    False, "--force", help="Send even while an identical job is queued or running."
+)
 PROMPT_FILE_OPTION = typer.Option(
     None,
     "--prompt-file",
@@ -37,8 +48,23 @@ PROMPT_FILE_OPTION = typer.Option(
 )
 
 
-def _submitted(result: SubmitResult, *, session: str | None, wait_for_it: bool) -> None:
-    if not wait_for_it:
+def _check_dry_run(dry_run: bool, wait_for_it: bool) -> None:
+    if dry_run and wait_for_it:
+        from oraculum.core.errors import ErrorCode, OracleError
+
+        raise OracleError(
+            ErrorCode.INVALID_ARGUMENT,
+            "--dry-run sends nothing, so there is nothing to --wait for.",
+            suggested_next_step="Drop --wait (or --dry-run).",
+        )
+
+
+def _submitted(
+    result: SubmitResult | DryRunResult, *, session: str | None, wait_for_it: bool
+) -> None:
+    from oraculum.service.dryrun import DryRunResult
+
+    if isinstance(result, DryRunResult) or not wait_for_it:
         emit(result.to_json(), text=result.text("cli"))
         return
     if not MODE.json:
@@ -73,14 +99,20 @@ def submit_command(
         metavar="TEXT",
         help="deep_research: the answer to send if Deep Research asks a question first.",
     ),
+    dry_run: bool = DRY_RUN_OPTION,
+    force: bool = FORCE_OPTION,
 ) -> None:
     """Archive FILES, submit PROMPT as a background job, and return at once (or --wait)."""
+    from oraculum.service.dryrun import dry_run as dry
     from oraculum.service.prompt import choose_prompt
     from oraculum.service.submit import research_answer_extras, submit
 
+    _check_dry_run(dry_run, wait_for_it)
     progress = WalkProgress()
     try:
-        result = submit(
+        # The same request either way; a dry run only says what it would send.
+        send = partial(dry) if dry_run else partial(submit, force=force)
+        result: SubmitResult | DryRunResult = send(
             choose_prompt(prompt, prompt_file),
             list(files or ["."]),
             session=session,
@@ -111,12 +143,15 @@ def followup_command(
     wait_for_it: bool = WAIT_OPTION,
     include_git_dir: bool = INCLUDE_GIT_DIR_OPTION,
     allow_any_dir: bool = ALLOW_ANY_DIR_OPTION,
+    dry_run: bool = DRY_RUN_OPTION,
+    force: bool = FORCE_OPTION,
 ) -> None:
     """Ask a follow-up in the same provider thread as JOB. With --prompt-file, every argument
     after JOB is a file to archive (like `grep -f`)."""
     from oraculum.service.followup import followup
     from oraculum.service.prompt import prompt_text, read_prompt_file
 
+    _check_dry_run(dry_run, wait_for_it)
     if prompt_file is not None:
         text = read_prompt_file(prompt_file)
         files = [*([prompt] if prompt is not None else []), *(files or [])]
@@ -133,6 +168,8 @@ def followup_command(
             include_git_dir=include_git_dir,
             allow_any_dir=allow_any_dir,
             progress=progress,
+            force=force,
+            dry=dry_run,
         )
     finally:
         progress.done()

@@ -334,6 +334,13 @@ class ErrorCode(StrEnum):
         _FINAL,
         "a doctor check failed: its next step says what to fix",
     )
+    DUPLICATE_JOB = (
+        "duplicate_job",
+        _BUSY,
+        _FINAL,
+        "an identical job (prompt, archive, provider, preset) is queued or running: wait for "
+        "it and read it, or pass --force",
+    )
     FETCH_ADDRESS_BLOCKED = (
         "fetch_address_blocked",
         _INPUT,

@@ -5,6 +5,7 @@ __all__ = [
     "admission",
     "cancel",
     "comparison",
+    "duplicates",
     "ids",
     "indexes",
     "leases",

@@ -24,6 +24,7 @@ from oraculum.core.errors import OracleError
 from oraculum.core.fsio import DISK_ERROR_CODES, os_error, os_errors
 from oraculum.core.project import project_id
 from oraculum.jobs import indexes, leases, transitions
+from oraculum.jobs.duplicates import duplicate_error, find_duplicate
 from oraculum.jobs.ids import new_job_id
 from oraculum.jobs.locks import named_lock
 from oraculum.jobs.model import Job, JobSelection, Phase, Status, WorkerIdentity, utc_now
@@ -61,6 +62,10 @@ class JobRequest:
     chat_url: str | None = None
     conversation_id: str | None = None
     options: dict[str, Any] = field(default_factory=dict)  # see `Job.options`
+    # The duplicate guard (jobs.duplicates): the request's digest, and whether to send it
+    # even though an identical job is queued or running.
+    submission_digest: str | None = None
+    force: bool = False
 
 
 @dataclass(frozen=True)
@@ -166,6 +171,7 @@ def _job_fields(
         "follow_up_to_job_id": request.follow_up_to_job_id,
         "chat_url": request.chat_url,
         "conversation_id": request.conversation_id,
+        "submission_digest": request.submission_digest,
         "prompt_path": str(paths.prompt),
         "archive_path": str(paths.archive(job_id, request.provider)),
         "archive_sha256": request.archive_sha256,
@@ -259,6 +265,10 @@ def _decide(
     promotion pass just ``seen``."""
     # Assigned under the admission lock, so ids follow submit order.
     job_id = new_job_id(after=_newest_id(store))
+    if request.submission_digest and not request.force:
+        existing = find_duplicate(store, request.submission_digest)
+        if existing is not None:
+            raise duplicate_error(existing)
     if request.conversation_id:
         holder = conversation_holder(store, request.conversation_id, job_id)
         if holder is not None:

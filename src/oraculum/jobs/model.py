@@ -240,6 +240,9 @@ class Job(_Record):
     follow_up_to_job_id: str | None = None
     chat_url: str | None = None
     conversation_id: str | None = None
+    # The duplicate guard's key (jobs.duplicates): an identical request is refused while this
+    # job is queued or running.
+    submission_digest: str | None = None
     prompt_send_state: PromptSendState = PromptSendState.NOT_SENT
     observed_selection: dict[str, Any] | None = None  # what the composer showed after configuring
     chat_url_verified: bool | None = None

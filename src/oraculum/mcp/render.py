@@ -10,7 +10,7 @@ facts in `wakeups`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oraculum.auth.result import AuthResult
 from oraculum.core.errors import OracleError
@@ -23,6 +23,9 @@ from oraculum.service.status import JobStatus, StatusResult
 from oraculum.service.submit import SubmitResult
 from oraculum.service.wait import WaitResult
 from oraculum.sessions.wakeup import Wakeup
+
+if TYPE_CHECKING:
+    from oraculum.service.dryrun import DryRunResult
 
 SURFACE: Surface = "mcp"
 
@@ -75,6 +78,10 @@ def submit_outcome(result: SubmitResult, *, wakeup: str | None = None) -> Outcom
     """``wakeup``: where the completion arrives, for a host that delivers it itself."""
     text = result.text(SURFACE, wakeup=wakeup)
     return Outcome(text, {"job": result.job}, subject=result.job["id"])
+
+
+def dry_run_outcome(result: DryRunResult) -> Outcome:
+    return Outcome(result.text(SURFACE), result.to_json())
 
 
 def read_outcome(result: ReadResult) -> Outcome:

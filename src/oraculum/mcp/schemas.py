@@ -98,6 +98,22 @@ ResearchAnswerArg = Annotated[
         max_length=20_000,
     ),
 ]
+DryRunArg = Annotated[
+    bool,
+    arg(
+        "Dry run",
+        "Build everything and send nothing: returns dryRun (the prompt as typed, provider, "
+        "preset, archive, estimated tokens, capacity) and creates no job.",
+    ),
+]
+ForceArg = Annotated[
+    bool,
+    arg(
+        "Force",
+        "Send even while an identical job (same prompt, archive, provider, preset) is queued "
+        "or running; without it that is a duplicate_job error naming the job.",
+    ),
+]
 
 
 def untitled(schema: dict[str, Any]) -> None:
@@ -168,6 +184,10 @@ class PreflightOutput(_Common, total=False):
 @with_config(UNTITLED)
 class JobOutput(_Common, total=False):
     job: JobData
+    dryRun: Annotated[
+        dict[str, Any],
+        Field(description="oracle_submit with dryRun: what would be sent (docs/agents.md)."),
+    ]
 
 
 @with_config(UNTITLED)

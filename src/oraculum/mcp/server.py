@@ -19,6 +19,7 @@ import os
 import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, cast
 
@@ -49,8 +50,10 @@ from oraculum.mcp.schemas import (
     AuthOutput,
     CancelOutput,
     ConversationArg,
+    DryRunArg,
     FilesArg,
     FollowUpArg,
+    ForceArg,
     IncludeGitDirArg,
     JobIdArg,
     JobOutput,
@@ -70,11 +73,12 @@ from oraculum.mcp.schemas import (
 )
 from oraculum.mcp.toolkit import ToolSpec, register_tools
 from oraculum.service.cancel import cancel
+from oraculum.service.dryrun import DryRunResult, dry_run
 from oraculum.service.preflight import preflight
 from oraculum.service.presets import presets
 from oraculum.service.read import read
 from oraculum.service.status import job_in_project, status
-from oraculum.service.submit import research_answer_extras, submit
+from oraculum.service.submit import SubmitResult, research_answer_extras, submit
 from oraculum.service.summary import job_summary
 from oraculum.service.wait import wait
 from oraculum.sessions.liveness import SessionLiveness
@@ -264,14 +268,20 @@ async def oracle_submit(
     includeGitDir: IncludeGitDirArg = False,
     researchAnswer: ResearchAnswerArg = None,
     allowAnyDir: AllowAnyDirArg = False,
+    dryRun: DryRunArg = False,
+    force: ForceArg = False,
 ) -> Annotated[CallToolResult, JobOutput]:
     """Archive project files and submit a prompt as a background oracle job; returns at once
     with the job id (it never waits for the answer). After a successful or queued submit, stop:
     the completion wake-up arrives in a later oracle tool result (or call oracle_wait).
-    archive_too_large is retryable with a smaller selection: at most two submit attempts."""
+    archive_too_large is retryable with a smaller selection: at most two submit attempts.
+    dryRun shows what would be sent without sending; duplicate_job names an identical job
+    already queued or running (wait for it; force: true sends again)."""
 
     def call(state: OracleMcp) -> Outcome:
-        result = submit(
+        # The same request either way; a dry run only says what it would send.
+        send = partial(dry_run) if dryRun else partial(submit, request_source="mcp", force=force)
+        result: SubmitResult | DryRunResult = send(
             prompt,
             files,
             cwd=state.root,
@@ -280,11 +290,12 @@ async def oracle_submit(
             provider=provider,
             follow_up_job=followUpJobId,
             conversation=conversationId,
-            request_source="mcp",
             include_git_dir=includeGitDir,
             allow_any_dir=allowAnyDir,
             selection_extras=research_answer_extras(researchAnswer),
         )
+        if isinstance(result, DryRunResult):
+            return render.dry_run_outcome(result)
         # Through the pi bridge (one process per call) the wake-up starts a turn of its own.
         wakeup = prompts.BRIDGE_WAKEUP if state.per_call else None
         return render.submit_outcome(result, wakeup=wakeup)

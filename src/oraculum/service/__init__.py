@@ -8,6 +8,7 @@ __all__ = [
     "clean",
     "demo",
     "doctor",
+    "dryrun",
     "followup",
     "preflight",
     "presets",

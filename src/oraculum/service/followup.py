@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from oraculum.jobs.store import JobStore
+from oraculum.service.dryrun import DryRunResult, dry_run
 from oraculum.service.submit import SubmitResult, submit
 
 __all__ = ["followup"]
@@ -26,19 +28,24 @@ def followup(
     include_git_dir: bool = False,
     allow_any_dir: bool = False,
     progress: Callable[[int], None] | None = None,
-) -> SubmitResult:
-    """Submit ``prompt`` (with an archive of ``inputs``) as a follow-up to ``job_ref``."""
-    return submit(
+    force: bool = False,
+    dry: bool = False,
+) -> SubmitResult | DryRunResult:
+    """Submit ``prompt`` (with an archive of ``inputs``) as a follow-up to ``job_ref``; with
+    ``dry``, only say what would be sent (service.dryrun)."""
+    # The same request either way; a dry run only says what it would send.
+    send = partial(dry_run) if dry else partial(submit, request_source=request_source, force=force)
+    result: SubmitResult | DryRunResult = send(
         prompt,
         inputs,
         cwd=cwd,
         session=session,
         preset=preset,
         follow_up_job=job_ref,
-        request_source=request_source,
         selection_extras=selection_extras,
         store=store,
         include_git_dir=include_git_dir,
         allow_any_dir=allow_any_dir,
         progress=progress,
     )
+    return result

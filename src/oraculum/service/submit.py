@@ -21,6 +21,7 @@ from oraculum.core.providers import ProviderSpec, provider_spec
 from oraculum.core.session import resolve_session_id
 from oraculum.core.surface import Surface, tool_call
 from oraculum.jobs.admission import JobRequest, submit_job
+from oraculum.jobs.duplicates import submission_digest
 from oraculum.jobs.ids import given_job_ref, new_job_id
 from oraculum.jobs.model import Job, Status
 from oraculum.jobs.reconcile import reconcile
@@ -36,13 +37,19 @@ from oraculum.service.prompt import check_prompt_size, prompt_text
 from oraculum.service.status import selection_words
 from oraculum.service.summary import job_summary
 
-if TYPE_CHECKING:  # the archive package loads lazily (see _build)
+if TYPE_CHECKING:  # the archive package loads lazily (see build_planned)
     from oraculum.archive import ArchiveResult
 
 __all__ = [
     "RESEARCH_ANSWER_MAX_CHARS",
+    "SubmitPlan",
     "SubmitResult",
+    "archive_facts",
+    "archive_lines",
+    "build_planned",
     "check_follow_up",
+    "plan_submit",
+    "pruned_lines",
     "research_answer_extras",
     "submit",
     "submit_message",
@@ -97,12 +104,16 @@ def _agent_lines(job: dict[str, Any]) -> list[str]:
         lines.append(f"Queue position {position} of {job['queue']['depth']}; it starts by itself.")
     if job.get("followUpToJobId"):
         lines.append(f"Follow-up to job {job['followUpToJobId']}.")
-    lines += archive_lines(job)
+    return lines + archive_lines(job) + pruned_lines(job)
+
+
+def pruned_lines(job: dict[str, Any]) -> list[str]:
+    """What was pruned from the archive to fit its ceiling, if anything."""
     pruned = job.get("autoPrunedArchivePaths") or []
-    if pruned:
-        names = ", ".join(p["relativePath"] for p in pruned)
-        lines.append(f"Auto-pruned to fit the size limit: {names}.")
-    return lines
+    if not pruned:
+        return []
+    names = ", ".join(p["relativePath"] for p in pruned)
+    return [f"Auto-pruned to fit the size limit: {names}."]
 
 
 # How many exclusion reasons a submit names (the most frequent first).
@@ -213,7 +224,32 @@ def _thread_target(
     return spec.conversation_url(chat_url, conversation_id), conversation_id
 
 
-def submit(
+@dataclass(frozen=True)
+class SubmitPlan:
+    """What a submit decided before building its archive: every refusal that costs nothing
+    has run. A real submit goes on to admission; a dry run (service.dryrun) stops here."""
+
+    prompt: str
+    root: Path
+    config: Config
+    session_id: str | None
+    store: JobStore
+    prior: Job | None
+    choice: ProviderChoice
+    chat_url: str | None
+    conversation_id: str | None
+    requested_provider: str | None  # as given, before normalising (None: not given)
+    requested_preset: str | None
+
+    def digest(self, archive_sha256: str) -> str:
+        """The duplicate guard's key for this request with that archive."""
+        thread = self.prior.id if self.prior is not None else self.conversation_id
+        return submission_digest(
+            self.prompt, archive_sha256, self.choice.provider, self.choice.selection, thread=thread
+        )
+
+
+def plan_submit(
     prompt: str,
     inputs: list[str],
     *,
@@ -223,19 +259,12 @@ def submit(
     provider: str | None = None,
     follow_up_job: str | None = None,
     conversation: str | None = None,
-    request_source: str = "cli",
     selection_extras: dict[str, Any] | None = None,
     config_overrides: dict[str, Any] | None = None,
     store: JobStore | None = None,
-    include_git_dir: bool = False,
     allow_any_dir: bool = False,
-    progress: Callable[[int], None] | None = None,
-) -> SubmitResult:
-    """Create one job and hand it to a worker (or the queue).
-
-    ``config_overrides`` is the explicit-arguments config layer (it wins over every file).
-    ``allow_any_dir`` lets `.` archive a root that is no project (``archive_scope_unsafe``
-    otherwise); ``progress`` is told how many entries the archive's selection has looked at."""
+) -> SubmitPlan:
+    """Validate a submit up to (not including) its archive; raises what a submit refuses."""
     prompt = prompt_text(prompt)
     follow_up_job = given_job_ref(follow_up_job)
     session_id = resolve_session_id(session, action="submit oracle jobs")
@@ -253,31 +282,93 @@ def submit(
     check_prompt_size(prompt, choice.provider)
     chat_url, conversation_id = _thread_target(prior, conversation, choice.provider, config)
     check_prerequisites(config, choice.provider)
+    return SubmitPlan(
+        prompt=prompt,
+        root=root,
+        config=config,
+        session_id=session_id,
+        store=store,
+        prior=prior,
+        choice=choice,
+        chat_url=chat_url,
+        conversation_id=conversation_id,
+        requested_provider=provider,
+        requested_preset=preset,
+    )
+
+
+def submit(
+    prompt: str,
+    inputs: list[str],
+    *,
+    cwd: Path | None = None,
+    session: str | None = None,
+    preset: str | None = None,
+    provider: str | None = None,
+    follow_up_job: str | None = None,
+    conversation: str | None = None,
+    request_source: str = "cli",
+    selection_extras: dict[str, Any] | None = None,
+    config_overrides: dict[str, Any] | None = None,
+    store: JobStore | None = None,
+    include_git_dir: bool = False,
+    allow_any_dir: bool = False,
+    progress: Callable[[int], None] | None = None,
+    force: bool = False,
+) -> SubmitResult:
+    """Create one job and hand it to a worker (or the queue).
+
+    ``config_overrides`` is the explicit-arguments config layer (it wins over every file).
+    ``allow_any_dir`` lets `.` archive a root that is no project (``archive_scope_unsafe``
+    otherwise); ``progress`` is told how many entries the archive's selection has looked at.
+    ``force`` sends it even while an identical job is queued or running (``duplicate_job``
+    otherwise)."""
+    plan = plan_submit(
+        prompt,
+        inputs,
+        cwd=cwd,
+        session=session,
+        preset=preset,
+        provider=provider,
+        follow_up_job=follow_up_job,
+        conversation=conversation,
+        selection_extras=selection_extras,
+        config_overrides=config_overrides,
+        store=store,
+        allow_any_dir=allow_any_dir,
+    )
+    store = plan.store
     _make_room(store)
     # On success admission moved the archive into the job directory; on failure it must not
     # linger: the staging area goes either way.
     with store.staging_area() as staging:
-        archive = _build(root, inputs, staging, choice.provider, config, include_git_dir, progress)
-        job = submit_job(
-            JobRequest(
-                project_root=root,
-                prompt=prompt,
-                provider=choice.provider,
-                selection=choice.selection,
-                options=choice.options,
-                config=config,
-                archive=archive.path,
-                archive_sha256=archive.sha256,
-                archive_bytes=archive.size,
-                session_id=session_id,
-                request_source=request_source,
-                follow_up_to_job_id=prior.id if prior else None,
-                chat_url=chat_url,
-                conversation_id=conversation_id,
-            ),
-            store=store,
-        )
+        archive = build_planned(plan, inputs, staging, include_git_dir, progress)
+        job = submit_job(_request(plan, archive, request_source, force=force), store=store)
     return _submitted(store.load(job.id), archive)
+
+
+def _request(
+    plan: SubmitPlan, archive: ArchiveResult, request_source: str, *, force: bool
+) -> JobRequest:
+    """What admission is asked to admit: the plan with its built archive."""
+    return JobRequest(
+        project_root=plan.root,
+        prompt=plan.prompt,
+        provider=plan.choice.provider,
+        selection=plan.choice.selection,
+        options=plan.choice.options,
+        config=plan.config,
+        archive=archive.path,
+        archive_sha256=archive.sha256,
+        archive_bytes=archive.size,
+        session_id=plan.session_id,
+        request_source=request_source,
+        follow_up_to_job_id=plan.prior.id if plan.prior else None,
+        chat_url=plan.chat_url,
+        conversation_id=plan.conversation_id,
+        submission_digest=plan.digest(archive.sha256),
+        force=force,
+    )
 
 
 def _make_room(store: JobStore) -> None:
@@ -328,12 +419,10 @@ def _check_same_provider(prior: Job | None, provider: str) -> None:
         )
 
 
-def _build(
-    root: Path,
+def build_planned(
+    plan: SubmitPlan,
     inputs: list[str],
     staging: Path,
-    provider: str,
-    config: Config,
     include_git_dir: bool,
     progress: Callable[[int], None] | None,
 ) -> ArchiveResult:
@@ -342,8 +431,9 @@ def _build(
     # imports this module for `check_follow_up` and never builds an archive.
     from oraculum.archive import build_archive
 
+    config, provider = plan.config, plan.choice.provider
     return build_archive(
-        root,
+        plan.root,
         list(inputs),
         staging,
         new_job_id(),  # names the staged archive only: admission assigns the job's id
@@ -359,16 +449,21 @@ def _build(
 
 def _submitted(job: Job, archive: ArchiveResult) -> SubmitResult:
     """The submit response: the admitted job's summary with what its archive holds."""
-    summary = job_summary(job)
-    summary["autoPrunedArchivePaths"] = [p.to_dict() for p in archive.pruned_paths]
-    summary["archive"] = {
-        "bytes": archive.size,
-        "fileCount": archive.file_count,
-        "initialBytes": archive.initial_size,
-        "limitBytes": archive.limit_bytes,
-        "excluded": archive.excluded,  # grouped by reason, most paths first
+    return SubmitResult(job_summary(job) | archive_facts(archive))
+
+
+def archive_facts(archive: ArchiveResult) -> dict[str, Any]:
+    """What an archive holds, as a submit's (and a dry run's) JSON shows it."""
+    return {
+        "autoPrunedArchivePaths": [p.to_dict() for p in archive.pruned_paths],
+        "archive": {
+            "bytes": archive.size,
+            "fileCount": archive.file_count,
+            "initialBytes": archive.initial_size,
+            "limitBytes": archive.limit_bytes,
+            "excluded": archive.excluded,  # grouped by reason, most paths first
+        },
     }
-    return SubmitResult(summary)
 
 
 def submit_message(summary: dict[str, Any]) -> str:
