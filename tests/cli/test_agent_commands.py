@@ -17,6 +17,7 @@ from oraculum.cli import main
 from oraculum.cli.read_view import render_header, render_read
 from oraculum.cli.status_view import render_job, render_jobs
 from oraculum.core.paths import global_config_path
+from oraculum.jobs.ids import short_id
 from oraculum.jobs.store import JobStore
 from oraculum.service.read import read
 from oraculum.service.status import status
@@ -141,6 +142,8 @@ def test_refusals_exit_with_their_codes(project: Path, capsys) -> None:
 def normalise(text: str, ids: list[str], root: Path) -> str:
     for index, job_id in enumerate(ids):
         text = text.replace(job_id, f"<job-{index}>")
+    for index, job_id in enumerate(ids):  # lists show each job's short form
+        text = text.replace(short_id(job_id), f"<job-{index}>")
     text = text.replace(str(root), "<home>")
     text = re.sub(r"\b\d+(s|m|h\d*m?|d)\b", "<age>", text)
     # Column widths follow the raw cell lengths (ids, ages): compare cells, not padding.

@@ -378,12 +378,6 @@ class ErrorCode(StrEnum):
         _FINAL,
         "the job to follow up does not exist",
     )
-    FOLLOW_UP_JOB_WRONG_PROJECT = (
-        "follow_up_job_wrong_project",
-        _INPUT,
-        _FINAL,
-        "the job to follow up belongs to another project",
-    )
     GENERATION_FAILED = (
         "generation_failed",
         _FAILED,

@@ -11,8 +11,7 @@ from oraculum.core.surface import Surface, for_surface
 from oraculum.jobs.cancel import cancel_job
 from oraculum.jobs.ids import given_job_ref
 from oraculum.jobs.store import JobStore
-from oraculum.service.common import project_root
-from oraculum.service.status import job_in_project
+from oraculum.service.status import find_job
 from oraculum.service.summary import job_summary
 
 USAGE = (
@@ -39,6 +38,9 @@ class CancelResult:
 def cancel(
     job_ref: str | None, *, cwd: Path | None = None, store: JobStore | None = None
 ) -> CancelResult:
+    """Cancel the job ``job_ref`` names, whichever project it belongs to (``cwd`` is accepted
+    for the surfaces' uniform call and changes nothing: an id names one job everywhere)."""
+    del cwd
     job_ref = given_job_ref(job_ref)
     if job_ref is None:
         raise OracleError(
@@ -47,7 +49,7 @@ def cancel(
             suggested_next_step="Run `oraculum status` (oracle_status) to list job ids.",
         )
     store = store or JobStore()
-    job = job_in_project(store, job_ref, project_root(cwd))
+    job = find_job(store, job_ref)
     if job.is_terminal:
         raise OracleError(
             "job_not_cancellable",

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 from oraculum.archive.scope import check_archive_scope
 from oraculum.core.config import Config, load_config
 from oraculum.core.errors import OracleError
-from oraculum.core.project import project_id
 from oraculum.core.providers import ProviderSpec, provider_spec
 from oraculum.core.session import resolve_session_id
 from oraculum.core.surface import Surface, tool_call
@@ -133,8 +132,10 @@ def archive_lines(job: dict[str, Any]) -> list[str]:
     return lines
 
 
-def check_follow_up(store: JobStore, job_ref: str, root: Path) -> Job:
-    """The completed job of this project that a follow-up continues."""
+def check_follow_up(store: JobStore, job_ref: str) -> Job:
+    """The completed job a follow-up continues, of any project (its id names it from
+    anywhere); the follow-up itself belongs to, and archives from, the project where it is
+    asked, as every submit."""
     try:
         job = store.load(store.resolve(job_ref))
     except OracleError as error:
@@ -144,15 +145,8 @@ def check_follow_up(store: JobStore, job_ref: str, root: Path) -> Job:
             "follow_up_job_not_found",
             f"Follow-up job not found: {job_ref}",
             rejected_value=job_ref,
-            suggested_next_step="Run `oraculum status` to list this project's job ids.",
+            suggested_next_step="Run `oraculum status --all-projects` to list job ids.",
         ) from None
-    if job.project_id != project_id(root):
-        raise OracleError(
-            "follow_up_job_wrong_project",
-            f"Oracle job {job.id} belongs to another project ({job.project_root}).",
-            rejected_value=job.id,
-            suggested_next_step="Follow up from that project's directory.",
-        )
     # A Deep Research job that stopped at a clarifying question is answered by a follow-up.
     if job.status != Status.COMPLETE and job.error_code != "deep_research_needs_answer":
         raise OracleError(
@@ -244,7 +238,7 @@ def submit(
     check_archive_scope(root, inputs, allow_any_dir=allow_any_dir)
     config = load_config(root, config_overrides).config
     store = store or JobStore()
-    prior = check_follow_up(store, follow_up_job, root) if follow_up_job is not None else None
+    prior = check_follow_up(store, follow_up_job) if follow_up_job is not None else None
     choice = choose_provider(
         provider or (prior.provider if prior else None), preset, config, selection_extras
     )
