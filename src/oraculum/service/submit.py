@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from oraculum.archive.inputs import from_cwd
 from oraculum.archive.scope import check_archive_scope
 from oraculum.core.config import Config, load_config
 from oraculum.core.errors import OracleError
@@ -247,10 +248,11 @@ def submit(
     chat_url, conversation_id = _thread_target(prior, conversation, choice.provider, config)
     check_prerequisites(config, choice.provider)
     _make_room(store)
+    items = from_cwd(root, cwd, inputs)  # as the shell means them: from where it was asked
     # On success admission moved the archive into the job directory; on failure it must not
     # linger: the staging area goes either way.
     with store.staging_area() as staging:
-        archive = _build(root, inputs, staging, choice.provider, config, include_git_dir, progress)
+        archive = _build(root, items, staging, choice.provider, config, include_git_dir, progress)
         job = submit_job(
             JobRequest(
                 project_root=root,
