@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from oraculum.core.errors import OracleError
@@ -35,12 +34,9 @@ class CancelResult:
         return for_surface(self.message, surface) or self.message
 
 
-def cancel(
-    job_ref: str | None, *, cwd: Path | None = None, store: JobStore | None = None
-) -> CancelResult:
-    """Cancel the job ``job_ref`` names, whichever project it belongs to (``cwd`` is accepted
-    for the surfaces' uniform call and changes nothing: an id names one job everywhere)."""
-    del cwd
+def cancel(job_ref: str | None, *, store: JobStore | None = None) -> CancelResult:
+    """Cancel the job ``job_ref`` names, whichever project it belongs to (an id names one job
+    from anywhere)."""
     job_ref = given_job_ref(job_ref)
     if job_ref is None:
         raise OracleError(
