@@ -424,7 +424,7 @@ class ErrorCode(StrEnum):
         "job_id_ambiguous",
         _INPUT,
         _FINAL,
-        "a job id prefix matches several jobs",
+        "a job id prefix or short form matches several jobs",
     )
     JOB_NOT_CANCELLABLE = (
         "job_not_cancellable",
