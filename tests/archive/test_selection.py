@@ -417,3 +417,28 @@ def test_entries_come_in_path_byte_order(tmp_path: Path, mode: str) -> None:
     assert _paths(tmp_path, ["zz", "a", "a/b/c.txt", "b", "a-b.txt"]) == [
         n for n in expected if n.startswith(("a/", "a-b", "b/", "zz/"))
     ]
+
+
+def test_inputs_are_relative_to_the_current_directory(tmp_path: Path) -> None:
+    from oraculum.archive.inputs import from_cwd
+
+    root = tmp_path / "p"
+    sub = root / "src" / "pkg"
+    sub.mkdir(parents=True)
+    assert from_cwd(root, root, [".", "a.py"]) == [".", "a.py"]
+    assert from_cwd(root, tmp_path, ["p/a.py"]) == ["p/a.py"]  # outside: as given (--project)
+    assert from_cwd(root, sub, [".", "m.py", "../x.py", "../../README.md", "/abs"]) == [
+        "src/pkg",
+        "src/pkg/m.py",
+        "src/x.py",
+        "README.md",
+        "/abs",
+    ]
+    # Leaving the project, or naming its root from below: absolute, so resolving refuses it.
+    assert from_cwd(root, sub, ["../../../up", "../.."]) == [str(tmp_path / "up"), str(root)]
+    with pytest.raises(OracleError) as blank:
+        from_cwd(root, sub, [" "])
+    assert blank.value.code == "archive_input_blank"
+    with pytest.raises(OracleError) as refused:
+        resolve_inputs(root, from_cwd(root, sub, ["../.."]))
+    assert refused.value.code == "archive_input_whole_repo_sentinel_invalid"

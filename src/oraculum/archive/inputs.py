@@ -1,9 +1,12 @@
 """Resolving archive inputs against the project root.
 
-Inputs are project-relative paths (absolute paths inside the root are accepted too); `.` alone
-is the whole-repository sentinel. Inputs are never trimmed: a file whose name starts with a space
-is a real file. Strings may carry non-UTF-8 bytes as surrogate escapes (that is how Python hands
-over such argv and directory entries), and every check here works on them unchanged.
+A person's inputs are relative to the current directory, as in every shell (:func:`from_cwd`
+turns them into project-relative ones; `.` in a subdirectory is that subdirectory); below that,
+inputs are project-relative paths (absolute paths inside the root are accepted too), and `.`
+alone is the whole-repository sentinel. Inputs are never trimmed: a file whose name starts with
+a space is a real file. Strings may carry non-UTF-8 bytes as surrogate escapes (that is how
+Python hands over such argv and directory entries), and every check here works on them
+unchanged.
 """
 
 from __future__ import annotations
@@ -53,7 +56,7 @@ def check_input_syntax(raw: str) -> None:
             "archive_input_blank",
             "Archive input must be a non-empty project-relative path",
             rejected_value=raw,
-            suggested_next_step="Pass a file or directory path relative to the project root.",
+            suggested_next_step="Pass a file or directory path inside the project.",
         )
     # `" . "`, `./`, `a/..`: all mean the root, but only `.` may say so, so that "whole
     # repository" (and its automatic pruning) is always a deliberate, exact choice.
@@ -71,6 +74,38 @@ def _sentinel_error(raw: str) -> OracleError:
         allowed_values=["."],
         suggested_next_step="Use '.' to archive the whole repository.",
     )
+
+
+def from_cwd(project_root: Path, cwd: Path | None, inputs: Sequence[str]) -> list[str]:
+    """``inputs`` as a shell means them, relative to ``cwd`` (default: the current
+    directory), turned into the project-relative inputs :func:`resolve_inputs` takes.
+
+    From the project root, or from outside it (`archive --project`), they stay as they are. From
+    a subdirectory, `.` is that subdirectory and `../README.md` the root's README; one that
+    leaves the project becomes its absolute path, which resolving refuses by name
+    (``archive_input_outside_project``); so does one naming the root (`..` from one level
+    down): only `.` from the root means the whole project. Blank inputs and spellings of the
+    root other than `.` are refused as from the root."""
+    here = os.path.realpath(cwd if cwd is not None else os.getcwd())
+    root = os.path.realpath(project_root)
+    if here == root or not is_inside(here, root):
+        return list(inputs)
+    below = here[len(root.rstrip("/")) + 1 :]
+    return [_from_subdirectory(here, below, raw) for raw in inputs]
+
+
+def _from_subdirectory(here: str, below: str, raw: str) -> str:
+    if posixpath.isabs(raw):
+        return raw
+    check_input_syntax(raw)
+    if raw == WHOLE_REPO:
+        return below
+    rel = posixpath.normpath(posixpath.join(below, raw))
+    # Leaving the project, or naming its root some other way than `.` from the root (the whole
+    # project is always a deliberate choice, checked for its scope): resolving refuses it.
+    if rel in (".", "..") or rel.startswith("../"):
+        return posixpath.normpath(posixpath.join(here, raw))
+    return rel
 
 
 def lexical_relative(root_abs: str, raw: str) -> str | None:
@@ -182,7 +217,7 @@ def _resolve_one(root_abs: str, root_real: str, raw: str) -> ResolvedInput:
             "archive_input_missing",
             f"Archive input does not exist: {display(raw)} (project root: {root_abs})",
             rejected_value=display(raw),
-            suggested_next_step="Check the path; inputs are relative to the project root.",
+            suggested_next_step="Check the path; inputs are relative to the current directory.",
         ) from None
     except NotADirectoryError:
         raise OracleError(

@@ -16,7 +16,9 @@ def archive_command(
     inputs: Annotated[
         list[str] | None,
         typer.Argument(
-            help="Files and directories relative to the project root; '.' (default) is all."
+            help="Files and directories relative to the current directory, as in any shell "
+            "('.', the default, is this directory: the whole project from its root; "
+            "'../README.md' works inside the project). Members are named from the project root."
         ),
     ] = None,
     provider: Annotated[
@@ -31,7 +33,11 @@ def archive_command(
     ] = False,
     project: Annotated[
         Path | None,
-        typer.Option("--project", help="Project root (default: found from the current dir)."),
+        typer.Option(
+            "--project",
+            help="Project root (default: found from the current dir); from outside it, "
+            "inputs are relative to it.",
+        ),
     ] = None,
     include_git_dir: Annotated[
         bool,

@@ -229,8 +229,9 @@ def run_archive(
     # waits for git's walk of the whole tree before it writes its first file.
     start_early(root)
     from oraculum.archive import build_archive
+    from oraculum.archive.inputs import from_cwd
 
-    items = list(inputs) if inputs else ["."]
+    items = from_cwd(root, None, list(inputs) if inputs else ["."])
     if list_only:
         _preview(root, items, include_git_dir=include_git_dir)
         return

@@ -9,13 +9,16 @@ from oraculum.cli.app import app, emit
 
 @app.command("cancel")
 def cancel_command(
-    job: str | None = typer.Argument(None, help="The job id (or prefix) to cancel; required."),
+    job: str | None = typer.Argument(
+        None, help="The job to cancel (any project): id, short form or prefix; required."
+    ),
 ) -> None:
     """Cancel a queued or running job. Needs the id: it never guesses."""
+    from oraculum.cli.status_view import project_note
     from oraculum.service.cancel import cancel
 
     result = cancel(job)
-    emit(result.to_json(), text=result.text("cli"))
+    emit(result.to_json(), text=result.text("cli") + project_note(result.job))
 
 
 @app.command("clean")

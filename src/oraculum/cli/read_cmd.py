@@ -12,7 +12,9 @@ from oraculum.service import PREVIEW_CHARS
 
 @app.command("read")
 def read_command(
-    job: str | None = typer.Argument(None, help="Job id or prefix; omit for the newest."),
+    job: str | None = typer.Argument(
+        None, help="Job id, short form or prefix (any project); omit for this project's newest."
+    ),
     raw: bool = typer.Option(
         False, "--raw", help="Print exactly response.md (the header goes to stderr)."
     ),

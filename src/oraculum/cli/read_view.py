@@ -22,6 +22,7 @@ def render_header(result: ReadResult, out: Console) -> None:
     """The job's status line, paths, gaps, artifacts and error."""
     job, response = result.job, result.response
     out.print(f"[bold]{job['id']}[/]  {job['status']} ({job['phase']})")
+    out.print(f"  project: {job['projectRoot']}", markup=False)
     out.print(f"  response: {response.path}", markup=False)
     out.print(f"  artifacts: {job['artifactsPath']}", markup=False)
     for name, value in result.gaps.items():

@@ -10,7 +10,9 @@ from oraculum.cli.status_view import run_status
 
 @app.command("status")
 def status_command(
-    job: str | None = typer.Argument(None, help="Job id or unique prefix; omit for recent jobs."),
+    job: str | None = typer.Argument(
+        None, help="Job id, short form or prefix (any project); omit for recent jobs."
+    ),
     all_projects: bool = typer.Option(False, "--all-projects", help="Jobs of every project."),
     limit: int = typer.Option(10, "--limit", min=1, max=1000, help="How many recent jobs."),
     session: str | None = typer.Option(

@@ -11,7 +11,14 @@ from oraculum.cli.output import emit, table
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["heartbeat_cell", "phase_cell", "render_job", "render_jobs", "run_status"]
+__all__ = [
+    "heartbeat_cell",
+    "phase_cell",
+    "project_note",
+    "render_job",
+    "render_jobs",
+    "run_status",
+]
 
 # A heartbeat older than this reads as "likely stale" (the worker's stale threshold default).
 STALE_HEARTBEAT_S = 180
@@ -46,24 +53,39 @@ def queue_cell(job: dict[str, Any]) -> str:
     return "-"
 
 
+def project_note(job: dict[str, Any] | None) -> str:
+    """A line naming the job's project when that is not the current directory's (a job id
+    works from anywhere: the person should see whose job it was); "" otherwise."""
+    from oraculum.core.project import find_project_root
+
+    if job is None or job.get("projectRoot") in (None, str(find_project_root())):
+        return ""
+    return f"\nProject: {job['projectRoot']}"
+
+
 def render_jobs(result: dict[str, Any], console: Console) -> None:
+    """The list, each job by its whole id (its last characters name it from anywhere too);
+    across projects (``project`` None) with each job's project."""
     from oraculum.service.summary import describe_age
 
     jobs = result["jobs"]
+    every_project = result.get("project") is None
     if not jobs:
         where = result.get("project") or "any project"
         console.print(f"No oracle jobs for {where}.")
     else:
-        shown = table("id", "status", "phase", "age", "heartbeat", "queue")
+        headers = ("id", "status", "phase", "age", "heartbeat", "queue")
+        shown = table(*headers, *(("project",) if every_project else ()))
         for job in jobs:
-            shown.add_row(
+            cells = [
                 job["id"],
                 job["status"],
                 phase_cell(job),
                 describe_age(job.get("ageSeconds")),
                 heartbeat_cell(job),
                 queue_cell(job),
-            )
+            ]
+            shown.add_row(*cells, *((job["projectRoot"],) if every_project else ()))
         console.print(shown)
     for problem in result.get("problems", []):
         console.print(f"[yellow]warning[/]: {problem['message']}", markup=True)

@@ -17,7 +17,10 @@ if TYPE_CHECKING:
     from oraculum.service.submit import SubmitResult
 
 FILES_ARGUMENT = typer.Argument(
-    None, help="Files or directories to archive, relative to the project root (default: .)."
+    None,
+    help="Files or directories to archive, relative to the current directory as in any shell "
+    "('.', the default, is this directory; '../README.md' works inside the project; nothing "
+    "outside it). The archive names them from the project root.",
 )
 PRESET_OPTION = typer.Option(
     None, "--preset", help="ChatGPT preset (see `oraculum presets`) or Grok mode."
@@ -147,7 +150,8 @@ def followup_command(
     force: bool = FORCE_OPTION,
 ) -> None:
     """Ask a follow-up in the same provider thread as JOB. With --prompt-file, every argument
-    after JOB is a file to archive (like `grep -f`)."""
+    after JOB is a file to archive (like `grep -f`). JOB may belong to another project: the
+    follow-up belongs to, and archives from, this directory's project."""
     from oraculum.service.followup import followup
     from oraculum.service.prompt import prompt_text, read_prompt_file
 

@@ -15,7 +15,9 @@ SESSION_OPTION = typer.Option(
 
 @app.command("wait")
 def wait_command(
-    job: str | None = typer.Argument(None, help="Job id or prefix; omit for the session's next."),
+    job: str | None = typer.Argument(
+        None, help="Job id, short form or prefix (any project); omit for the session's next."
+    ),
     session: str | None = SESSION_OPTION,
     timeout: float | None = typer.Option(
         None, "--timeout", min=0, help="Give up after this many seconds (exit 5)."

@@ -60,8 +60,10 @@ def _ended(result: WaitResult) -> int:
 
 def finish_wait(result: WaitResult) -> int:
     """Print a wait's result (its wake-up text); the exit code its outcome deserves."""
+    from oraculum.cli.status_view import project_note
+
     code = _ended(result)
-    emit(result.to_json(), text=result.text("cli"))
+    emit(result.to_json(), text=result.text("cli") + project_note(result.job))
     return code
 
 

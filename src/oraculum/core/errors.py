@@ -393,12 +393,6 @@ class ErrorCode(StrEnum):
         _FINAL,
         "the job to follow up does not exist",
     )
-    FOLLOW_UP_JOB_WRONG_PROJECT = (
-        "follow_up_job_wrong_project",
-        _INPUT,
-        _FINAL,
-        "the job to follow up belongs to another project",
-    )
     GENERATION_FAILED = (
         "generation_failed",
         _FAILED,
@@ -445,7 +439,7 @@ class ErrorCode(StrEnum):
         "job_id_ambiguous",
         _INPUT,
         _FINAL,
-        "a job id prefix matches several jobs",
+        "a job id prefix or short form matches several jobs",
     )
     JOB_NOT_CANCELLABLE = (
         "job_not_cancellable",

@@ -3,6 +3,12 @@
 An id is 13 characters of Crockford base32 (lower case): 9 encode the creation time in
 milliseconds, 4 are random. Every entry point validates ids with :func:`validate_job_id` before
 any path is built from them.
+
+The head sorts ids by creation time (the queue is its index listed in name order), so it is the
+same for every job of the same hours; the tail tells jobs apart. People name a job by its
+:func:`short_id` (the last 6 characters) or by any unique prefix
+or tail of 4 or more characters (:func:`names_job`); ids from before the short form existed have
+the same layout and resolve the same way.
 """
 
 from __future__ import annotations
@@ -97,7 +103,25 @@ def validate_job_ref(value: object) -> str:
             return lowered
     raise OracleError(
         "invalid_job_id",
-        "A job id is 13 lower-case letters and digits; a unique prefix of 4 or more also works.",
+        "A job id is 13 lower-case letters and digits; its last 6 (as `oraculum status` lists "
+        "them) or any unique prefix or tail of 4 or more also work.",
         rejected_value=_describe(value),
         suggested_next_step="Run `oraculum status` to list job ids.",
     )
+
+
+# The short form people type: the id's tail, which changes from one job to the next (the random
+# part and the low milliseconds), where the head is the same for every job of the same hours.
+SHORT_ID_CHARS = 6
+
+
+def short_id(job_id: str) -> str:
+    """The distinguishing tail of a job id, as listings show it (resolves like the full id)."""
+    return job_id[-SHORT_ID_CHARS:]
+
+
+def names_job(ref: str, job_id: str) -> bool:
+    """Whether a validated reference names ``job_id``: as its prefix (the time-sorted head,
+    as ids were always typed) or as its tail (the short form). A reference that names several
+    jobs either way is ambiguous, never guessed."""
+    return job_id.startswith(ref) or job_id.endswith(ref)

@@ -41,7 +41,13 @@ from oraculum.core.fsio import (
 )
 from oraculum.core.paths import jobs_dir
 from oraculum.core.providers import provider_spec
-from oraculum.jobs.ids import JOB_DIR_PREFIX, JOB_ID_PATTERN, validate_job_id, validate_job_ref
+from oraculum.jobs.ids import (
+    JOB_DIR_PREFIX,
+    JOB_ID_PATTERN,
+    names_job,
+    validate_job_id,
+    validate_job_ref,
+)
 from oraculum.jobs.locks import named_lock
 from oraculum.jobs.model import Job, WorkerIdentity
 from oraculum.jobs.transitions import check_invariants
@@ -143,11 +149,12 @@ class JobStore:
         return ids
 
     def resolve(self, ref: str) -> str:
-        """A full id from a full id or a unique prefix."""
+        """A full id from a full id, a unique prefix or a unique tail (the short form listings
+        show: see :func:`oraculum.jobs.ids.short_id`). Every job of every project counts."""
         ref = validate_job_ref(ref)
         if JOB_ID_PATTERN.fullmatch(ref) and self.paths(ref).dir.is_dir():
             return ref
-        matches = [job_id for job_id in self.list_ids() if job_id.startswith(ref)]
+        matches = [job_id for job_id in self.list_ids() if names_job(ref, job_id)]
         if len(matches) == 1:
             return matches[0]
         if not matches:
@@ -161,8 +168,8 @@ class JobStore:
         more = f" (the newest {len(shown)} listed)" if len(matches) > len(shown) else ""
         raise OracleError(
             "job_id_ambiguous",
-            f"Job prefix {ref} matches {len(matches)} jobs{more}: {', '.join(shown)}. "
-            "Type more characters.",
+            f"Job id {ref} matches {len(matches)} jobs{more}: {', '.join(shown)}. "
+            "Type more characters (a job's last 6 tell it apart: `oraculum status` lists them).",
             rejected_value=ref,
             allowed_values=shown,
             details={"matches": shown, "count": len(matches)},

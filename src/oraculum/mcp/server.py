@@ -341,7 +341,7 @@ async def oracle_cancel(
     """Cancel a queued or running job."""
 
     def call(state: OracleMcp) -> Outcome:
-        return render.cancel_outcome(cancel(jobId, cwd=state.root))
+        return render.cancel_outcome(cancel(jobId))
 
     return await _run(ctx, "oracle_cancel", call)
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from oraculum.core.errors import OracleError
@@ -11,8 +10,7 @@ from oraculum.core.surface import Surface, for_surface
 from oraculum.jobs.cancel import cancel_job
 from oraculum.jobs.ids import given_job_ref
 from oraculum.jobs.store import JobStore
-from oraculum.service.common import project_root
-from oraculum.service.status import job_in_project
+from oraculum.service.status import find_job
 from oraculum.service.summary import job_summary
 
 USAGE = (
@@ -36,9 +34,9 @@ class CancelResult:
         return for_surface(self.message, surface) or self.message
 
 
-def cancel(
-    job_ref: str | None, *, cwd: Path | None = None, store: JobStore | None = None
-) -> CancelResult:
+def cancel(job_ref: str | None, *, store: JobStore | None = None) -> CancelResult:
+    """Cancel the job ``job_ref`` names, whichever project it belongs to (an id names one job
+    from anywhere)."""
     job_ref = given_job_ref(job_ref)
     if job_ref is None:
         raise OracleError(
@@ -47,7 +45,7 @@ def cancel(
             suggested_next_step="Run `oraculum status` (oracle_status) to list job ids.",
         )
     store = store or JobStore()
-    job = job_in_project(store, job_ref, project_root(cwd))
+    job = find_job(store, job_ref)
     if job.is_terminal:
         raise OracleError(
             "job_not_cancellable",

@@ -188,7 +188,7 @@ def _check(
         config = project_config(report.project_root)
         report = replace(report, config_ready=True, capacity=capacity(store, config))
         if follow_up_job is not None:
-            prior = check_follow_up(store, follow_up_job, report.project_root)
+            prior = check_follow_up(store, follow_up_job)
             report = replace(report, follow_up_job_id=prior.id)
             provider = provider or prior.provider
         chosen = choose_provider(provider, None, config).provider

@@ -27,7 +27,7 @@ from oraculum.jobs.store import JobStore
 from oraculum.service import PREVIEW_CHARS
 from oraculum.service.common import TEST_PROVIDER, project_root
 from oraculum.service.result import plain
-from oraculum.service.status import job_in_project
+from oraculum.service.status import find_job
 from oraculum.service.summary import job_summary
 from oraculum.sessions import claims
 
@@ -214,7 +214,6 @@ def read(
     """Status plus the saved answer of one job (default: the project's newest)."""
     job_ref = given_job_ref(job_ref)
     store = store or JobStore()
-    root = project_root(cwd)
     if action is not None and action not in ACTIONS:
         raise OracleError(
             "invalid_argument",
@@ -223,7 +222,7 @@ def read(
             allowed_values=list(ACTIONS),
         )
     reconcile_before_reading(store)
-    job = job_in_project(store, job_ref, root) if job_ref is not None else newest_job(store, root)
+    job = find_job(store, job_ref) if job_ref is not None else newest_job(store, project_root(cwd))
     recollection = recollect(job, store) if action == "recollect" else None
     session_id = resolve_session_id(session, action="read", required=False)
     if job.is_terminal:

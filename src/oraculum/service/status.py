@@ -25,6 +25,7 @@ __all__ = [
     "JobList",
     "JobStatus",
     "StatusResult",
+    "find_job",
     "job_in_project",
     "selection_words",
     "status",
@@ -116,16 +117,28 @@ class JobList:
         if not self.jobs:
             return "No oracle jobs in this project yet."
         lines = ["Recent oracle jobs (newest first):"]
-        lines += [f"- {j['id']}: {j['status']} ({j['phase']}), {j['provider']}" for j in self.jobs]
+        lines += [
+            f"- {j['id']}: {j['status']} ({j['phase']}), {j['provider']}"
+            + ("" if self.project else f", project {j['projectRoot']}")
+            for j in self.jobs
+        ]
         return "\n".join(lines)
 
 
 StatusResult = JobStatus | JobList
 
 
+def find_job(store: JobStore, job_ref: str) -> Job:
+    """Load a job named by id, prefix or short form, whichever project it belongs to: ids are
+    unique across projects, so `status`, `read`, `wait`, `cancel` and `followup` work from any
+    directory (the job's summary says its project: ``projectRoot``)."""
+    return store.load(store.resolve(job_ref))
+
+
 def job_in_project(store: JobStore, job_ref: str, project: Path | None) -> Job:
-    """Load a job named by id or prefix; when a project is given, the job must belong to it."""
-    job = store.load(store.resolve(job_ref))
+    """:func:`find_job`, where the job must belong to ``project`` when one is given (what
+    removes a job, and an MCP server's resources, stay within their project)."""
+    job = find_job(store, job_ref)
     if project is not None and job.project_id != project_id(project):
         raise OracleError(
             "job_not_found",
@@ -156,7 +169,7 @@ def status(
     reconcile_before_reading(store)
     now = utc_now()
     if job_ref is not None:
-        job = job_in_project(store, job_ref, project)
+        job = find_job(store, job_ref)
         if job.is_terminal:
             session_id = resolve_session_id(session, action="read status", required=False)
             job = (

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from oraculum.core.config import Config, load_config
 from oraculum.core.errors import OracleError
-from oraculum.core.project import project_id
 from oraculum.core.providers import ProviderSpec, provider_spec
 from oraculum.core.session import resolve_session_id
 from oraculum.core.surface import Surface, tool_call
@@ -143,8 +142,10 @@ def archive_lines(job: dict[str, Any]) -> list[str]:
     return lines
 
 
-def check_follow_up(store: JobStore, job_ref: str, root: Path) -> Job:
-    """The completed job of this project that a follow-up continues."""
+def check_follow_up(store: JobStore, job_ref: str) -> Job:
+    """The completed job a follow-up continues, of any project (its id names it from
+    anywhere); the follow-up itself belongs to, and archives from, the project where it is
+    asked, as every submit."""
     try:
         job = store.load(store.resolve(job_ref))
     except OracleError as error:
@@ -154,15 +155,8 @@ def check_follow_up(store: JobStore, job_ref: str, root: Path) -> Job:
             "follow_up_job_not_found",
             f"Follow-up job not found: {job_ref}",
             rejected_value=job_ref,
-            suggested_next_step="Run `oraculum status` to list this project's job ids.",
+            suggested_next_step="Run `oraculum status --all-projects` to list job ids.",
         ) from None
-    if job.project_id != project_id(root):
-        raise OracleError(
-            "follow_up_job_wrong_project",
-            f"Oracle job {job.id} belongs to another project ({job.project_root}).",
-            rejected_value=job.id,
-            suggested_next_step="Follow up from that project's directory.",
-        )
     # A Deep Research job that stopped at a clarifying question is answered by a follow-up.
     if job.status != Status.COMPLETE and job.error_code != "deep_research_needs_answer":
         raise OracleError(
@@ -240,6 +234,7 @@ class SubmitPlan:
     conversation_id: str | None
     requested_provider: str | None  # as given, before normalising (None: not given)
     requested_preset: str | None
+    cwd: Path | None = None  # where the inputs were named from (None: the current directory)
 
     def digest(self, archive_sha256: str) -> str:
         """The duplicate guard's key for this request with that archive."""
@@ -274,7 +269,7 @@ def plan_submit(
     check_archive_scope(root, inputs, allow_any_dir=allow_any_dir)
     config = load_config(root, config_overrides).config
     store = store or JobStore()
-    prior = check_follow_up(store, follow_up_job, root) if follow_up_job is not None else None
+    prior = check_follow_up(store, follow_up_job) if follow_up_job is not None else None
     choice = choose_provider(
         provider or (prior.provider if prior else None), preset, config, selection_extras
     )
@@ -294,6 +289,7 @@ def plan_submit(
         conversation_id=conversation_id,
         requested_provider=provider,
         requested_preset=preset,
+        cwd=cwd,
     )
 
 
@@ -430,11 +426,12 @@ def build_planned(
     # The archive builder (pathspec, zstandard) loads here, not with this module: `preflight`
     # imports this module for `check_follow_up` and never builds an archive.
     from oraculum.archive import build_archive
+    from oraculum.archive.inputs import from_cwd
 
     config, provider = plan.config, plan.choice.provider
     return build_archive(
         plan.root,
-        list(inputs),
+        from_cwd(plan.root, plan.cwd, inputs),  # as the shell means them: from where asked
         staging,
         new_job_id(),  # names the staged archive only: admission assigns the job's id
         provider,  # its registry entry says the format and the ceiling

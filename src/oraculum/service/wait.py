@@ -26,7 +26,7 @@ from oraculum.jobs.model import Job
 from oraculum.jobs.reconcile import reconcile_before_reading
 from oraculum.jobs.store import JobStore
 from oraculum.service.common import project_config, project_root
-from oraculum.service.status import job_in_project
+from oraculum.service.status import find_job
 from oraculum.service.summary import job_summary
 from oraculum.sessions.liveness import SessionLiveness
 from oraculum.sessions.poller import Poller
@@ -135,9 +135,10 @@ def wait(
     """
     job_ref = given_job_ref(job_ref)
     store = store or JobStore()
-    root = project_root(cwd)
     reconcile_before_reading(store)
-    job = job_in_project(store, job_ref, root) if job_ref is not None else None
+    job = find_job(store, job_ref) if job_ref is not None else None
+    # A job named from another directory is told about as its own project's sessions are.
+    root = Path(job.project_root) if job is not None else project_root(cwd)
     session_id = resolve_session_id(
         session, action="wait for the session's next job", required=job is None and host is None
     )
