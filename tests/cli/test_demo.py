@@ -45,11 +45,28 @@ def test_demo_completes_outside_a_project(oraculum_home: Path, tmp_path: Path) -
     result = demo_outside_a_project(tmp_path)
     job = result["job"]
     assert job["status"] == "complete"
+    # The default demo succeeds plainly: its answer carries nothing collection cannot reach.
+    assert job["collectionStatus"] == "complete", job.get("collectionGaps")
+    assert not job.get("collectionGaps")
     assert f"context-{job['id']}.tar.zst" in result["response"]
     assert "tiny_calc/ops.py" in result["response"]
     # The demo never touches the real seed profile location.
     assert "demo" in job["config"]["browser"]["authSeedProfileDir"]
     assert not (oraculum_home / "data" / "seed-profiles").exists()
+
+
+def test_demo_shows_partial_collection_on_request(oraculum_home: Path, tmp_path: Path) -> None:
+    # `default` carries a signed export link: collection redacts it and says so.
+    job = demo_outside_a_project(tmp_path, "--answer", "default")["job"]
+    assert job["status"] == "complete"
+    assert job["collectionStatus"] == "partial"
+    assert "unresolved_source_links" in job["collectionGaps"]
+
+
+def test_demo_refuses_an_unknown_answer(oraculum_home: Path, tmp_path: Path) -> None:
+    done = run_demo("--answer", "nonsense", "--json", cwd=tmp_path)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert json.loads(done.stdout)["error"]["code"] == "invalid_argument"
 
 
 def test_demo_human_output_renders_the_answer(oraculum_home: Path, tmp_path: Path) -> None:
