@@ -14,10 +14,12 @@ import pytest
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
-def run_demo(*args: str, cwd: Path, timeout: float = 240) -> subprocess.CompletedProcess[str]:
-    """`oraculum demo <args>` by the venv's entry point, as a user runs it (it inherits the
-    test home's environment)."""
-    exe = Path(sys.executable).with_name("oraculum")
+def run_demo(
+    *args: str, cwd: Path, timeout: float = 240, exe: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`oraculum demo <args>` by an entry point (the test venv's unless ``exe``), as a user
+    runs it (it inherits the test home's environment)."""
+    exe = exe or Path(sys.executable).with_name("oraculum")
     return subprocess.run(
         [str(exe), "demo", *args],
         cwd=cwd,
@@ -29,12 +31,12 @@ def run_demo(*args: str, cwd: Path, timeout: float = 240) -> subprocess.Complete
     )
 
 
-def demo_outside_a_project(tmp_path: Path, *args: str) -> dict[str, Any]:
+def demo_outside_a_project(tmp_path: Path, *args: str, exe: Path | None = None) -> dict[str, Any]:
     """`oraculum demo --json <args>` from an empty directory: its result, which must succeed on
     the sample project."""
     empty = tmp_path / "nowhere"
     empty.mkdir()
-    done = run_demo(*args, "--json", cwd=empty)
+    done = run_demo(*args, "--json", cwd=empty, exe=exe)
     assert done.returncode == 0, done.stdout + done.stderr
     result: dict[str, Any] = json.loads(done.stdout)
     assert result["sampleProject"] is True
