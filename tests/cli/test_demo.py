@@ -14,10 +14,12 @@ import pytest
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
-def run_demo(*args: str, cwd: Path, timeout: float = 240) -> subprocess.CompletedProcess[str]:
-    """`oraculum demo <args>` by the venv's entry point, as a user runs it (it inherits the
-    test home's environment)."""
-    exe = Path(sys.executable).with_name("oraculum")
+def run_demo(
+    *args: str, cwd: Path, timeout: float = 240, exe: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`oraculum demo <args>` by an entry point (the test venv's unless ``exe``), as a user
+    runs it (it inherits the test home's environment)."""
+    exe = exe or Path(sys.executable).with_name("oraculum")
     return subprocess.run(
         [str(exe), "demo", *args],
         cwd=cwd,
@@ -29,12 +31,12 @@ def run_demo(*args: str, cwd: Path, timeout: float = 240) -> subprocess.Complete
     )
 
 
-def demo_outside_a_project(tmp_path: Path, *args: str) -> dict[str, Any]:
+def demo_outside_a_project(tmp_path: Path, *args: str, exe: Path | None = None) -> dict[str, Any]:
     """`oraculum demo --json <args>` from an empty directory: its result, which must succeed on
     the sample project."""
     empty = tmp_path / "nowhere"
     empty.mkdir()
-    done = run_demo(*args, "--json", cwd=empty)
+    done = run_demo(*args, "--json", cwd=empty, exe=exe)
     assert done.returncode == 0, done.stdout + done.stderr
     result: dict[str, Any] = json.loads(done.stdout)
     assert result["sampleProject"] is True
@@ -45,11 +47,28 @@ def test_demo_completes_outside_a_project(oraculum_home: Path, tmp_path: Path) -
     result = demo_outside_a_project(tmp_path)
     job = result["job"]
     assert job["status"] == "complete"
+    # The default demo succeeds plainly: its answer carries nothing collection cannot reach.
+    assert job["collectionStatus"] == "complete", job.get("collectionGaps")
+    assert not job.get("collectionGaps")
     assert f"context-{job['id']}.tar.zst" in result["response"]
     assert "tiny_calc/ops.py" in result["response"]
     # The demo never touches the real seed profile location.
     assert "demo" in job["config"]["browser"]["authSeedProfileDir"]
     assert not (oraculum_home / "data" / "seed-profiles").exists()
+
+
+def test_demo_shows_partial_collection_on_request(oraculum_home: Path, tmp_path: Path) -> None:
+    # `default` carries a signed export link: collection redacts it and says so.
+    job = demo_outside_a_project(tmp_path, "--answer", "default")["job"]
+    assert job["status"] == "complete"
+    assert job["collectionStatus"] == "partial"
+    assert "unresolved_source_links" in job["collectionGaps"]
+
+
+def test_demo_refuses_an_unknown_answer(oraculum_home: Path, tmp_path: Path) -> None:
+    done = run_demo("--answer", "nonsense", "--json", cwd=tmp_path)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert json.loads(done.stdout)["error"]["code"] == "invalid_argument"
 
 
 def test_demo_human_output_renders_the_answer(oraculum_home: Path, tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ def test_demo_provider_grok_runs_a_heavy_job_against_the_grok_simulator(
     job = result["job"]
     assert job["status"] == "complete", job.get("error")
     assert job["provider"] == "grok" and job["selection"]["mode"] == "heavy"
+    assert job["collectionStatus"] == "complete", job.get("collectionGaps")
     # Grok's archive format, uploaded and named back by the Grok look-alike.
     assert f"context-{job['id']}.tar.gz" in result["response"]
     assert "tiny_calc/ops.py" in result["response"]

@@ -22,7 +22,7 @@ from .scripted_model import Reply, ToolCall
 pytestmark = [pytest.mark.hosts, pytest.mark.slow]
 
 README = Path(__file__).parents[2] / "README.md"
-PLACEHOLDER = "/path/to/oraculum/.venv/bin/oraculum"
+PLACEHOLDER = "oraculum"  # on PATH; pi_host puts this checkout's path in its place
 
 
 def pi_section() -> str:

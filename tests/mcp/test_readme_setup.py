@@ -17,7 +17,8 @@ from mcp import Client
 pytestmark = pytest.mark.slow
 
 README = Path(__file__).parents[2] / "README.md"
-PLACEHOLDER = "/path/to/oraculum/.venv/bin/oraculum"
+# The README starts `oraculum` from PATH (a pipx / uv tool install puts it there).
+COMMAND = "oraculum"
 
 
 def readme_server_entries() -> list[dict]:
@@ -32,10 +33,12 @@ async def test_readme_json_entry_works(project: Path) -> None:
     # Cursor and pi start the same command (pi's entry adds pi's own fields: tests/hosts).
     entry = entries[0]
     assert all((e["command"], e["args"]) == (entry["command"], entry["args"]) for e in entries)
-    assert entry["command"] == PLACEHOLDER
-    real = str(Path(sys.executable).with_name("oraculum"))
+    assert entry["command"] == COMMAND
+    # The entry as written, with this venv's `oraculum` first on PATH as an installed tool is.
+    env = dict(os.environ)
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     params = StdioServerParameters(
-        command=real, args=entry["args"], env=dict(os.environ), cwd=str(project)
+        command=entry["command"], args=entry["args"], env=env, cwd=str(project)
     )
     async with Client(params) as client:
         ready = await client.call_tool("oracle_preflight", {"provider": "test"})
@@ -53,4 +56,4 @@ def test_readme_names_every_client() -> None:
     section = README.read_text().split("## Use from an MCP client", 1)[1]
     for client in ("Claude Code", "Codex", "Cursor", "pi-mcp-adapter"):
         assert client in section
-    assert "claude mcp add oraculum -- /path/to/oraculum/.venv/bin/oraculum mcp" in section
+    assert "claude mcp add oraculum -- oraculum mcp" in section

@@ -26,6 +26,12 @@ def demo_command(
     picker: str = typer.Option(
         "power", help="ChatGPT model picker: legacy, chips, intelligence, power."
     ),
+    answer: str = typer.Option(
+        "receipt",
+        "--answer",
+        help="The simulated answer: receipt (collected whole) or default, files, files_only, "
+        "markdown, tricky, echo (docs/simulator.md; default and files show partial collection).",
+    ),
     raw: bool = typer.Option(False, "--raw", help="Print the answer as plain text."),
 ) -> None:
     """Run one real job end to end against the built-in ChatGPT or Grok simulator (no
@@ -50,6 +56,7 @@ def demo_command(
             shell=shell,
             picker=picker,
             provider=provider,
+            answer=answer,
             on_phase=on_phase,
             on_step=on_step,
         )

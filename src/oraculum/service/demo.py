@@ -20,7 +20,7 @@ from oraculum.archive.scope import scope_refusal
 from oraculum.auth.simulator import seed_simulator_profile
 from oraculum.browser.session import LaunchOptions
 from oraculum.core.config import load_config, seed_profile_dir
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.fsio import ensure_private_dir
 from oraculum.core.paths import data_dir
 from oraculum.core.project import find_project_root
@@ -30,6 +30,7 @@ from oraculum.jobs.model import Job, Status
 from oraculum.jobs.store import JobStore
 from oraculum.service.submit import submit
 from oraculum.simulator import SimulatorThread
+from oraculum.simulator.scenarios import ANSWERS
 
 DEMO_PROMPT = (
     "You are reviewing the attached project archive. Describe what the project does, "
@@ -48,6 +49,10 @@ SAMPLE_PROJECT = {
     ),
 }
 FINISH_TIMEOUT_S = 300.0
+# The answer template the demo asks for: the upload receipt without links, so the job ends
+# `complete` with collection `complete`. Others show partial collection (`default` carries a
+# signed link, `files` a broken download) on request: `oraculum demo --answer files`.
+DEMO_ANSWER = "receipt"
 # The selection each provider's demo asks for (Grok's is its default mode, Heavy).
 DEMO_PRESET: dict[str, str | None] = {CHATGPT.name: "thinking_standard", GROK.name: None}
 
@@ -144,13 +149,21 @@ def run_demo(
     shell: str = "classic",
     picker: str = "power",
     provider: str = CHATGPT.name,
+    answer: str = DEMO_ANSWER,
     on_phase: Callable[[Job, float], None] = lambda _job, _t: None,
     on_step: Callable[[str], None] = lambda _text: None,
 ) -> DemoResult:
     spec = provider_spec(provider, dry_run=False)
+    if answer not in ANSWERS:
+        raise OracleError(
+            ErrorCode.INVALID_ARGUMENT,
+            f"No answer template {answer!r}.",
+            rejected_value=answer,
+            allowed_values=list(ANSWERS),
+        )
     project, sample = demo_project(cwd or Path.cwd())
     on_step(f"project: {project}" + (" (a bundled sample project)" if sample else ""))
-    with SimulatorThread(provider=spec.name, think_ms=600, token_ms=6) as sim:
+    with SimulatorThread(provider=spec.name, think_ms=600, token_ms=6, answer=answer) as sim:
         on_step(f"{spec.label} simulator: {sim.url}")
         overrides = demo_overrides(sim, shell=shell, picker=picker, provider=spec.name)
         config = load_config(project, overrides).config

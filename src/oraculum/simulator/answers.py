@@ -1,7 +1,8 @@
 """Answer templates: what the simulated model replies, as ChatGPT-rendered HTML.
 
 Every template is deterministic in its inputs (prompt, uploads, model), so tests can predict the
-text. `default` proves receipt of the uploads (members and sha256) and quotes the prompt.
+text. `default` proves receipt of the uploads (members and sha256) and quotes the prompt;
+`receipt` is the same without its links (nothing for collection to miss).
 """
 
 from __future__ import annotations
@@ -95,7 +96,9 @@ def _md_escape(text: str) -> str:
     return "".join(out)
 
 
-def _receipt_markdown(prompt: str, uploads: list[Upload], selection: Selection) -> str:
+def _receipt_markdown(
+    prompt: str, uploads: list[Upload], selection: Selection, *, links: bool = True
+) -> str:
     count = len(uploads)
     noun = "attachment" if count == 1 else "attachments"
     parts = [
@@ -126,10 +129,13 @@ def _receipt_markdown(prompt: str, uploads: list[Upload], selection: Selection) 
         "prompt_chars": len(prompt),
     }
     parts.append("```json\n" + json.dumps(digest, indent=2) + "\n```")
-    parts.append(
-        f"References: [tarfile documentation]({SAFE_LINK}) and "
-        f"[signed receipt export]({SIGNED_LINK})."
-    )
+    if links:
+        # A signed transport link collection must redact and cannot fetch: `default` exercises
+        # that; `receipt` (the demo's answer) leaves it out so its collection is complete.
+        parts.append(
+            f"References: [tarfile documentation]({SAFE_LINK}) and "
+            f"[signed receipt export]({SIGNED_LINK})."
+        )
     return "\n\n".join(parts)
 
 
@@ -264,6 +270,8 @@ def build(
 
     if kind == "default":
         html = rendered(_receipt_markdown(prompt, uploads, selection))
+    elif kind == "receipt":
+        html = rendered(_receipt_markdown(prompt, uploads, selection, links=False))
     elif kind == "markdown":
         html = rendered(_markdown_block(prompt, uploads, selection))
     elif kind == "tricky":

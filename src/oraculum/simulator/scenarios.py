@@ -16,7 +16,7 @@ from typing import Any
 PROVIDERS = ("chatgpt", "grok")
 SHELLS = ("classic", "redesign")
 PICKERS = ("legacy", "chips", "intelligence", "power")
-ANSWERS = ("default", "markdown", "files", "files_only", "tricky", "echo")
+ANSWERS = ("default", "markdown", "files", "files_only", "tricky", "echo", "receipt")
 MESSAGE_ID_MODES = ("both", "selection", "none")
 EFFORTS = ("light", "standard", "extended", "heavy")
 # Which efforts each family offers (Instant has none of its own; its effort is ignored).
