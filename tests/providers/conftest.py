@@ -91,10 +91,12 @@ def assert_failed_before_send(done: Job, code: str, diagnostics: str) -> None:
 
 
 def error_details(done: Job) -> dict[str, Any]:
-    """The failure's ``details`` as the worker logged them (the job keeps the message)."""
+    """The failure's ``details``: as the worker logged them, and as the job keeps them."""
     lines = [x for x in log_of(done).splitlines() if "error details: " in x]
     assert lines, log_of(done)
-    return json.loads(lines[-1].split("error details: ", 1)[1])
+    logged: dict[str, Any] = json.loads(lines[-1].split("error details: ", 1)[1])
+    assert done.error_details == logged
+    return logged
 
 
 def recollected(done: Job, project: Path, timeout_s: float = 60.0) -> Job:

@@ -271,6 +271,8 @@ class Job(_Record):
     error_code: str | None = None
     # What the reader does about ``error`` (the error's suggested next step), when it said.
     error_next_step: str | None = None
+    # The error's structured facts (``wanted``/``observed`` of a page that drifted, …).
+    error_details: dict[str, Any] | None = None
     generation_status: str | None = None
     collection_status: str | None = None
     # Collection details (owned by oraculum.capture; absent on legacy jobs, meaning unknown).

@@ -172,6 +172,7 @@ def end(
     error: str,
     error_code: str | None = None,
     next_step: str | None = None,
+    details: dict[str, Any] | None = None,
     cleanup_pending: bool = False,
 ) -> Job:
     """End an open job failed or cancelled: the one shape every actor (worker, cancel,
@@ -183,6 +184,8 @@ def end(
         patch["error_code"] = error_code
     if next_step is not None:
         patch["error_next_step"] = next_step
+    if details:
+        patch["error_details"] = details
     return transition(job, phase, at=at, source=source, message=message, patch=patch)
 
 
@@ -224,6 +227,7 @@ def revive(
         "error": None,
         "error_code": None,
         "error_next_step": None,
+        "error_details": None,
         "lifecycle_events": _with_event(job.lifecycle_events, event),
     }
     return check_invariants(job.model_copy(update=fields))

@@ -60,6 +60,7 @@ def job_summary(job: Job, *, now: datetime | None = None) -> dict[str, Any]:
         "error": job.error,
         "errorCode": job.error_code,
         "errorNextStep": job.error_next_step,
+        "errorDetails": job.error_details,
         "observedSelection": job.observed_selection,
         "collectionStatus": job.collection_status,
         "collectionGaps": job.collection_gaps or None,

@@ -157,6 +157,14 @@ def _answer_may_be_unsaved(job: Job, code: str) -> bool:
     return code in DISK_ERROR_CODES and job.prompt_send_state == PromptSendState.ACCEPTED
 
 
+def _json_safe(details: dict[str, Any]) -> dict[str, Any] | None:
+    """An error's details as job.json can hold them (whatever is not JSON, in words)."""
+    if not details:
+        return None
+    safe: dict[str, Any] = json.loads(json.dumps(details, default=str))
+    return safe
+
+
 def _fail(store: JobStore, job_id: str, error: OracleError) -> Job:
     at = utc_now()
 
@@ -172,6 +180,7 @@ def _fail(store: JobStore, job_id: str, error: OracleError) -> Job:
             error=error.message,
             error_code=error.code,
             next_step=error.suggested_next_step,
+            details=_json_safe(error.details),
             cleanup_pending=True,
         )
         if not _answer_may_be_unsaved(job, error.code):
