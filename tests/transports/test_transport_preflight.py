@@ -15,22 +15,67 @@ if TYPE_CHECKING:
     from oraculum.service.doctor import DoctorReport
 
 
-@pytest.mark.parametrize(
-    ("browser", "executable"),
-    [
-        ({"transport": "managed"}, True),
-        (
-            {"transport": "relay", "relay": {"enabled": True, "endpoint": "http://127.0.0.1:9"}},
-            False,
-        ),
-    ],
-)
-def test_attached_transports_need_no_seed(project: Path, browser: dict, executable: bool) -> None:
-    write_fast_config({"browser": browser})
+def test_the_managed_transport_needs_no_seed(project: Path) -> None:
+    write_fast_config({"browser": {"transport": "managed"}})
     report = preflight(session="s", provider="chatgpt")
     assert report.ready, report.error
     assert report.auth.seed_profile_dir is None
-    assert (report.browser_executable is not None) is executable
+    assert report.browser_executable is not None
+
+
+@pytest.mark.browser
+def test_the_relay_needs_no_seed_and_is_ready_only_while_its_chrome_answers(
+    project: Path, tmp_path: Path
+) -> None:
+    """Issue 38 §8: preflight never says ready for a relay that cannot work."""
+    from .test_relay_jobs import users_chrome
+
+    with users_chrome(tmp_path / "chrome") as (_proc, url):
+        write_fast_config(
+            {"browser": {"transport": "relay", "relay": {"enabled": True, "endpoint": url}}}
+        )
+        report = preflight(session="s", provider="chatgpt")
+        assert report.ready, report.error
+        assert report.auth.seed_profile_dir is None and report.browser_executable is None
+    report = preflight(session="s", provider="chatgpt")  # the same endpoint, Chrome gone
+    assert not report.ready
+    assert report.error is not None and report.error.code == "relay_endpoint_unproven"
+
+
+def test_a_relay_nobody_opted_into_is_not_ready(project: Path) -> None:
+    write_fast_config({"browser": {"transport": "relay"}})
+    report = preflight(session="s", provider="chatgpt")
+    assert not report.ready
+    assert report.error is not None and report.error.code == "relay_not_enabled"
+    write_fast_config(
+        {
+            "browser": {
+                "transport": "relay",
+                "relay": {"enabled": True, "endpoint": "http://127.0.0.1:9"},
+            }
+        }
+    )
+    report = preflight(session="s", provider="chatgpt")
+    assert not report.ready
+    assert report.error is not None and report.error.code == "relay_endpoint_unproven"
+
+
+def test_config_check_refuses_a_relay_nobody_opted_into(project: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    write_fast_config({"browser": {"transport": "relay"}})
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("oraculum")), "--json", "config", "check"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode != 0, done.stdout
+    assert json.loads(done.stdout)["error"]["code"] == "relay_not_enabled"
 
 
 def test_the_isolated_transport_still_needs_its_seed(project: Path) -> None:

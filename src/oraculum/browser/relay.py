@@ -8,6 +8,8 @@ literal (``localhost`` is taken as 127.0.0.1, never resolved) and must answer
 
 from __future__ import annotations
 
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -16,7 +18,14 @@ from oraculum.browser import cdp
 from oraculum.core.config import relay_endpoint_problem
 from oraculum.core.errors import OracleError
 
-__all__ = ["RelayTarget", "parse_relay_endpoint", "prove_relay", "version_problem"]
+__all__ = [
+    "RelayTarget",
+    "opted_in",
+    "parse_relay_endpoint",
+    "prove_relay",
+    "prove_relay_now",
+    "version_problem",
+]
 
 
 @dataclass(frozen=True)
@@ -58,9 +67,9 @@ def unproven(endpoint: str, why: str) -> OracleError:
     )
 
 
-async def prove_relay(endpoint: str | None, *, enabled: bool) -> cdp.Endpoint:
-    """The proven relay endpoint, or ``relay_not_enabled`` / ``relay_endpoint_refused`` /
-    ``relay_endpoint_unproven``."""
+def opted_in(endpoint: str | None, *, enabled: bool) -> str:
+    """The relay's endpoint once the user opted in (enabled, with an endpoint), else
+    ``relay_not_enabled``."""
     if not enabled or not endpoint:
         raise OracleError(
             "relay_not_enabled",
@@ -69,6 +78,20 @@ async def prove_relay(endpoint: str | None, *, enabled: bool) -> cdp.Endpoint:
             suggested_next_step="Set browser.relay.enabled to true and browser.relay.endpoint "
             "in the global config, or set browser.transport back to isolated.",
         )
+    return endpoint
+
+
+def prove_relay_now(endpoint: str | None, *, enabled: bool) -> cdp.Endpoint:
+    """:func:`prove_relay` from synchronous code, inside a running event loop or not (on a
+    thread of its own: a few loopback requests, each time-bounded)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, prove_relay(endpoint, enabled=enabled)).result()
+
+
+async def prove_relay(endpoint: str | None, *, enabled: bool) -> cdp.Endpoint:
+    """The proven relay endpoint, or ``relay_not_enabled`` / ``relay_endpoint_refused`` /
+    ``relay_endpoint_unproven``."""
+    endpoint = opted_in(endpoint, enabled=enabled)
     target = parse_relay_endpoint(endpoint)
     base = cdp.http_base(target.host, target.port)
     try:

@@ -78,7 +78,12 @@ def show_command(project: Path | None = PROJECT_OPTION) -> None:
 @config_app.command("check")
 def check_command(project: Path | None = PROJECT_OPTION) -> None:
     """Validate the config files; exit non-zero with the first problem found."""
+    from oraculum.browser.relay import opted_in
+
     _root, loaded = _load(project)
+    browser = loaded.config.browser
+    if browser.transport == "relay":  # a relay nobody opted into can never run a job
+        opted_in(browser.relay.endpoint, enabled=browser.relay.enabled)
     files = [str(path) for path in loaded.files]
     data = {"ok": True, "files": files}
     summary = f"files: {', '.join(files)}" if files else "built-in defaults only"

@@ -114,6 +114,9 @@ def check_prerequisites(config: Config, provider: str) -> dict[str, Any]:
     blocker. Returns what was found (seed dir, browser executable) for preflight to show."""
     found: dict[str, Any] = {}
     if provider != TEST_PROVIDER and config.browser.transport == "relay":
+        from oraculum.browser.relay import opted_in
+
+        opted_in(config.browser.relay.endpoint, enabled=config.browser.relay.enabled)
         found["transport"] = "relay"  # the user's own Chrome: no seed, no executable of ours
     elif provider != TEST_PROVIDER:
         if config.browser.transport == "isolated":  # managed: signed in by hand in the keeper

@@ -194,6 +194,12 @@ def _check(
         chosen = choose_provider(provider, None, config).provider
         report = replace(report, provider=chosen)
         found = check_prerequisites(config, chosen)
+        if found.get("transport") == "relay":
+            # Ready only when the user's Chrome answers as a DevTools endpoint right now.
+            from oraculum.browser.relay import prove_relay_now
+
+            relay = config.browser.relay
+            prove_relay_now(relay.endpoint, enabled=relay.enabled)
         if chosen != TEST_PROVIDER:
             # Managed and relay browsers are signed in by hand: there is no seed to check.
             seed = found.get("seedProfileDir")
