@@ -225,3 +225,20 @@ def test_selection_is_frozen(config: Config) -> None:
     selection = resolve_selection(None, "instant", config)
     with pytest.raises(AttributeError):
         selection.preset = "pro_standard"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("typo", "nearest"),
+    [("pro_extnded", "pro_extended"), ("Thinkng Heavy", "thinking_heavy"), ("instnt", "instant")],
+)
+def test_a_preset_typo_suggests_the_nearest_id(typo: str, nearest: str) -> None:
+    """Issue 38 §11: the next step names the id the typo was nearest to."""
+    with pytest.raises(OracleError) as caught:
+        normalize_preset(typo)
+    assert caught.value.suggested_next_step.startswith(f"Did you mean {nearest}?")
+
+
+def test_a_preset_nothing_like_any_id_suggests_none() -> None:
+    with pytest.raises(OracleError) as caught:
+        normalize_preset("zzzz")
+    assert "Did you mean" not in (caught.value.suggested_next_step or "")

@@ -8,6 +8,7 @@ entry that collides with another fails loudly instead of silently shadowing it.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -116,15 +117,25 @@ def canonical_provider(value: str) -> str | None:
     return providers.canonical_name(value, dry_run=False)
 
 
+def did_you_mean(value: Any, choices: Iterable[str]) -> str:
+    """` Did you mean x?` for the choice nearest a mistyped ``value`` (empty: none is near)."""
+    if not isinstance(value, str):
+        return ""
+    near = difflib.get_close_matches(normalize_key(value), list(choices), n=1, cutoff=0.6)
+    return f" Did you mean {near[0]}?" if near else ""
+
+
 def _unknown_preset(value: Any) -> OracleError:
     ids = ", ".join(PRESET_IDS)
+    guess = did_you_mean(value, PRESET_IDS)
     return OracleError(
         "invalid_preset",
         f"Unknown preset: {value}. "
         f"Use one of the canonical ids ({ids}) or a matching preset label.",
         rejected_value=value,
         allowed_values=list(PRESET_IDS),
-        suggested_next_step="Run `oraculum presets` to list the presets.",
+        suggested_next_step=(guess.strip() + " " if guess else "")
+        + "Run `oraculum presets` to list the presets.",
     )
 
 
@@ -146,12 +157,14 @@ def normalize_grok_mode(value: Any) -> str:
         if is_chatgpt_preset
         else f"Unknown Grok mode: {value}"
     )
+    guess = "" if is_chatgpt_preset else did_you_mean(value, GROK_MODE_IDS)
     raise OracleError(
         "invalid_preset",
         f"{reason}. Use one of the Grok modes ({', '.join(GROK_MODE_IDS)}).",
         rejected_value=value,
         allowed_values=list(GROK_MODE_IDS),
-        suggested_next_step="Omit the preset for Grok's default mode, or choose provider chatgpt.",
+        suggested_next_step=guess.strip() + (" " if guess else "")
+        + "Omit the preset for Grok's default mode, or choose provider chatgpt.",
     )
 
 
