@@ -22,6 +22,7 @@ from oraculum.core.config import Config
 from oraculum.jobs.model import Job, Status
 from oraculum.jobs.store import JobStore
 from oraculum.simulator import SimulatorThread
+from oraculum.simulator.answers import END_MARKER
 
 from .conftest import simulator_config, submit_chatgpt
 
@@ -30,6 +31,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 # Short enough for a test, longer than two polls: the window a quiet turn must hold still.
 TEST_QUIET_MS = 1500
 LABEL = "Thought for 25s"
+# Where the mid-answer pause comes: the receipt's heading is out, its end marker is not.
+PAUSE_AT_CHARS = 200
 
 
 def quiet_config(
@@ -172,18 +175,34 @@ def test_collection_failure_is_not_complete_and_says_recollect(
     assert again.error_code is None
 
 
-def test_real_default_quiet_window_waits_out_a_60s_silent_gap(seeded, sim, project: Path) -> None:
-    """With the shipped defaults (no quiet-window override), a 62-second silent gap after
-    reasoning, the label as the turn's only text, does not end the job."""
+def test_real_default_quiet_window_waits_out_a_60s_silent_gap_mid_answer(
+    seeded, sim, project: Path
+) -> None:
+    """With the shipped defaults (no quiet-window override), part of the answer sits on the
+    page for 62 seconds with no stop control, no indicator and no action bar; the job still
+    saves the whole answer, not the part shown before the pause."""
     config = quiet_config(
         sim,
         quiet_ms=None,
         worker={"completionTimeoutMs": 180_000},
-        scenario="label_only_turn",
-        silent_gap_ms=62_000,
-        reasoning_label=LABEL,
+        pause_ms=62_000,
+        pause_at_chars=PAUSE_AT_CHARS,
     )
+    paused = len(sim.state.events_of("page:answer_paused"))
     job = submit_chatgpt(project, config)
     done = finished(job.id, timeout=180)
     assert done.status == Status.COMPLETE, f"{done.error}\n{log_of(done)}"
+    assert len(sim.state.events_of("page:answer_paused")) > paused
     assert_whole_answer(done)
+    assert END_MARKER in Path(done.response_path).read_text()
+
+
+def test_short_quiet_window_ends_at_a_mid_answer_pause(seeded, sim, project: Path) -> None:
+    """The control for the test above: a 5-second quiet window does end the job at the pause,
+    with only the text shown before it, so the 62-second pause is one a short window would not
+    survive."""
+    config = quiet_config(sim, quiet_ms=5000, pause_ms=20_000, pause_at_chars=PAUSE_AT_CHARS)
+    done = complete(submit_chatgpt(project, config))
+    answer = Path(done.response_path).read_text()
+    assert "Upload receipt" in answer and END_MARKER not in answer, answer
+    assert "no change for 5s" in log_of(done)

@@ -9,6 +9,7 @@ from playwright.async_api import Browser, Page, expect
 
 from oraculum.simulator import Simulator
 from oraculum.simulator.actions import EXTRA_ASSISTANT_TEXT, PREFILL_ARCHIVE, PREFILL_PROMPT
+from oraculum.simulator.answers import END_MARKER
 from oraculum.simulator.grok import GROK_GENERATION_ERROR_TEXT
 
 from . import grok_helpers as grok
@@ -205,3 +206,24 @@ async def test_prefilled_thread_shows_an_earlier_exchange(
     await page.reload()
     await expect(grok.user_rows(page)).to_have_count(2)
     await expect(grok.assistant_rows(page)).to_have_count(2)
+
+
+async def test_grok_mid_answer_pause_shows_partial_text_without_stop_then_the_rest(
+    grok_page: Page, grok_sim: Simulator
+) -> None:
+    """pause_ms on Grok: part of the reply, no "Stop model response", no "Thinking", no action
+    buttons; then Stop returns and the rest streams, ending with the marker."""
+    page = grok_page
+    paused = len(grok_sim.state.events_of("page:answer_paused"))
+    await page.goto(grok_sim.chat_url(pause_ms=3000, pause_at_chars=80, token_ms=50))
+    await grok.send(page, "pause in the middle")
+    await eventually(lambda: len(grok_sim.state.events_of("page:answer_paused")), paused + 1)
+    row = grok.assistant_rows(page)
+    await expect(row).to_contain_text("Upload receipt")
+    await expect(grok.stop(page)).to_have_count(0)
+    await expect(page.locator(".shimmer")).to_have_count(0)
+    await expect(row.get_by_role("button", name="Regenerate")).to_have_count(0)
+    assert END_MARKER not in await grok.reply_text(row)
+    await expect(grok.stop(page)).to_be_visible(timeout=5000)
+    await grok.wait_answer_done(page)
+    assert (await grok.reply_text(row)).endswith(END_MARKER)

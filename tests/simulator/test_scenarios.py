@@ -9,6 +9,7 @@ import pytest
 from playwright.async_api import Browser, Page, expect
 
 from oraculum.simulator import Simulator
+from oraculum.simulator.answers import END_MARKER
 
 from . import helpers as ui
 
@@ -187,6 +188,28 @@ async def test_navigation_away_mid_answer(page: Page, sim: Simulator) -> None:
     # The server kept generating while the tab was elsewhere; the answer completes here.
     await ui.wait_answer_done(page, "classic")
     await expect(ui.assistant_turns(page)).to_contain_text("do not lose me")
+
+
+@pytest.mark.parametrize("shell", ["classic", "redesign"])
+async def test_mid_answer_pause_shows_partial_text_without_stop_then_the_rest(
+    page: Page, sim: Simulator, shell: str
+) -> None:
+    """pause_ms: part of the answer on the page, no stop control, no indicator, no action bar;
+    then Stop returns and the rest streams, ending with the marker."""
+    paused = len(sim.state.events_of("page:answer_paused"))
+    await page.goto(sim.chat_url(shell=shell, pause_ms=3000, pause_at_chars=80, token_ms=50))
+    await ui.send(page, shell, "pause in the middle")
+    await ui.eventually(lambda: len(sim.state.events_of("page:answer_paused")), paused + 1)
+    turn = ui.assistant_turns(page)
+    await expect(turn).to_contain_text("Upload receipt")
+    await expect(page.locator('[data-testid="stop-button"]')).to_have_count(0)
+    await expect(page.locator(".thinking")).to_have_count(0)
+    await expect(page.get_by_role("group", name="Response actions")).to_have_count(0)
+    assert END_MARKER not in await turn.inner_text()
+    await expect(ui.stop_button(page, shell)).to_be_visible(timeout=5000)
+    await ui.wait_answer_done(page, shell)
+    await expect(turn).to_contain_text(END_MARKER)
+    assert len(sim.state.events_of("page:answer_resumed")) >= 1
 
 
 async def test_restored_draft(page: Page, sim: Simulator) -> None:

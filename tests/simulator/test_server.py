@@ -23,9 +23,9 @@ import pytest
 from oraculum.core.errors import OracleError
 from oraculum.simulator import ScenarioError, SimulatorThread, actions, run_simulator
 from oraculum.simulator.actions import PREFILL_ARCHIVE
-from oraculum.simulator.answers import html_text
+from oraculum.simulator.answers import END_MARKER, html_text
 from oraculum.simulator.scenarios import FLAGS, KNOBS, Scenario, apply
-from oraculum.simulator.state import SimState
+from oraculum.simulator.state import SimState, Turn, tokenize, tokens_for_chars
 from oraculum.simulator.uploads import archive_members
 
 # The CLI as a user runs it, from this interpreter (the venv's oraculum).
@@ -146,6 +146,63 @@ async def test_stream_endpoint_paces_tokens() -> None:
         streamed = "".join(e["v"] for e in events if e["t"] == "delta")
         assert streamed == sim.state.conversation(cid).turns[1].text
         assert kinds.count("delta") > 1
+
+
+def test_pause_holds_the_answer_schedule_mid_stream() -> None:
+    """pause_ms: once `pause_at_chars` have streamed, no token is due for the pause and the
+    commit moves later by as much; before and after it the pace is unchanged."""
+    turn = Turn(
+        role="assistant",
+        status="streaming",
+        started_at=100.0,
+        think_s=1.0,
+        token_s=0.1,
+        tokens=tokenize("one two three four five six"),
+        pause_s=5.0,
+    )
+    turn.pause_at = tokens_for_chars(turn.tokens, 7)  # "one two"
+    assert turn.pause_at == 2 and tokens_for_chars(turn.tokens, 0) == 0
+    assert turn.commit_at() == pytest.approx(101.0 + 0.6 + 5.0)
+    assert turn.tokens_due(101.15) == 2 and not turn.in_pause(101.15)
+    assert turn.in_pause(101.25) and turn.tokens_due(101.25) == 2
+    assert turn.in_pause(106.1) and turn.tokens_due(106.1) == 2
+    assert not turn.in_pause(106.23) and turn.tokens_due(106.23) == 3
+    turn.refresh(106.5)
+    assert turn.status == "streaming"
+    turn.refresh(106.7)
+    assert turn.status == "complete" and turn.tokens_due(106.7) == 6
+
+
+@pytest.mark.asyncio
+async def test_stream_pauses_mid_answer_then_streams_the_rest() -> None:
+    """The stream tells the page when the pause starts (after the text so far) and when it
+    ends; nothing streams in between, and the whole answer ends with the marker."""
+    async with (
+        run_simulator(
+            require_login=False, think_ms=100, token_ms=5, pause_ms=1500, pause_at_chars=60
+        ) as sim,
+        aiohttp.ClientSession() as http,
+    ):
+        async with http.post(
+            f"{sim.url}/backend-api/conversation", json={"prompt": "pause in the middle"}
+        ) as response:
+            created = await response.json()
+        cid, mid = created["conversation_id"], created["assistant"]["message_id"]
+        events = []
+        async with http.get(f"{sim.url}/backend-api/conversation/{cid}/stream/{mid}") as response:
+            async for line in response.content:
+                events.append((time.monotonic(), json.loads(line)))
+        kinds = [e["t"] for _, e in events]
+        assert kinds.count("pause") == 1 and kinds.count("resume") == 1, kinds
+        paused, resumed = kinds.index("pause"), kinds.index("resume")
+        assert kinds.index("start") < paused < resumed < kinds.index("done")
+        assert resumed == paused + 1  # nothing streams while it holds
+        assert events[resumed][0] - events[paused][0] >= 1.4
+        before = "".join(e["v"] for _, e in events[:paused] if e["t"] == "delta")
+        streamed = "".join(e["v"] for _, e in events if e["t"] == "delta")
+        assert 60 <= len(before) < len(streamed)
+        assert streamed == sim.state.conversation(cid).turns[1].text
+        assert streamed.rstrip().endswith(END_MARKER) and END_MARKER not in before
 
 
 def test_loopback_only() -> None:

@@ -13,7 +13,14 @@ from oraculum.simulator import answers, deep_research
 from oraculum.simulator.render import wrap_markdown
 from oraculum.simulator.scenarios import Scenario
 from oraculum.simulator.site import site_for
-from oraculum.simulator.state import Conversation, SimState, Turn, new_id, tokenize
+from oraculum.simulator.state import (
+    Conversation,
+    SimState,
+    Turn,
+    new_id,
+    tokenize,
+    tokens_for_chars,
+)
 from oraculum.simulator.uploads import make_upload, tar_zst
 
 RATE_LIMIT_TEXT = (
@@ -72,6 +79,8 @@ def start_assistant(
     answer = answers.build(
         scenario.answer, state=state, prompt=user.text, uploads=uploads, selection=selection
     )
+    if scenario.pause_ms:
+        answer = answers.with_ending(answer, state.provider)
     if scenario.has("turn_chrome"):
         answer = answers.with_turn_chrome(answer)
     think_s = scenario.think_ms / 1000
@@ -83,6 +92,7 @@ def start_assistant(
         started_at=time.time() if now is None else now,
         think_s=think_s,
         gap_s=scenario.silent_gap_ms / 1000,
+        pause_s=scenario.pause_ms / 1000,
         token_s=scenario.token_ms / 1000,
         tokens=tokenize(answer.text),
         files=answer.files,
@@ -91,6 +101,7 @@ def start_assistant(
         failure_text=site_for(state.provider).generation_error_text,
     )
     turn.fail_at = _fail_at(turn, scenario)
+    turn.pause_at = tokens_for_chars(turn.tokens, scenario.pause_at_chars)
     if scenario.has("comparison_answer") and not any(t.comparison for t in conv.turns):
         second = answers.alternative(user.text, uploads, state.provider)
         turn.comparison = {"message_id": new_id(), "html": second.html, "text": second.text}

@@ -317,6 +317,22 @@ def with_turn_chrome(answer: Answer) -> Answer:
     return Answer(html=html, text=html_text(html), files=answer.files)
 
 
+# pause_ms: the answer's last word, so a test can tell the whole answer from the part streamed
+# before the pause.
+END_MARKER = "END-OF-ANSWER"
+
+
+def with_ending(answer: Answer, site: str = "chatgpt") -> Answer:
+    """``answer`` with a closing paragraph ending in `END_MARKER`, inside the site's wrapper."""
+    _, close = wrap_markdown("\0", site).split("\0")
+    html = (
+        answer.html.removesuffix(close)
+        + markdown_html(f"That is the whole answer: {END_MARKER}", site)
+        + close
+    )
+    return Answer(html=html, text=html_text(html), files=answer.files)
+
+
 # comparison_answer: the second candidate's opening line, so tests can tell the two apart.
 ALTERNATIVE_HEADING = "Alternative answer"
 

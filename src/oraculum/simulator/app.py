@@ -392,6 +392,7 @@ class _Told:
     sent: int = 0
     started: bool = False
     gap: bool = False
+    paused: bool = False
     research: dict[str, Any] | None = None
     ended: bool = False
 
@@ -414,10 +415,18 @@ def _stream_events(turn: Turn, now: float, told: _Told) -> list[dict[str, Any]]:
                 "comparison": turn.comparison_view(),
             }
         )
+    # pause_ms: mid-answer the stream holds; the page shows the text so far and nothing else.
+    pausing = told.started and turn.in_pause(now)
+    if told.paused and not pausing:
+        told.paused = False
+        events.append({"t": "resume"})
     due = turn.tokens_due(now)
     if told.started and due > told.sent:
         events.append({"t": "delta", "v": "".join(turn.tokens[told.sent : due])})
         told.sent = due
+    if pausing and not told.paused:
+        told.paused = True
+        events.append({"t": "pause"})
     if told.started and turn.research_kind == "research":
         # Deep Research: the widget's live status, then its finished report.
         view = turn.research_view(now)

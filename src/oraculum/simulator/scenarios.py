@@ -150,6 +150,9 @@ class Scenario:
     power_stops: str = ""
     obstacle_at: str = "load"
     obstacle_delay_ms: int = 1500
+    # Issue 37 §4: a silent pause in the middle of the answer.
+    pause_ms: int = 0
+    pause_at_chars: int = 200
 
     def has(self, flag: str) -> bool:
         return flag in self.flags
@@ -212,6 +215,8 @@ KNOBS: dict[str, tuple[str, tuple[str, ...] | None, str]] = {
     "power_stops": ("str", None, "the Power slider's stops, comma-separated, in order"),
     "obstacle_at": ("choice", OBSTACLE_MOMENTS, "obstacle_*: when it shows (ready: after a delay)"),
     "obstacle_delay_ms": ("int", None, "obstacle_at=ready: how long after load it shows"),
+    "pause_ms": ("int", None, "mid-answer hold: the text so far, no stop control, no indicator"),
+    "pause_at_chars": ("int", None, "pause_ms: answer characters streamed before the pause"),
 }
 
 # Query keys that are part of a chat URL but not knobs (ignored, never an error).

@@ -27,6 +27,16 @@ def tokenize(text: str) -> list[str]:
     return tokens or ([text] if text else [])
 
 
+def tokens_for_chars(tokens: list[str], chars: int) -> int:
+    """How many tokens stream at least ``chars`` characters (0 for 0)."""
+    total = 0
+    for count, token in enumerate(tokens):
+        if total >= chars:
+            return count
+        total += len(token)
+    return len(tokens)
+
+
 def new_id() -> str:
     return str(uuid.uuid4())
 
@@ -100,6 +110,10 @@ class Turn:
     think_s: float = 0.0
     # silent_gap_ms: after thinking, a pause with no stop control and no indicator (issue 37).
     gap_s: float = 0.0
+    # pause_ms: mid-answer, once `pause_at` tokens are out, the stream holds for `pause_s` with
+    # no stop control and no indicator, then goes on (issue 37 §4).
+    pause_at: int = 0
+    pause_s: float = 0.0
     token_s: float = 0.0
     tokens: list[str] = field(default_factory=list)
     fail_at: int | None = None  # token index where this attempt errors out
@@ -127,8 +141,19 @@ class Turn:
     def answer_starts_at(self) -> float:
         return self.started_at + self.think_s + self.gap_s
 
+    def held_s(self) -> float:
+        """How long the mid-answer pause holds the stream (0: none before the stream ends)."""
+        return self.pause_s if 0 < self.pause_at < self.stream_end_token() else 0.0
+
+    def pause_starts_at(self) -> float:
+        return self.answer_starts_at() + self.pause_at * self.token_s
+
+    def _holding(self, now: float) -> bool:
+        start = self.pause_starts_at()
+        return start <= now < start + self.held_s()
+
     def research_starts_at(self) -> float:
-        return self.answer_starts_at() + self.stream_end_token() * self.token_s
+        return self.answer_starts_at() + self.stream_end_token() * self.token_s + self.held_s()
 
     def commit_at(self) -> float:
         return self.research_starts_at() + self.research_s + self.comparison_s
@@ -136,9 +161,13 @@ class Turn:
     def tokens_due(self, now: float) -> int:
         if self.stopped_at_token is not None:
             return self.stopped_at_token
+        if self._holding(now):
+            return self.pause_at
         elapsed = now - self.answer_starts_at()
         if elapsed < 0:
             return 0
+        if now >= self.pause_starts_at():
+            elapsed -= self.held_s()  # the tokens after the pause come that much later
         if self.token_s <= 0:
             return self.stream_end_token()
         return min(self.stream_end_token(), math.floor(elapsed / self.token_s) + 1)
@@ -150,6 +179,9 @@ class Turn:
         return (
             self.status == "streaming" and not self.thinking(now) and now < self.answer_starts_at()
         )
+
+    def in_pause(self, now: float) -> bool:
+        return self.status == "streaming" and self.stopped_at_token is None and self._holding(now)
 
     def refresh(self, now: float) -> None:
         """Commit the turn once its schedule has run out."""

@@ -239,6 +239,10 @@ window.SimCommon = (() => {
         view.setReasoning(only ? "" : event.reasoning_label, false);
         if (only) view.message.replaceChildren(document.createTextNode(event.reasoning_label));
         o.pageEvent("silent_gap");
+      } else if (event.t === "pause" || event.t === "resume") {
+        // pause_ms: mid-answer the text so far stays, with no stop control and no indicator.
+        o.setGenerating(event.t === "resume");
+        o.pageEvent(event.t === "pause" ? "answer_paused" : "answer_resumed");
       } else if (event.t === "start") {
         o.setGenerating(true);
         view.setMessageId(event.message_id);
