@@ -163,7 +163,8 @@ def normalize_grok_mode(value: Any) -> str:
         f"{reason}. Use one of the Grok modes ({', '.join(GROK_MODE_IDS)}).",
         rejected_value=value,
         allowed_values=list(GROK_MODE_IDS),
-        suggested_next_step=guess.strip() + (" " if guess else "")
+        suggested_next_step=guess.strip()
+        + (" " if guess else "")
         + "Omit the preset for Grok's default mode, or choose provider chatgpt.",
     )
 
