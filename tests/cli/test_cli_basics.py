@@ -76,3 +76,15 @@ def test_selfcheck_launches_chromium(capsys, oraculum_home: Path) -> None:
     assert code == 0, doc
     assert doc["ok"] is True
     assert {c["check"] for c in doc["checks"]} >= {"chromium", "chromium launch", "jobs dir"}
+
+
+@pytest.mark.parametrize("args", [["-h"], ["submit", "-h"], ["status", "-h"], ["schedule", "-h"]])
+def test_dash_h_is_help_like_dash_dash_help(args: list[str]) -> None:
+    """Issue 38 §11: `-h` works wherever `--help` does (a real process: the fast start too)."""
+    exe = Path(sys.executable).with_name("oraculum")
+    short = subprocess.run([str(exe), *args], capture_output=True, text=True, timeout=60)
+    long = subprocess.run(
+        [str(exe), *args[:-1], "--help"], capture_output=True, text=True, timeout=60
+    )
+    assert short.returncode == 0, short.stderr
+    assert short.stdout.startswith("Usage: oraculum") and short.stdout == long.stdout
