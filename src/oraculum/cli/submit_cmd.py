@@ -137,9 +137,12 @@ def submit_command(
 def followup_command(
     job: str = typer.Argument(..., help="The completed job whose thread continues."),
     prompt: str | None = typer.Argument(
-        None, help="The follow-up question (with --prompt-file, a first file instead)."
+        None, help="The follow-up question (with -p or --prompt-file, a first file instead)."
     ),
     files: list[str] | None = FILES_ARGUMENT,
+    prompt_option: str | None = typer.Option(
+        None, "-p", "--prompt", help="The follow-up question, as `submit -p` takes it."
+    ),
     prompt_file: str | None = PROMPT_FILE_OPTION,
     preset: str | None = PRESET_OPTION,
     session: str | None = SESSION_OPTION,
@@ -149,15 +152,15 @@ def followup_command(
     dry_run: bool = DRY_RUN_OPTION,
     force: bool = FORCE_OPTION,
 ) -> None:
-    """Ask a follow-up in the same provider thread as JOB. With --prompt-file, every argument
-    after JOB is a file to archive (like `grep -f`). JOB may belong to another project: the
-    follow-up belongs to, and archives from, this directory's project."""
+    """Ask a follow-up in the same provider thread as JOB. With -p or --prompt-file (as
+    `submit` takes them), every argument after JOB is a file to archive. JOB may belong to
+    another project: the follow-up belongs to, and archives from, this directory's project."""
     from oraculum.service.followup import followup
-    from oraculum.service.prompt import prompt_text, read_prompt_file
+    from oraculum.service.prompt import choose_prompt, prompt_text
 
     _check_dry_run(dry_run, wait_for_it)
-    if prompt_file is not None:
-        text = read_prompt_file(prompt_file)
+    if prompt_option is not None or prompt_file is not None:
+        text = choose_prompt(prompt_option, prompt_file)
         files = [*([prompt] if prompt is not None else []), *(files or [])]
     else:
         text = prompt_text(prompt)
