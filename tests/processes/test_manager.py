@@ -196,3 +196,13 @@ def test_windows_is_refused() -> None:
         refuse_windows("nt")
     assert caught.value.code == "process_unsupported"
     refuse_windows("posix")  # and nothing else is
+
+
+def test_a_shell_command_line_as_the_executable_hints_at_bash_c(
+    manager: ProcessManager,
+) -> None:
+    """Issue 38 §11: `proc start "ls | head"` is not a program; the refusal says how to run it."""
+    with pytest.raises(OracleError) as caught:
+        manager.start("ls -la | head", [])
+    assert caught.value.code == "process_start_failed"
+    assert "bash -c 'ls -la | head'" in (caught.value.suggested_next_step or "")

@@ -130,6 +130,9 @@ def test_bad_payload_is_refused(payload: Any, tmp_path: Path) -> None:
 
 def test_payload_cwd_resolves_against_the_base(tmp_path: Path) -> None:
     (tmp_path / "service").mkdir()
+    script = tmp_path / "service" / "slow-check"
+    script.write_text("#!/bin/sh\necho ok\n")
+    script.chmod(0o755)
     payload = validate_payload(
         {"executable": "./slow-check", "args": ["--format", "json"], "cwd": "./service"},
         base=tmp_path,
@@ -140,3 +143,20 @@ def test_payload_cwd_resolves_against_the_base(tmp_path: Path) -> None:
     bare = validate_payload({"executable": "echo"}, base=tmp_path)  # found on PATH at run time
     assert bare is not None and bare.cwd is None
     assert validate_payload(None, base=tmp_path) is None
+
+
+@pytest.mark.parametrize(
+    ("executable", "hint"),
+    [("/no/such/tool", None), ("no-such-tool-anywhere", None), ("ls -la | head", "bash -c")],
+)
+def test_a_payload_whose_executable_does_not_exist_is_refused(
+    tmp_path: Path, executable: str, hint: str | None
+) -> None:
+    """Issue 38 §11: nothing is scheduled that could only fail when it fires; a shell command
+    line given as the executable gets the `bash -c` hint."""
+    with pytest.raises(OracleError) as caught:
+        validate_payload({"executable": executable}, base=tmp_path)
+    assert caught.value.code == "schedule_payload_invalid"
+    assert "does not exist" in caught.value.message
+    step = caught.value.suggested_next_step or ""
+    assert (hint in step) if hint else ("bash -c" not in step)

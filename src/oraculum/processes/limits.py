@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import re
+import shlex
+import shutil
 from collections.abc import Sequence
 
 from oraculum.core.errors import OracleError
@@ -19,6 +22,8 @@ __all__ = [
     "TAIL_BYTES",
     "VERIFY_DEADLINE_S",
     "check_start",
+    "runnable",
+    "shell_hint",
 ]
 
 MAX_ACTIVE = 8
@@ -91,3 +96,27 @@ def check_start(executable: str, args: Sequence[str], cwd: str | None) -> list[s
                 "invalid_argument", "cwd is not an existing directory.", rejected_value=cwd[:200]
             )
     return argv
+
+
+# What a shell would read as more than one word or as syntax: never part of a program's name.
+_SHELL_SYNTAX = re.compile(r"[\s|&;<>()$`*?]")
+
+
+def runnable(executable: str, cwd: str | None = None) -> bool:
+    """Whether ``executable`` names a program that exists now: a path (relative to ``cwd``)
+    to an executable file, or a bare name found on PATH."""
+    if "/" in executable:
+        path = os.path.join(cwd or os.getcwd(), executable)
+        return os.path.isfile(path) and os.access(path, os.X_OK)
+    return shutil.which(executable) is not None
+
+
+def shell_hint(executable: str) -> str | None:
+    """For an "executable" that is really a shell command line: how to run it (argv is run
+    without a shell, so it never is one)."""
+    if not _SHELL_SYNTAX.search(executable):
+        return None
+    return (
+        "Commands run as an argv, without a shell: to run a command line, pass "
+        f"`bash -c {shlex.quote(executable)}`."
+    )

@@ -171,6 +171,7 @@ class ProcessManager:
                 "process_start_failed",
                 f"Could not start {executable}: {exc.strerror or exc}.",
                 details={"process": record.to_json()},
+                suggested_next_step=limits.shell_hint(executable),
             ) from None
         return record.to_json()
 

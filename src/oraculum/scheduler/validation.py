@@ -14,6 +14,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from oraculum.core.errors import OracleError
+from oraculum.processes.limits import runnable, shell_hint
 from oraculum.scheduler.cron import to_apscheduler
 
 __all__ = [
@@ -204,6 +205,15 @@ def validate_payload(payload: Any, *, base: Path) -> Payload | None:
             f"The relative executable {executable!r} needs payload.cwd to say where it is.",
             executable,
         )
+    if not runnable(executable, str(cwd) if cwd is not None else None):
+        error = _payload_error(
+            f"The payload's executable {executable!r} does not exist: no executable file there "
+            + ("" if "/" in executable else "and no such program on PATH ")
+            + "(nothing was scheduled).",
+            executable,
+        )
+        error.suggested_next_step = shell_hint(executable) or "Check the program's path."
+        raise error
     return Payload(executable=executable, args=_check_args(payload.get("args")), cwd=cwd)
 
 
