@@ -80,6 +80,31 @@ def _problem(message: str, value: Any, step: str) -> OracleError:
     )
 
 
+SOURCE_STEP = (
+    "Pass --from-browser chrome|chromium|brave or the path of a signed-in profile, "
+    "or sign in by hand with `oraculum auth --manual`."
+)
+
+
+def _as_path(spec: str) -> Path:
+    path = Path(os.path.expanduser(spec))
+    return path if path.is_absolute() else Path.cwd() / path
+
+
+def check_source_spec(spec: str) -> None:
+    """Refuse (``invalid_argument``) a --from-browser that is neither a browser oraculum
+    reads nor an existing path, before anything is started or written."""
+    if spec.strip().lower() in BROWSER_ROOTS or _as_path(spec).exists():
+        return
+    raise OracleError(
+        "invalid_argument",
+        f"--from-browser is neither {', '.join(BROWSER_NAMES)} nor an existing path: {spec}",
+        rejected_value=spec,
+        allowed_values=list(BROWSER_NAMES),
+        suggested_next_step=SOURCE_STEP,
+    )
+
+
 def cookie_db_in(directory: Path, profile: str | None) -> Path | None:
     """The cookie store of a profile directory, or of ``profile`` inside a user-data directory."""
     bases = [directory]
@@ -121,10 +146,7 @@ def resolve_source(
     """Where to import from. ``spec`` is a browser name or a path (a `Cookies` file, a profile
     directory or a user-data directory); without it, the configured cookie path, else the first
     local browser profile found; None when there is none (sign in by hand instead)."""
-    step = (
-        "Pass --from-browser chrome|chromium|brave or the path of a signed-in profile, "
-        "or sign in by hand with `oraculum auth --manual`."
-    )
+    step = SOURCE_STEP
     if spec is None:
         if cookie_path is not None:
             if not cookie_path.is_file():
@@ -140,9 +162,8 @@ def resolve_source(
             if found is not None:
                 return CookieSource(name, found)
         raise _problem(f"No {name} profile with a cookie store was found in {home}.", spec, step)
-    path = Path(os.path.expanduser(spec))
-    if not path.is_absolute():
-        path = Path.cwd() / path
+    check_source_spec(spec)
+    path = _as_path(spec)
     if path.is_file():
         return CookieSource(browser_of_path(path), path)
     if path.is_dir():
@@ -150,11 +171,7 @@ def resolve_source(
         if found is not None:
             return CookieSource(browser_of_path(path), found)
         raise _problem(f"No Chromium cookie store (Cookies) in {path}.", spec, step)
-    raise _problem(
-        f"--from-browser is neither {', '.join(BROWSER_NAMES)} nor an existing path: {spec}",
-        spec,
-        step,
-    )
+    raise _problem(f"--from-browser names no file or directory: {spec}", spec, step)
 
 
 def snapshot(cookie_db: Path, into: Path) -> Path:

@@ -39,6 +39,10 @@ def auth(
             "--manual and --from-browser exclude each other.",
             suggested_next_step="Pass one of them.",
         )
+    if from_browser is not None:
+        from oraculum.auth.cookie_source import check_source_spec
+
+        check_source_spec(from_browser)  # bad input: exit 2, nothing started or left behind
     config = project_config(project_root(cwd))
     if rollback:
         return _rollback(name, seed_profile_dir(config, name))
