@@ -189,10 +189,13 @@ def test_resolve_source_by_name_path_and_config(tmp_path: Path) -> None:
     brave = cookie_store(home / ".config/BraveSoftware/Brave-Browser/Default/Cookies")
     assert resolve_source("brave", home=home) == CookieSource("brave", brave)
     assert resolve_source(None, home=home, cookie_path=brave) == CookieSource("brave", brave)
-    for bad in ("chrome", str(tmp_path / "nowhere"), str(tmp_path)):
+    for bad in ("chrome", str(tmp_path)):
         with pytest.raises(OracleError) as missing:
             resolve_source(bad, home=home)
         assert missing.value.code == "auth_cookie_source_missing"
+    with pytest.raises(OracleError) as nowhere:  # neither a browser nor a path: bad input
+        resolve_source(str(tmp_path / "nowhere"), home=home)
+    assert nowhere.value.code == "invalid_argument"
     with pytest.raises(OracleError):
         resolve_source(None, home=home, cookie_path=tmp_path / "gone/Cookies")
 
