@@ -187,7 +187,7 @@ def test_an_upload_entry_that_opens_no_chooser_fails_upload_control_not_found(si
         async with simulator_page(sim) as page:
             await page.set_content(DEAD_UPLOAD_ENTRY)
             with pytest.raises(OracleError) as caught:
-                await upload.choose_file(page, UPLOAD_ROUTE, __file__)
+                await upload.choose_file(ChatGPTPage(page), UPLOAD_ROUTE, Path(__file__))
             return caught.value
 
     error = asyncio.run(run())

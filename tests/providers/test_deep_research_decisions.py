@@ -70,6 +70,6 @@ def test_the_status_table_marks_a_researching_job() -> None:
     from oraculum.cli.status_view import phase_cell
 
     job = {"phase": "awaiting_response", "research": {"state": "researching", "text": "x"}}
-    assert phase_cell(job) == "awaiting_response (researching)"
-    assert phase_cell({"phase": "awaiting_response"}) == "awaiting_response"
+    assert phase_cell(job) == "awaiting response (researching)"  # phases in words (issue 38 §5)
+    assert phase_cell({"phase": "awaiting_response"}) == "awaiting response"
     assert phase_cell({"phase": "failed", "research": {"questionPath": "q"}}) == "failed"

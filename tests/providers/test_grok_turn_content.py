@@ -12,12 +12,12 @@ import pytest
 from homes import bare_project, complete  # noqa: F401 (bare_project: the fixture)
 from oraculum.simulator.answers import FEEDBACK_QUESTION
 
-from .test_grok_driver import seeded, sim, submit_grok, write_config  # noqa: F401 (fixtures)
+from .test_grok_driver import grok_seeded, grok_sim, submit_grok, write_config  # noqa: F401 (fixtures)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
-def test_chrome_inside_turn_stays_out_of_response_md(seeded, sim, project) -> None:  # noqa: F811
+def test_chrome_inside_turn_stays_out_of_response_md(seeded, sim, project) -> None:
     done = complete(submit_grok(project, write_config(sim, scenario="turn_chrome")))
     answer = Path(done.response_path).read_text()
     assert "src/app.py" in answer  # the answer itself is all there

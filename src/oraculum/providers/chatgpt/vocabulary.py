@@ -112,8 +112,7 @@ DISCLAIMER = "ChatGPT can make mistakes. Check important info."
 # an element's whole text. Chrome is found by structure first (controls, these elements);
 # words only name short notices that are plain text.
 TURN_CHROME_SELECTORS = (
-    "button",
-    '[role="button"]',
+    'button, [role="button"]',  # every control (one selector list: a role is no label)
     '[data-testid$="turn-action-button"]',
 )
 TURN_CHROME_PATTERNS = (
