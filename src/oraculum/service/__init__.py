@@ -6,6 +6,7 @@ __all__ = [
     "auth",
     "cancel",
     "clean",
+    "conversation",
     "demo",
     "doctor",
     "dryrun",
