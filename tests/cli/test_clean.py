@@ -4,52 +4,39 @@ The CLI runs as a real process."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
-from typing import Any
 
+import pytest
+
+from homes import run_cli
 from oraculum.service.submit import submit
 
-ORACULUM = Path(sys.executable).with_name("oraculum")
 
-
-def oraculum(*args: str, cwd: Path) -> tuple[int, dict[str, Any]]:
-    done = subprocess.run(
-        [str(ORACULUM), "--json", *args],
-        cwd=cwd,
-        env=dict(os.environ, ORACULUM_SESSION="cleaner"),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert "Traceback" not in done.stderr, done.stderr
-    return done.returncode, json.loads(done.stdout)
+@pytest.fixture(autouse=True)
+def _session(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ORACULUM_SESSION", "cleaner")
 
 
 def finished_and_woken(project: Path) -> str:
     """A finished job whose wake-up `submit --wait` delivered (so its grace runs), unread."""
-    code, done = oraculum("submit", "-p", "q", "--provider", "test", "--wait", "src", cwd=project)
+    code, done = run_cli("submit", "-p", "q", "--provider", "test", "--wait", "src", cwd=project)
     assert code == 0 and done["job"]["status"] == "complete", done
     return str(done["job"]["id"])
 
 
 def test_clean_of_a_read_job_is_not_blocked(project: Path) -> None:
     job_id = finished_and_woken(project)
-    assert oraculum("read", job_id, cwd=project)[0] == 0
-    code, cleaned = oraculum("clean", job_id, cwd=project)
+    assert run_cli("read", job_id, cwd=project)[0] == 0
+    code, cleaned = run_cli("clean", job_id, cwd=project)
     assert code == 0 and cleaned["removed"] == [job_id], cleaned
 
 
 def test_clean_force_passes_the_wakeup_grace(project: Path) -> None:
     job_id = finished_and_woken(project)
-    code, refused = oraculum("clean", job_id, cwd=project)
+    code, refused = run_cli("clean", job_id, cwd=project)
     assert code == 5 and refused["error"]["code"] == "clean_blocked"
     assert "--force" in refused["error"]["suggestedNextStep"]
-    code, cleaned = oraculum("clean", job_id, "--force", cwd=project)
+    code, cleaned = run_cli("clean", job_id, "--force", cwd=project)
     assert code == 0 and cleaned["removed"] == [job_id], cleaned
 
 
@@ -60,13 +47,13 @@ def test_clean_all_reports_what_it_skipped_and_fails_when_it_removed_nothing(
     running = submit(
         "hold", ["src"], provider="test", session="cleaner", selection_extras={"outcome": "hang"}
     ).job["id"]
-    code, refused = oraculum("clean", "all", cwd=project)
+    code, refused = run_cli("clean", "all", cwd=project)
     assert code == 5 and refused["error"]["code"] == "clean_blocked", refused
     said = refused["error"]["message"]
     assert finished in said and "wake-up" in said  # why the finished one stayed
     assert running in said and "still open" in said
     assert refused["error"]["details"]["skippedOpen"] == [running]
-    code, forced = oraculum("clean", "all", "--force", cwd=project)
+    code, forced = run_cli("clean", "all", "--force", cwd=project)
     assert code == 0 and forced["removed"] == [finished] and forced["skippedOpen"] == [running]
     assert running in forced["message"]
-    oraculum("cancel", running, cwd=project)
+    run_cli("cancel", running, cwd=project)

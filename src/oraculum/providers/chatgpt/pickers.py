@@ -106,6 +106,8 @@ def _fail(message: str, **details: object) -> OracleError:
     )
 
 
+# How the obstacle layer's records name the picker's opener.
+PICKER_WANTED = "the model picker"
 OPENER_WANTED = "a model picker button named " + ", ".join(
     repr(n) for n in (*vocab.MODEL_OPENER_LABELS, *vocab.POWER_STOPS)
 )
@@ -223,7 +225,7 @@ class PickerSession:
 
     async def dismiss_modals(self) -> None:
         """Clear what covers the composer by the obstacle layer's safe policy."""
-        await self.chat.obstacles.clear(None, "the model picker")
+        await self.chat.obstacles.clear(None, PICKER_WANTED)
 
     async def find_opener(self) -> Locator | None:
         """The model picker's opener: a button named like one, or (while its menu is open and
@@ -318,7 +320,7 @@ class PickerSession:
     async def reopen_if_closed(self, menu: Locator) -> None:
         """A menu may close when a choice re-renders it; open it again to read the result."""
         if await menu.count() == 0:
-            await (await self.opener()).click()
+            await self.chat.guarded_click(await self.opener(), PICKER_WANTED)
             await self.until(lambda: _present(menu))
 
     async def read_back(self, wanted: str) -> str:
@@ -604,7 +606,7 @@ class Configurator(PickerSession):
     async def configure(self, wanted: Wanted) -> ObservedSelection:
         await self.dismiss_modals()
         opener = await self.opener()
-        await self.chat.guarded_click(opener, "the model picker")
+        await self.chat.guarded_click(opener, PICKER_WANTED)
         generation = await self.until(self._generation)
         if generation == "power":
             power_menu = self.page.get_by_role("menu", name=vocab.POWER_MENU, exact=True)
