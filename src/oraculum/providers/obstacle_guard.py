@@ -119,15 +119,19 @@ class ObstacleGuard:
 
     async def act(self, target: Locator, wanted: str, action: Callable[[], Awaitable[T]]) -> T:
         """``action`` on ``target`` once nothing covers it; when Playwright still reports that
-        an element intercepts it, clear again and retry once; a second interception is
-        `page_obstructed`, naming the element."""
+        an element intercepts it, or the action failed while an obstacle came over the page
+        (a modal that inerts it makes a click wait instead), clear again and retry once; a
+        second interception is `page_obstructed`, naming the element."""
         await self.clear(target, wanted)
         try:
             return await action()
         except PlaywrightError as exc:
             blocker = intercepting_element(str(exc))
             if blocker is None:
-                raise
+                arrived = await self.read(target)
+                if not arrived:
+                    raise
+                blocker = f"{arrived[0].role} {arrived[0].name!r}"
             self.log(f"{wanted}: <{blocker}> intercepted the action; clearing and retrying once")
         if not await self.clear(target, wanted):
             await self.clear(None, wanted)  # the interceptor may sit over the composer only
