@@ -123,7 +123,7 @@ def test_every_submit_says_what_it_sends_and_leaves_out(project: Path, oraculum_
     assert "excluded file name .env (.env)" in left_out
     assert "credential content: private key (keys/deploy)" in left_out
     assert "excluded directory node_modules (node_modules/)" in left_out
-    doc = as_json(run(home, "--json", "submit", "-p", "hi", "--provider", "test", cwd=project))
+    doc = as_json(run(home, "--json", "submit", "-p", "hi again", "--provider", "test", cwd=project))
     reasons = [row["reason"] for row in doc["job"]["archive"]["excluded"]]
     assert "credential content: private key" in reasons
 

@@ -13,7 +13,8 @@ from oraculum.service.submit import submit
 
 
 @pytest.fixture(autouse=True)
-def _session(monkeypatch: pytest.MonkeyPatch) -> None:
+def _session(oraculum_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After the home fixture, which clears any session the environment had."""
     monkeypatch.setenv("ORACULUM_SESSION", "cleaner")
 
 

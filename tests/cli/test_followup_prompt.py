@@ -11,7 +11,8 @@ from homes import run_cli
 
 
 @pytest.fixture(autouse=True)
-def _session(monkeypatch: pytest.MonkeyPatch) -> None:
+def _session(oraculum_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After the home fixture, which clears any session the environment had."""
     monkeypatch.setenv("ORACULUM_SESSION", "follow")
 
 
