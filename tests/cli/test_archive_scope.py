@@ -16,7 +16,7 @@ import pytest
 
 from oraculum.archive.scope import is_broad, unsafe_scope
 from oraculum.cli.archiving import PROGRESS_AFTER, WalkProgress
-from oraculum.service.demo import demo_project
+from oraculum.service.demo import sample_project
 
 ORACULUM = str(Path(sys.executable).with_name("oraculum"))
 
@@ -123,7 +123,9 @@ def test_every_submit_says_what_it_sends_and_leaves_out(project: Path, oraculum_
     assert "excluded file name .env (.env)" in left_out
     assert "credential content: private key (keys/deploy)" in left_out
     assert "excluded directory node_modules (node_modules/)" in left_out
-    doc = as_json(run(home, "--json", "submit", "-p", "hi again", "--provider", "test", cwd=project))
+    doc = as_json(
+        run(home, "--json", "submit", "-p", "hi again", "--provider", "test", cwd=project)
+    )
     reasons = [row["reason"] for row in doc["job"]["archive"]["excluded"]]
     assert "credential content: private key" in reasons
 
@@ -160,13 +162,10 @@ def test_the_scope_decision() -> None:
     assert not is_broad(["src"]) and not is_broad(["./src"])
 
 
-def test_the_demo_outside_a_project_sends_its_sample(
-    home: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("HOME", str(home))
-    (home / ".git").mkdir()  # a dotfiles repository: still the home directory
-    root, sample = demo_project(home / "Documents")
-    assert sample and root != home and (root / "pyproject.toml").exists()
+def test_the_demo_sends_its_own_sample_and_removes_it() -> None:
+    with sample_project() as root:
+        assert (root / "pyproject.toml").exists() and (root / "tiny_calc" / "ops.py").exists()
+    assert not root.exists()
 
 
 def test_walk_progress_is_one_line_on_a_terminal() -> None:

@@ -79,4 +79,8 @@ def test_demo_human_output_renders_the_answer(oraculum_home: Path, tmp_path: Pat
     done = run_demo("--shell", "redesign", cwd=project)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "complete — answer saved to" in done.stdout
-    assert "main.py" in done.stdout
+    # The demo sends its own sample project, never the one it runs in, and removes the copy.
+    assert "tiny_calc/ops.py" in done.stdout and "main.py" not in done.stdout
+    sent = next(line for line in done.stdout.splitlines() if "project: " in line)
+    copy = Path(sent.split("project: ", 1)[1].split(" (", 1)[0])
+    assert copy.name.startswith("oraculum-demo-project-") and not copy.exists()

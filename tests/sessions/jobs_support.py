@@ -22,6 +22,7 @@ def finished_job(
     outcome: Phase = Phase.COMPLETE,
     at: datetime | None = None,
     response: str | None = "The answer.\n",
+    request_source: str = "cli",
 ) -> Job:
     from oraculum.core.project import project_id as pid
 
@@ -32,6 +33,7 @@ def finished_job(
         "project_root": str(project),
         "project_id": project_id or pid(project),
         "session_id": session,
+        "request_source": request_source,
         "provider": "test",
         "selection": {"provider": "test"},
         "prompt_path": str(paths.prompt),

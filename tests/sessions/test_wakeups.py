@@ -361,3 +361,41 @@ def test_mcp_surface_wakeup_names_the_tool_not_the_cli(project: Path, store: Job
     assert f'`oracle_read {{"jobId": "{job.id}"}}`' in prepared.text
     assert "oraculum " not in prepared.text
     assert "text" not in prepared.to_data() and prepared.to_dict()["text"] == prepared.text
+
+
+def test_the_hook_runs_once_per_job_though_the_agent_is_reminded(
+    project: Path, store: JobStore
+) -> None:
+    finished_job(store, project, "a")
+    calls = project.parent / "hook-calls.txt"
+    script = "import sys; open(sys.argv[1], 'a').write('called\\n')"
+    inbox = Inbox()
+    from oraculum.sessions.sinks import fan_out
+
+    poller = Poller(
+        project_id(project),
+        "a",
+        fan_out(inbox, hook_sink([sys.executable, "-c", script, str(calls)])),
+    )
+    start = utc_now()
+    assert len(poller.scan(now=start)) == 1
+    assert len(poller.scan(now=start + timedelta(seconds=15))) == 1  # the agent's reminder
+    assert len(poller.scan(now=start + timedelta(seconds=76))) == 1
+    assert [w.attempt for w in inbox.drain()] == [1, 2, 3]
+    assert calls.read_text() == "called\n"
+
+
+def test_a_session_that_does_not_adopt_is_never_told_of_another_sessions_job(
+    project: Path, store: JobStore
+) -> None:
+    orphan = finished_job(store, project, "gone")
+    assert poller_for(project, "newcomer", adopt=False)[0].scan() == []
+    assert store.load(orphan.id).wakeup_attempt_count == 0
+    own = finished_job(store, project, "newcomer")
+    assert [w.job_id for w in poller_for(project, "newcomer", adopt=False)[0].scan()] == [own.id]
+
+
+def test_demo_jobs_are_never_adopted(project: Path, store: JobStore) -> None:
+    demo = finished_job(store, project, "demo-123", request_source="demo")
+    assert poller_for(project, "adopter")[0].scan() == []
+    assert poller_for(project, "demo-123")[0].scan()[0].job_id == demo.id

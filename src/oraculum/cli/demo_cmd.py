@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
@@ -52,7 +51,6 @@ def demo_command(
         spinner.start()
     try:
         result = run_demo(
-            cwd=Path.cwd(),
             shell=shell,
             picker=picker,
             provider=provider,

@@ -450,6 +450,7 @@ class QueueSection(_Section):
 class NotifySection(_Section):
     hook: tuple[StrictStr, ...] | None = Field(None, min_length=1)
     timeout_ms: StrictInt = Field(10 * SECOND_MS, ge=100, le=10 * MINUTE_MS)
+    desktop: StrictBool = False  # the worker runs notify-send once when its job ends
 
     @field_validator("hook")
     @classmethod

@@ -509,6 +509,12 @@ class ErrorCode(StrEnum):
         _RETRY,
         "the page does not show the chosen model",
     )
+    NOTHING_TO_WAIT_FOR = (
+        "nothing_to_wait_for",
+        _MISSING,
+        _FINAL,
+        "the session has no queued or running job and no wake-up due",
+    )
     ORACLE_CONFIG_INVALID = (
         "oracle_config_invalid",
         _SETUP,

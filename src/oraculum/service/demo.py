@@ -1,34 +1,38 @@
 """`demo`: one real job, end to end, against the built-in ChatGPT (or Grok) simulator.
 
 It starts the provider's simulator, signs a demo seed profile into it (kept apart from your
-real seed), submits the current project (or a small sample project when run outside one) through the
-normal submit path, and follows the job to its saved answer. Nothing reaches the internet.
+real seed), submits a small bundled sample project through the normal submit path, in the demo's
+own session and project, and follows the job to its saved answer. Nothing reaches the internet,
+nothing of the current project is read, and the sample's temporary copy is removed afterwards;
+the demo's job stays readable (`oraculum read ID` works from anywhere) and no other session is
+ever woken for it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import shutil
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from oraculum.archive.scope import scope_refusal
 from oraculum.auth.simulator import seed_simulator_profile
 from oraculum.browser.session import LaunchOptions
 from oraculum.core.config import load_config, seed_profile_dir
 from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.fsio import ensure_private_dir
 from oraculum.core.paths import data_dir
-from oraculum.core.project import find_project_root
 from oraculum.core.providers import CHATGPT, GROK, provider_spec
 from oraculum.core.surface import Surface
 from oraculum.jobs.model import Job, Status
 from oraculum.jobs.store import JobStore
 from oraculum.service.submit import submit
+from oraculum.sessions.poller import DEMO_SOURCE
 from oraculum.simulator import SimulatorThread
 from oraculum.simulator.scenarios import ANSWERS
 
@@ -95,17 +99,18 @@ class DemoResult:
         return f"{self.headline}\n\n{self.response or ''}"
 
 
-def demo_project(cwd: Path) -> tuple[Path, bool]:
-    """The project to send: the current one, or a fresh sample when ``cwd`` is not in one."""
-    root = find_project_root(cwd)
-    if scope_refusal(root) is None:  # a project `.` may archive whole (archive/scope.py)
-        return root, False
+@contextlib.contextmanager
+def sample_project() -> Iterator[Path]:
+    """A fresh copy of the sample project, removed when the demo ends (whatever the outcome)."""
     sample = Path(tempfile.mkdtemp(prefix="oraculum-demo-project-"))
-    for name, text in SAMPLE_PROJECT.items():
-        path = sample / name
-        ensure_private_dir(path.parent)
-        path.write_text(text)
-    return sample, True
+    try:
+        for name, text in SAMPLE_PROJECT.items():
+            path = sample / name
+            ensure_private_dir(path.parent)
+            path.write_text(text)
+        yield sample
+    finally:
+        shutil.rmtree(sample, ignore_errors=True)
 
 
 def demo_overrides(
@@ -145,7 +150,6 @@ def follow(
 
 def run_demo(
     *,
-    cwd: Path | None = None,
     shell: str = "classic",
     picker: str = "power",
     provider: str = CHATGPT.name,
@@ -161,9 +165,11 @@ def run_demo(
             rejected_value=answer,
             allowed_values=list(ANSWERS),
         )
-    project, sample = demo_project(cwd or Path.cwd())
-    on_step(f"project: {project}" + (" (a bundled sample project)" if sample else ""))
-    with SimulatorThread(provider=spec.name, think_ms=600, token_ms=6, answer=answer) as sim:
+    with (
+        sample_project() as project,
+        SimulatorThread(provider=spec.name, think_ms=600, token_ms=6, answer=answer) as sim,
+    ):
+        on_step(f"project: {project} (a bundled sample project, removed afterwards)")
         on_step(f"{spec.label} simulator: {sim.url}")
         overrides = demo_overrides(sim, shell=shell, picker=picker, provider=spec.name)
         config = load_config(project, overrides).config
@@ -178,11 +184,11 @@ def run_demo(
             session=f"demo-{os.getpid()}",
             preset=DEMO_PRESET[spec.name],
             provider=spec.name,
-            request_source="demo",
+            request_source=DEMO_SOURCE,
             config_overrides=overrides,
         )
         job_id = submitted.job["id"]
         on_step(f"submitted job {job_id}")
         job = follow(job_id, on_phase)
     response = Path(job.response_path)
-    return DemoResult(job, project, sample, response.read_text() if response.exists() else None)
+    return DemoResult(job, project, True, response.read_text() if response.exists() else None)

@@ -17,17 +17,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.project import project_id
 from oraculum.core.session import resolve_session_id
 from oraculum.core.surface import Surface, tool_call
+from oraculum.jobs import indexes
 from oraculum.jobs.ids import given_job_ref
-from oraculum.jobs.model import Job
+from oraculum.jobs.model import Job, utc_now
 from oraculum.jobs.reconcile import reconcile_before_reading
 from oraculum.jobs.store import JobStore
 from oraculum.service.common import project_config, project_root
 from oraculum.service.status import find_job
-from oraculum.service.summary import job_summary
+from oraculum.service.summary import describe_age, job_summary
 from oraculum.sessions.liveness import SessionLiveness
 from oraculum.sessions.poller import Poller
 from oraculum.sessions.sinks import Inbox, Sink, fan_out, hook_sink
@@ -107,10 +108,20 @@ class WaitResult:
         )
 
 
+def job_age_s(job: Job) -> float:
+    """How long ago the job was created (a wait shows this, not how long it has waited)."""
+    return max(0.0, (utc_now() - job.created_at).total_seconds())
+
+
 def _progress_event(job: Job | None, elapsed: float) -> dict[str, Any]:
     event: dict[str, Any] = {"elapsedSeconds": round(elapsed, 1)}
     if job is not None:
-        event.update(jobId=job.id, status=job.status.value, phase=job.phase.value)
+        event.update(
+            jobId=job.id,
+            status=job.status.value,
+            phase=job.phase.value,
+            ageSeconds=round(job_age_s(job), 1),
+        )
     return event
 
 
@@ -124,6 +135,7 @@ def wait(
     on_progress: Progress | None = None,
     host: Poller | None = None,
     store: JobStore | None = None,
+    adopt: bool = False,
 ) -> WaitResult:
     """Returns a done result with its :class:`Delivery` once something ended, or a result
     that is not done when ``timeout_s`` passed first.
@@ -132,6 +144,11 @@ def wait(
     delivery: the host hands the wake-ups out with its own result. Without
     a job, it ends when something is due for the host's session: a finished job, or a
     background task's notice (then ``job`` is None and ``wakeups`` holds the notice).
+
+    A session's wait is told only of its own jobs unless ``adopt`` (then also of the jobs of
+    this project's gone sessions). Without a job, a timeout or a host, it refuses at once
+    (`nothing_to_wait_for`) when the session has no open job and nothing is due: a bare
+    ``wait`` never blocks forever on nothing. A timeout waits for a background task's notice.
     """
     job_ref = given_job_ref(job_ref)
     store = store or JobStore()
@@ -155,7 +172,9 @@ def wait(
             inbox, hook_sink(hook, timeout_s=config.notify.timeout_ms / 1000) if hook else None
         )
         owned.append(SessionLiveness(project_id(root), session_id))
-        poller = Poller(project_id(root), session_id, sink, store=store)
+        poller = Poller(project_id(root), session_id, sink, store=store, adopt=adopt)
+        if job is None and timeout_s is None:
+            _refuse_when_nothing_is_open(store, poller)
     try:
         check = (
             _deliver_job(store, job, poller, inbox)
@@ -199,13 +218,39 @@ def _wait_loop(
             last_progress, last_phase = elapsed, phase
         if timeout_s is not None and elapsed >= timeout_s:
             message = (
-                f"Oracle job {job.id} is still {job.status.value} ({job.phase.value})."
+                f"Oracle job {job.id} is still {job.status.value} ({job.phase.words}), "
+                f"{describe_age(job_age_s(job))} after it was submitted."
                 if job is not None
                 else "No oracle job of this session finished yet."
             )
             summary = job_summary(job) if job is not None else None
             return WaitResult(False, summary, round(elapsed, 3), message=message)
         time.sleep(poll_s)
+
+
+def _refuse_when_nothing_is_open(store: JobStore, poller: Poller) -> None:
+    """`nothing_to_wait_for` when no job of the poller's session is queued or running and
+    nothing is due for it (its own finished jobs, adopted ones, notices)."""
+    for job_id in indexes.members(indexes.OPEN):
+        try:
+            job = store.load(job_id)
+        except OracleError:
+            continue
+        mine = job.project_id == poller.project_id and job.session_id == poller.session_id
+        if mine and not job.is_terminal:
+            return
+    if poller.pending():
+        return
+    raise OracleError(
+        ErrorCode.NOTHING_TO_WAIT_FOR,
+        f"Session {poller.session_id} has no queued or running oracle job here, and no "
+        "wake-up is due for it.",
+        suggested_next_step=(
+            "Name a job (`oraculum wait JOB`), list jobs with `oraculum status`, pass --adopt "
+            "to take over the jobs of this project's ended sessions, or --timeout to wait for "
+            "a background task's notice."
+        ),
+    )
 
 
 def _watch_job(store: JobStore, job: Job) -> Check:

@@ -5,8 +5,10 @@ for each job in the `open` index that is finished, of this project, not settled 
 → re-check who may be told → record the target → re-check again → re-read → send through the
 sink → count the attempt.
 A job goes to its own session while that session is live anywhere; when no process of its
-session is live, any live session of the same project adopts it. Jobs without a session are
-never rebound. Scanning the `open` index, not every job, keeps a scan cheap with 10,000 jobs.
+session is live, a live session of the same project that adopts (an agent host's poller, or
+`oraculum wait --adopt`) may take it. A plain `wait` never adopts: a new shell session is not
+told about the demo's or yesterday's jobs. Jobs without a session, and demo jobs, are never
+rebound. Scanning the `open` index, not every job, keeps a scan cheap with 10,000 jobs.
 
 Delivery is two steps, so a host decides when a wake-up counts as delivered: :meth:`prepare`
 runs the claim protocol up to the message (the claim stays held), :meth:`commit` counts the
@@ -49,8 +51,16 @@ log = logging.getLogger("oraculum.sessions")
 # A scan runs on every tool call too: reconcile at most this often across every poller.
 RECONCILE_GAP_S = 1.0
 
+# The request source of `oraculum demo`'s jobs (service.demo submits with it).
+DEMO_SOURCE = "demo"
+
 # What a session may be told about: a finished job or a background task's notice.
 Due = Job | Notice
+
+
+def _adoptable(item: Due) -> bool:
+    """A demo job belongs to the demo alone: nobody else's session is told about it."""
+    return not (isinstance(item, Job) and item.request_source == DEMO_SOURCE)
 
 
 class Poller:
@@ -66,6 +76,7 @@ class Poller:
         liveness_root: Path | None = None,
         surface: Surface = "cli",
         notices: NoticeStore | None = None,
+        adopt: bool = True,
     ) -> None:
         self.project_id = project_id
         self.session_id = session_id
@@ -76,6 +87,7 @@ class Poller:
         self.run_reconcile = run_reconcile
         self.liveness_root = liveness_root
         self.surface = surface  # who reads the message: it names that surface's commands
+        self.adopt = adopt  # may take the jobs (and notices) of this project's gone sessions
         nonce = secrets.token_hex(3)
         self.claimant = f"{session_key(project_id, session_id)}:{os.getpid()}:{nonce}"
         self._in_flight = threading.Lock()
@@ -91,6 +103,8 @@ class Poller:
             return False
         if job.session_id == self.session_id:
             return True
+        if not self.adopt or not _adoptable(job):
+            return False
         return session_key(job.project_id, job.session_id) not in live_keys
 
     def _live(self) -> set[str]:

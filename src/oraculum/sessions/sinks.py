@@ -2,7 +2,8 @@
 
 A sink raises only when the wake-up did not go out at all (the claim is then released and a
 later scan retries). A configured hook command is best-effort on top of the primary sink: its
-failure is logged, never retried in a loop.
+failure is logged, never retried in a loop, and it runs for a job's first wake-up only (an agent
+is reminded until it reads the answer; the person the hook notifies is told once).
 """
 
 from __future__ import annotations
@@ -65,6 +66,8 @@ def _run_hook(argv: Sequence[str], wakeup: Wakeup, *, timeout_s: float = 10.0) -
 
 def hook_sink(argv: Sequence[str], *, timeout_s: float = 10.0) -> Sink:
     def deliver(wakeup: Wakeup) -> None:
+        if wakeup.attempt > 1:  # a reminder to the agent, not news to the person
+            return
         result = _run_hook(argv, wakeup, timeout_s=timeout_s)
         if result.error:
             log.warning("wake-up hook for job %s: %s", wakeup.job_id, result.error)

@@ -273,7 +273,19 @@ def run_job(job_dir: Path) -> int:
         store.release_reserve(job_id)  # before cleanup, which writes too
         _cleanup(store, job_id, log, terminated=terminated)
         heartbeat.stopped.set()
+    if not terminated and config.notify.desktop:
+        _tell_the_desktop(store, job_id, log)
     return exit_code
+
+
+def _tell_the_desktop(store: JobStore, job_id: str, log: WorkerLog) -> None:
+    from oraculum.sessions.desktop import notify_desktop  # only when the person asked for it
+
+    try:
+        problem = notify_desktop(store.load(job_id))
+    except OracleError as error:
+        problem = error.message
+    log(f"desktop notification: {problem or 'shown'}")
 
 
 def _cleanup(store: JobStore, job_id: str, log: WorkerLog, *, terminated: bool) -> None:
