@@ -14,7 +14,7 @@ from oraculum.core.surface import Surface, for_surface
 
 __all__ = ["AuthMode", "AuthResult", "SignIn"]
 
-AuthMode = Literal["import", "manual", "rollback"]
+AuthMode = Literal["import", "manual", "rollback", "export", "seed_import"]
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,7 @@ class AuthResult:
     generation: str | None
     message: str
     sign_in: SignIn | None = None  # None for a rollback
+    bundle: Path | None = None  # the file an export wrote or an import read
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -56,6 +57,8 @@ class AuthResult:
                 diagnosticsDir=str(self.sign_in.diagnostics_dir),
                 log=str(self.sign_in.log),
             )
+        if self.bundle is not None:
+            out["bundle"] = str(self.bundle)
         out["message"] = self.message
         return out
 

@@ -13,6 +13,7 @@ import fcntl
 import os
 import shutil
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,6 +89,24 @@ def _copy_file(source: Path, target: Path) -> bool:
             return False
 
 
+def profile_entries(seed: Path) -> Iterator[tuple[Path, bool]]:
+    """What a copy of ``seed`` keeps, relative to it, each directory before what it holds:
+    ``(path, True)`` for a directory, ``(path, False)`` for a regular file. Caches, a running
+    browser's locks and every symbolic link are left out."""
+    for current, dirnames, filenames in os.walk(seed):
+        relative = Path(current).relative_to(seed)
+        dirnames[:] = [
+            d for d in dirnames if d not in SKIPPED_DIRS and not (Path(current) / d).is_symlink()
+        ]
+        for name in dirnames:
+            yield relative / name, True
+        for name in filenames:
+            source = Path(current) / name
+            if name in SKIPPED_FILES or source.is_symlink() or not source.is_file():
+                continue
+            yield relative / name, False
+
+
 def clone_profile(seed: Path, target: Path, *, timeout_s: float = 120.0) -> CloneReport:
     """Copy ``seed`` into the new directory ``target`` (which must not exist yet)."""
     if not seed.is_dir():
@@ -103,30 +122,20 @@ def clone_profile(seed: Path, target: Path, *, timeout_s: float = 120.0) -> Clon
     ensure_private_dir(target.parent)
     target.mkdir(mode=0o700)
     try:
-        for current, dirnames, filenames in os.walk(seed):
-            dirnames[:] = [d for d in dirnames if d not in SKIPPED_DIRS]
-            relative = Path(current).relative_to(seed)
-            destination = target / relative
-            for name in dirnames:
-                source_dir = Path(current) / name
-                if source_dir.is_symlink():
-                    continue
-                (destination / name).mkdir(mode=0o700)
-            for name in filenames:
-                if name in SKIPPED_FILES:
-                    continue
-                source = Path(current) / name
-                if source.is_symlink() or not source.is_file():
-                    continue
-                if time.monotonic() > deadline:
-                    raise OracleError(
-                        "profile_clone_timeout",
-                        f"Cloning the seed profile took longer than {timeout_s:.0f} s.",
-                        retryable=True,
-                    )
-                reflinked += _copy_file(source, destination / name)
-                files += 1
-                size += source.stat().st_size
+        for relative, is_dir in profile_entries(seed):
+            if is_dir:
+                (target / relative).mkdir(mode=0o700)
+                continue
+            if time.monotonic() > deadline:
+                raise OracleError(
+                    "profile_clone_timeout",
+                    f"Cloning the seed profile took longer than {timeout_s:.0f} s.",
+                    retryable=True,
+                )
+            source = seed / relative
+            reflinked += _copy_file(source, target / relative)
+            files += 1
+            size += source.stat().st_size
     except BaseException:
         shutil.rmtree(target, ignore_errors=True)
         raise

@@ -142,6 +142,12 @@ class ErrorCode(StrEnum):
         _FINAL,
         "the auth browser window was closed before sign-in finished",
     )
+    AUTH_BUNDLE_INVALID = (
+        "auth_bundle_invalid",
+        _INPUT,
+        _FINAL,
+        "a seed bundle to import is not one `oraculum auth export` wrote, or holds no session",
+    )
     AUTH_CHALLENGE = (
         "auth_challenge",
         _FAILED,

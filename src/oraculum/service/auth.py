@@ -1,5 +1,6 @@
 """`auth`: create or repair the signed-in seed profile of a provider (`oraculum auth`,
-`oracle_auth`), or put the previous one back (`--rollback`)."""
+`oracle_auth`), put the previous one back (`--rollback`), or carry a signed-in seed to another
+machine (`auth export` on the machine with a browser, `auth import-seed` on the headless one)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 from oraculum.auth.bootstrap import AuthRequest, Watch, run_auth
 from oraculum.auth.result import AuthResult
 from oraculum.auth.seed import previous_dir, rollback_seed
-from oraculum.core.config import seed_profile_dir
+from oraculum.core.config import provider_urls, seed_profile_dir
 from oraculum.core.errors import OracleError
 from oraculum.core.presets import CHATGPT, normalize_provider
 from oraculum.jobs.locks import named_lock
@@ -67,3 +68,42 @@ def _rollback(provider: str, seed: Path) -> AuthResult:
     )
     kept = previous if previous.exists() else None
     return AuthResult(provider, "rollback", seed, kept, generation, message)
+
+
+def export_auth(provider: str | None, bundle: Path, *, cwd: Path | None = None) -> AuthResult:
+    """Write ``provider``'s signed-in seed into the new 0600 file ``bundle``."""
+    from oraculum.auth.transfer import export_seed
+
+    name = normalize_provider(provider) if provider is not None else CHATGPT
+    config = project_config(project_root(cwd))
+    seed = seed_profile_dir(config, name)
+    with named_lock("auth", timeout=60):  # never half of a seed that a sign-in is replacing
+        facts = export_seed(seed, name, provider_urls(config, name)[0], bundle.absolute())
+    message = (
+        f"Exported the signed-in {name} seed ({facts.files} files) to {bundle}. It signs in as "
+        f"you: copy it only to a machine you trust, run `oraculum auth import-seed {bundle.name}` "
+        "there, then delete it."
+    )
+    return AuthResult(name, "export", seed, None, None, message, bundle=bundle.absolute())
+
+
+def import_auth(bundle: Path, provider: str | None, *, cwd: Path | None = None) -> AuthResult:
+    """Make the exported ``bundle`` ``provider``'s seed, keeping the old one as `.prev`."""
+    from oraculum.auth.transfer import import_seed
+
+    name = normalize_provider(provider) if provider is not None else CHATGPT
+    config = project_config(project_root(cwd))
+    seed = seed_profile_dir(config, name)
+    with named_lock("auth", timeout=60):
+        facts, generation = import_seed(
+            bundle.absolute(), seed, name, provider_urls(config, name)[0]
+        )
+    previous = previous_dir(seed)
+    message = (
+        f"Imported the {name} seed from {bundle} ({facts.files} files) into {seed}. Check it "
+        f"with `oraculum preflight --provider {name}`."
+    )
+    kept = previous if previous.exists() else None
+    return AuthResult(
+        name, "seed_import", seed, kept, generation, message, bundle=bundle.absolute()
+    )
