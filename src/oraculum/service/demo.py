@@ -31,6 +31,7 @@ from oraculum.core.providers import CHATGPT, GROK, provider_spec
 from oraculum.core.surface import Surface
 from oraculum.jobs.model import Job, Status
 from oraculum.jobs.store import JobStore
+from oraculum.service.simulator_use import simulator_browser_keys
 from oraculum.service.submit import submit
 from oraculum.sessions.poller import DEMO_SOURCE
 from oraculum.simulator import SimulatorThread
@@ -123,10 +124,8 @@ def demo_overrides(
         "authSeedProfileDir": str(home / "seed-profile"),
         "runtimeProfilesDir": str(home / "runtime-profiles"),
     }
-    if provider == GROK.name:
-        browser["grokUrl"] = sim.url + "/"  # Grok signs in from its chat page
-    else:
-        browser.update(chatUrl=sim.chat_url(shell=shell, picker=picker), authUrl=sim.sign_in_url)
+    chat_url = None if provider == GROK.name else sim.chat_url(shell=shell, picker=picker)
+    browser.update(simulator_browser_keys(provider, sim.url, chat_url))
     return {"browser": browser, "worker": {"pollMs": 300, "urlVerifyTimeoutMs": 10_000}}
 
 
