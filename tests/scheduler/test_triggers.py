@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from oraculum.scheduler.cron import to_apscheduler, weekdays
+from oraculum.scheduler.cron import normal_form, weekdays
 from oraculum.scheduler.triggers import fire_times
 from oraculum.scheduler.validation import validate_timing
 
@@ -84,13 +84,13 @@ def test_weekday_fields_use_standard_numbering(field: str, days: set[int]) -> No
     assert weekdays(field) == days
 
 
-def test_translation_to_apscheduler() -> None:
-    assert to_apscheduler("0 9 * * 1-5") == "0 9 * * mon,tue,wed,thu,fri"
-    assert to_apscheduler("*/5 * * * *") == "*/5 * * * *"
-    assert to_apscheduler("0 9 1 * ?") == "0 9 1 * *"
+def test_normal_form_names_the_weekdays_and_refuses_what_cron_would_surprise_with() -> None:
+    assert normal_form("0 9 * * 1-5") == "0 9 * * mon,tue,wed,thu,fri"
+    assert normal_form("*/5 * * * *") == "*/5 * * * *"
+    assert normal_form("0 9 1 * ?") == "0 9 1 * *"
     for bad in ("0 9 1 * 1", "0 9 * * 8", "0 9 * * 5-1", "0 9 * *"):
         with pytest.raises(ValueError):
-            to_apscheduler(bad)
+            normal_form(bad)
 
 
 def test_interval_with_count_ends_after_count() -> None:
