@@ -27,6 +27,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
+from oraculum.core.errors import OracleError
 from oraculum.jobs.locks import named_lock
 from oraculum.jobs.reconcile import ReconcileThread
 from oraculum.processes import lineage
@@ -77,6 +78,7 @@ class Runner:
         self.stop = threading.Event()
         self._running: dict[str, threading.Thread] = {}  # schedule id → its payload's thread
         self._running_lock = threading.Lock()
+        self._cursors: dict[str, datetime] = {}  # schedule id → its latest handled fire time
 
     def _busy(self, schedule_id: str) -> bool:
         with self._running_lock:
@@ -97,10 +99,13 @@ class Runner:
 
     def _cursor(self, schedule: dict[str, Any]) -> datetime:
         """Fire times after this one are the schedule's to handle: after its latest occurrence,
-        or from its creation (a microsecond before, so one due at that very moment counts)."""
-        latest = self.store.last_fire_time(schedule["id"])
-        created = datetime.fromisoformat(schedule["created_at"]) - timedelta(microseconds=1)
-        return latest or created
+        or from its creation (a microsecond before, so one due at that very moment counts).
+        Read from the store once; then kept here, as only this runner adds occurrences."""
+        schedule_id = schedule["id"]
+        if schedule_id not in self._cursors:
+            created = datetime.fromisoformat(schedule["created_at"]) - timedelta(microseconds=1)
+            self._cursors[schedule_id] = self.store.last_fire_time(schedule_id) or created
+        return self._cursors[schedule_id]
 
     def _advance(self, schedule: dict[str, Any], now: datetime) -> datetime | None:
         """Handle one schedule's due fire times; its next one (None: none to come)."""
@@ -113,12 +118,14 @@ class Runner:
         due = [when for when in times if when <= now]
         if due:
             self._fire(schedule_id, due, now)
+            self._cursors[schedule_id] = due[-1]
         if len(due) < len(times):
             return times[len(due)]
         if len(times) == _BATCH:
             return now  # more are due beyond this batch: another pass at once
         if not self._busy(schedule_id):  # the last one has ended: nothing more to come
             self.store.set_state(schedule_id, "finished", only_from=ACTIVE_STATES)
+            self._cursors.pop(schedule_id, None)
         return None
 
     def _fire(self, schedule_id: str, due: list[datetime], now: datetime) -> None:
@@ -280,5 +287,9 @@ def main() -> int:
     with control.runner_lock() as release:
         if release is None:
             return 0  # another runner owns the store
-        _serve(release)
+        try:
+            _serve(release)
+        except OracleError as exc:  # the store refused (a removed setting): say why, once
+            log.error("scheduler runner %s cannot start: %s", os.getpid(), exc.message)
+            return 1
     return 0

@@ -81,6 +81,22 @@ def _stamp_time(stamp: str) -> datetime:
     return datetime.strptime(stamp, _STAMP_FORMAT).replace(tzinfo=UTC)
 
 
+def _occurrence_row(schedule_id: str, when: datetime, outcome: str) -> dict[str, Any]:
+    return {
+        "id": occurrence_stamp(when),
+        "schedule_id": schedule_id,
+        "scheduled_for": when.astimezone(UTC).isoformat(),
+        "outcome": outcome,
+        "detail": None,
+        "runner_pid": None,
+        "started_at": None,
+        "ended_at": None,
+        "wake": None,
+        "notice_id": None,
+        "woken_at": None,
+    }
+
+
 def _refuse_removed_store() -> None:
     if os.environ.get(REMOVED_STORE_ENV):
         raise OracleError(
@@ -171,19 +187,8 @@ class Store:
         stamp = occurrence_stamp(when)
         directory = ensure_private_dir(self._occurrence_dir(schedule_id))
         path = directory / f"{stamp}.json"
-        row = {
-            "id": stamp,
-            "schedule_id": schedule_id,
-            "scheduled_for": when.astimezone(UTC).isoformat(),
-            "outcome": outcome,
-            "detail": None,
-            "runner_pid": os.getpid(),
-            "started_at": utc_now().isoformat(),
-            "ended_at": None,
-            "wake": None,
-            "notice_id": None,
-            "woken_at": None,
-        }
+        row = _occurrence_row(schedule_id, when, outcome)
+        row |= {"runner_pid": os.getpid(), "started_at": utc_now().isoformat()}
         try:
             write_private_file(path, json_bytes(row))
         except FileExistsError:
@@ -206,19 +211,7 @@ class Store:
             return _read(path)
         except ValueError:  # a claim torn by its runner's death: it was running
             stamp = path.name.removesuffix(".json")
-            return {
-                "id": stamp,
-                "schedule_id": path.parent.name,
-                "scheduled_for": _stamp_time(stamp).isoformat(),
-                "outcome": "running",
-                "detail": None,
-                "runner_pid": None,
-                "started_at": None,
-                "ended_at": None,
-                "wake": None,
-                "notice_id": None,
-                "woken_at": None,
-            }
+            return _occurrence_row(path.parent.name, _stamp_time(stamp), "running")
 
     def finish_occurrence(
         self,
