@@ -248,3 +248,16 @@ def test_a_new_schedule_wakes_the_sleeping_runner(sched, monkeypatch) -> None:  
     rows = sched.wait_for(lambda: (r := sched.occurrences(sid)) and ended(r) and r, what="it")
     assert [r["outcome"] for r in rows] == ["exit"], rows
     assert rows[0]["detail"]["stdout"]["preview"] == "on-time\n"
+
+
+def test_a_runner_stopped_with_sigterm_lets_the_running_payload_finish(sched) -> None:  # type: ignore[no-untyped-def]
+    sched.warm_runner()  # its reminder an hour away stays live
+    script = "touch started; sleep 2; echo done"
+    sid = sched.submit("--prompt", "Finish.", "--in", "1s", "--cwd", ".", "--", SH, "-c", script)
+    sched.wait_for(lambda: (sched.root / "started").exists(), what="the payload to start")
+    os.kill(sched.runner_pid(), signal.SIGTERM)
+    sched.wait_for(lambda: not runner_alive(), what="the runner to stop")
+    rows = sched.occurrences(sid)
+    assert [r["outcome"] for r in rows] == ["exit"], rows  # finished, not left unknown
+    assert rows[0]["detail"]["stdout"]["preview"] == "done\n" and rows[0]["woken_at"]
+    assert pending_path().exists()  # the reminder is still due: the next command restarts it
