@@ -92,7 +92,11 @@ class Runner:
         for schedule in self.store.schedules(states=ACTIVE_STATES):
             if self.stop.is_set():
                 break
-            upcoming = self._advance(schedule, now)
+            try:
+                upcoming = self._advance(schedule, now)
+            except Exception:  # a full disk, a damaged record: the others still fire
+                log.exception("schedule %s could not be handled; retrying", schedule["id"])
+                upcoming = now + timedelta(seconds=_MAX_SLEEP_S)
             if upcoming is not None and (earliest is None or upcoming < earliest):
                 earliest = upcoming
         return earliest
