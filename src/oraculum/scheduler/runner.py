@@ -35,7 +35,7 @@ from oraculum.scheduler import control
 from oraculum.scheduler.doorbell import Doorbell
 from oraculum.scheduler.execute import Outcome, preview, run_payload
 from oraculum.scheduler.store import ACTIVE_STATES, Store, scheduler_dir, utc_now
-from oraculum.scheduler.triggers import fire_times
+from oraculum.scheduler.triggers import fire_iter
 from oraculum.scheduler.validation import Payload, Timing
 from oraculum.scheduler.wake import post_wake, wake_text
 
@@ -111,22 +111,32 @@ class Runner:
             self._cursors[schedule_id] = self.store.last_fire_time(schedule_id) or created
         return self._cursors[schedule_id]
 
+    def _due(
+        self, timing: Timing, schedule: dict[str, Any], now: datetime
+    ) -> tuple[list[datetime], datetime | None]:
+        """The fire times due by ``now`` (at most a batch) and the one after them (``now``
+        itself when the batch is full: more may be due, another pass at once)."""
+        due: list[datetime] = []
+        for when in fire_iter(timing, after=self._cursor(schedule)):
+            if when > now:
+                return due, when
+            due.append(when)
+            if len(due) == _BATCH:
+                return due, now
+        return due, None
+
     def _advance(self, schedule: dict[str, Any], now: datetime) -> datetime | None:
         """Handle one schedule's due fire times; its next one (None: none to come)."""
         schedule_id = schedule["id"]
         new = schedule["state"] == "new"
         if new and not self.store.set_state(schedule_id, "active", only_from=("new",)):
             return None  # cancelled meanwhile
-        timing = Timing.from_dict(schedule["timing"])
-        times = fire_times(timing, after=self._cursor(schedule), limit=_BATCH)
-        due = [when for when in times if when <= now]
+        due, upcoming = self._due(Timing.from_dict(schedule["timing"]), schedule, now)
         if due:
             self._fire(schedule_id, due, now)
             self._cursors[schedule_id] = due[-1]
-        if len(due) < len(times):
-            return times[len(due)]
-        if len(times) == _BATCH:
-            return now  # more are due beyond this batch: another pass at once
+        if upcoming is not None:
+            return upcoming
         if not self._busy(schedule_id):  # the last one has ended: nothing more to come
             self.store.set_state(schedule_id, "finished", only_from=ACTIVE_STATES)
             self._cursors.pop(schedule_id, None)

@@ -24,10 +24,11 @@ from cronsim import CronSim, CronSimError
 from oraculum.scheduler.cron import normal_form
 from oraculum.scheduler.validation import Timing
 
-__all__ = ["cron_times", "fire_times"]
+__all__ = ["cron_times", "fire_iter", "fire_times"]
 
-# How far back a clock change can reach: a wall time up to this long before ``after``'s own can
-# still be an instant after it (the gap's shifted times). A day covers every zone's change.
+# A clock that went forward within this long before ``after`` leaves wall times earlier than
+# ``after``'s own that are instants after it (the gap's shifted times): the walk starts that
+# much earlier. No zone changes its clock twice in a day.
 _LOOKBACK = timedelta(days=1)
 
 
@@ -63,16 +64,17 @@ def _interval_times(timing: Timing, after: datetime) -> Iterator[datetime]:
         index += 1
 
 
-def fire_times(timing: Timing, *, after: datetime, limit: int) -> list[datetime]:
-    """The next ``limit`` fire times strictly after ``after`` (fewer when the timing ends)."""
+def fire_iter(timing: Timing, *, after: datetime) -> Iterator[datetime]:
+    """The fire times strictly after ``after``, in order, worked out one at a time."""
     if timing.kind == "cron":
         assert timing.cron is not None
-        times: Iterator[datetime] = cron_times(
-            timing.cron, ZoneInfo(timing.tz or "UTC"), after=after
-        )
-    elif timing.kind == "interval":
-        times = _interval_times(timing, after)
-    else:  # now, once
-        assert timing.start is not None
-        times = iter([timing.start] if timing.start > after else [])
-    return list(islice(times, limit))
+        return cron_times(timing.cron, ZoneInfo(timing.tz or "UTC"), after=after)
+    if timing.kind == "interval":
+        return _interval_times(timing, after)
+    assert timing.start is not None  # now, once
+    return iter([timing.start] if timing.start > after else [])
+
+
+def fire_times(timing: Timing, *, after: datetime, limit: int) -> list[datetime]:
+    """The next ``limit`` fire times strictly after ``after`` (fewer when the timing ends)."""
+    return list(islice(fire_iter(timing, after=after), limit))
