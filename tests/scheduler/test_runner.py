@@ -235,3 +235,29 @@ def test_a_payloads_double_forked_child_is_the_runners_and_ends_at_the_timeout(
         timeout=10,
         what="the escapee to end with its payload",
     )
+
+
+def test_a_new_schedule_wakes_the_sleeping_runner(sched, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # The runner sleeps until its next fire time (an hour away here, so at most its 30 s cap).
+    # A submission rings its doorbell: the new occurrence runs on time, within a grace far
+    # shorter than that sleep, rather than being found missed when the runner wakes.
+    monkeypatch.setenv("ORACULUM_SCHEDULER_GRACE_S", "10")  # the runner inherits it
+    sched.warm_runner()
+    time.sleep(1)  # the runner is asleep
+    sid = sched.submit("--prompt", "On time.", "--in", "1s", "--", SH, "-c", "echo on-time")
+    rows = sched.wait_for(lambda: (r := sched.occurrences(sid)) and ended(r) and r, what="it")
+    assert [r["outcome"] for r in rows] == ["exit"], rows
+    assert rows[0]["detail"]["stdout"]["preview"] == "on-time\n"
+
+
+def test_a_runner_stopped_with_sigterm_lets_the_running_payload_finish(sched) -> None:  # type: ignore[no-untyped-def]
+    sched.warm_runner()  # its reminder an hour away stays live
+    script = "touch started; sleep 2; echo done"
+    sid = sched.submit("--prompt", "Finish.", "--in", "1s", "--cwd", ".", "--", SH, "-c", script)
+    sched.wait_for(lambda: (sched.root / "started").exists(), what="the payload to start")
+    os.kill(sched.runner_pid(), signal.SIGTERM)
+    sched.wait_for(lambda: not runner_alive(), what="the runner to stop")
+    rows = sched.occurrences(sid)
+    assert [r["outcome"] for r in rows] == ["exit"], rows  # finished, not left unknown
+    assert rows[0]["detail"]["stdout"]["preview"] == "done\n" and rows[0]["woken_at"]
+    assert pending_path().exists()  # the reminder is still due: the next command restarts it

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
@@ -89,21 +89,30 @@ def runner_alive() -> bool:
 
 
 @contextmanager
-def runner_lock() -> Iterator[bool]:
-    """Hold the runner's singleton lock for the block; yields False when another runner has it
-    (after a short wait, in case that one is exiting)."""
+def runner_lock() -> Iterator[Callable[[], None] | None]:
+    """Hold the runner's singleton lock for the block; yields None when another runner has it
+    (after a short wait, in case that one is exiting), else a function that lets it go early
+    (the runner does, under the submit lock, as it decides to exit)."""
     path = lock_path(RUNNER_LOCK, "global")
     ensure_private_dir(path.parent)
     fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
+    released = False
+
+    def release() -> None:
+        nonlocal released
+        if not released:
+            released = True
+            os.close(fd)  # the kernel releases the flock with the descriptor
+
     try:
         deadline = time.monotonic() + _TAKEOVER_WAIT_S
         held = try_flock(fd)
         while not held and time.monotonic() < deadline:
             time.sleep(0.05)
             held = try_flock(fd)
-        yield held
+        yield release if held else None
     finally:
-        os.close(fd)  # the kernel releases the flock with the descriptor
+        release()
 
 
 def ensure_runner() -> bool:

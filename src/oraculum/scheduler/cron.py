@@ -1,15 +1,19 @@
-"""Standard five-field cron → what APScheduler 3's ``CronTrigger`` means by it.
+"""Standard five-field cron, in the one form handed to ``cronsim``.
 
-APScheduler 3 numbers weekdays from Monday = 0 (standard cron: Sunday = 0 or 7; its issue 286,
-fixed only in 4.x), so ``1-5`` would mean Tuesday to Saturday. The weekday field is rewritten
-here as explicit day names. Standard cron also fires when *either* a restricted day of month or
-a restricted weekday matches, where APScheduler needs both; such expressions are refused
-rather than run on other days than the user wrote.
+The weekday field is rewritten as explicit day names (Sunday = 0 or 7), so what a field such as
+``1/3`` or ``5-7`` selects is decided here, once, and not by a library's reading of the less
+common forms (cronsim reads ``1/3`` as Monday, Thursday and Sunday). An expression that
+restricts both the day of month and the weekday is refused: cron fires when *either* matches,
+which surprises people as often as not, so such a schedule is submitted as two.
 """
 
 from __future__ import annotations
 
-__all__ = ["DAY_NAMES", "to_apscheduler", "weekdays"]
+from datetime import datetime
+
+from cronsim import CronSim, CronSimError
+
+__all__ = ["DAY_NAMES", "check_cron", "normal_form", "weekdays"]
 
 DAY_NAMES = ("sun", "mon", "tue", "wed", "thu", "fri", "sat")  # standard numbering, 0..6
 
@@ -51,8 +55,8 @@ def weekdays(field: str) -> set[int]:
     return days
 
 
-def to_apscheduler(expression: str) -> str:
-    """The same schedule in APScheduler 3's ``from_crontab`` terms; ValueError if it has none."""
+def normal_form(expression: str) -> str:
+    """The same schedule with ``?`` as ``*`` and named weekdays; ValueError if it is refused."""
     fields = ["*" if field == "?" else field for field in expression.split()]
     if len(fields) != 5:
         raise ValueError(f"expected 5 fields (minute hour day month weekday), got {len(fields)}")
@@ -61,8 +65,18 @@ def to_apscheduler(expression: str) -> str:
         return " ".join(fields)
     if day_of_month != "*":
         raise ValueError(
-            "both day of month and weekday are restricted (cron fires on either, this "
-            "scheduler cannot): submit one schedule for each"
+            "both day of month and weekday are restricted (cron fires on either): submit one "
+            "schedule for each"
         )
     names = ",".join(DAY_NAMES[d] for d in sorted(weekdays(weekday)))
     return " ".join([*fields[:4], names])
+
+
+def check_cron(expression: str) -> str:
+    """The expression's :func:`normal_form`, parsed by cronsim; ValueError when either refuses."""
+    normal = normal_form(expression)
+    try:
+        CronSim(normal, datetime(2000, 1, 1))
+    except CronSimError as exc:
+        raise ValueError(str(exc).lower()) from exc
+    return normal

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import asdict
 from pathlib import Path
@@ -11,6 +10,7 @@ from typing import Any
 from oraculum.jobs.ids import new_job_id
 from oraculum.jobs.locks import named_lock
 from oraculum.scheduler import control
+from oraculum.scheduler.doorbell import ring
 from oraculum.scheduler.store import ACTIVE_STATES, Store, utc_now
 from oraculum.scheduler.triggers import fire_times
 from oraculum.scheduler.validation import Timing, validate_submission
@@ -42,8 +42,8 @@ def submit(
         "project_id": project_id,
         "session_id": session_id,
         "prompt": checked.prompt,
-        "payload": json.dumps(asdict(checked.payload)) if checked.payload else None,
-        "timing": json.dumps(timing_row.to_dict()),
+        "payload": asdict(checked.payload) if checked.payload else None,
+        "timing": timing_row.to_dict(),
         "state": "new",
         "created_at": now.isoformat(),
     }
@@ -52,6 +52,8 @@ def submit(
         store.add_schedule(row)
         control.mark_pending()
         started = control.ensure_runner()
+        if not started:
+            ring()  # the live runner reads the new schedule now, not at its next fire time
     return {"schedule": _summary(store.schedule(schedule_id), []), "runnerStarted": started}
 
 
@@ -116,6 +118,6 @@ def cancel(schedule_id: str, *, store: Store | None = None) -> dict[str, Any]:
     store.schedule(schedule_id)  # schedule_not_found first
     cancelled = store.set_state(schedule_id, "cancelled", only_from=ACTIVE_STATES)
     if cancelled:
-        control.ensure_runner()  # it removes the job from its scheduler
+        ring()  # the runner forgets its fire times (and exits if nothing else is live)
     schedule = store.schedule(schedule_id)
     return {"schedule": _summary(schedule, store.occurrences(schedule_id)), "cancelled": cancelled}

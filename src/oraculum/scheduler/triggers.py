@@ -1,91 +1,80 @@
-"""A validated :class:`Timing` → APScheduler 3 trigger, and the fire times it gives."""
+"""Fire times of a validated :class:`Timing`: pure arithmetic, cron by ``cronsim``.
+
+Cron follows the wall clock of its zone. ``cronsim`` walks the wall clock (naive times, no
+zone) and each wall time becomes an instant the way :mod:`zoneinfo` reads it with ``fold=0``:
+
+- a time the zone skips (the hour the clocks go forward) takes the offset from before the gap,
+  so ``02:30`` in Berlin that night fires at 03:30 CEST, the same instant 02:30 CET would be;
+- a time the zone repeats (the hour they go back) takes its first pass only.
+
+Instants only ever move forward: a wall time that lands on or before the previous fire time
+(the hour after a gap, whose times the gap's shifted ones already covered) does not fire again,
+so an hourly schedule fires once in that hour too.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
+from itertools import islice
 from zoneinfo import ZoneInfo
 
-from apscheduler.triggers.cron import CronTrigger
+from cronsim import CronSim, CronSimError
 
-from oraculum.scheduler.cron import to_apscheduler
+from oraculum.scheduler.cron import normal_form
 from oraculum.scheduler.validation import Timing
 
-if TYPE_CHECKING:
-    from apscheduler.triggers.base import BaseTrigger
+__all__ = ["cron_times", "fire_iter", "fire_times"]
 
-__all__ = [
-    "WallClockCronTrigger",
-    "build_trigger",
-    "fire_times",
-    "first_fire_time",
-    "repeated_wall_time",
-]
-
-# An interval's end date sits half a period after its last occurrence, so clock jitter never
-# drops the last one.
-_END_SLACK = 0.5
+# A clock that went forward within this long before ``after`` leaves wall times earlier than
+# ``after``'s own that are instants after it (the gap's shifted times): the walk starts that
+# much earlier. No zone changes its clock twice in a day.
+_LOOKBACK = timedelta(days=1)
 
 
-def repeated_wall_time(moment: datetime) -> bool:
-    """Whether ``moment`` (aware, in its zone) is the second pass of a wall-clock time that
-    occurs twice (the hour a clock goes back)."""
-    if not moment.fold:
-        return False
-    return moment.replace(fold=0).utcoffset() != moment.utcoffset()
+def _wall_start(after: datetime, zone: ZoneInfo) -> datetime:
+    """The wall time to walk from: ``after``'s own, less any forward jump in the last day."""
+    local = after.astimezone(zone)
+    earlier = (after - _LOOKBACK).astimezone(zone)
+    jump = (local.utcoffset() or timedelta()) - (earlier.utcoffset() or timedelta())
+    return local.replace(tzinfo=None) - max(jump, timedelta())
 
 
-class WallClockCronTrigger(CronTrigger):
-    """A cron trigger that fires once for a wall-clock time the zone repeats (as cron does):
-    ``30 2 * * *`` runs once on the night the clocks go back, not twice."""
+def cron_times(expression: str, zone: ZoneInfo, *, after: datetime) -> Iterator[datetime]:
+    """The fire times (UTC) of ``expression`` in ``zone`` strictly after ``after``, in order."""
+    latest = after.astimezone(UTC)
+    try:
+        for wall in CronSim(normal_form(expression), _wall_start(after, zone)):
+            moment = wall.replace(tzinfo=zone).astimezone(UTC)  # fold=0: see the module doc
+            if moment > latest:
+                latest = moment
+                yield moment
+    except CronSimError:  # nothing matches within cronsim's fifty-year search
+        return
 
-    def get_next_fire_time(
-        self, previous_fire_time: datetime | None, now: datetime
-    ) -> datetime | None:
-        nxt: datetime | None = super().get_next_fire_time(previous_fire_time, now)
-        while nxt is not None and repeated_wall_time(nxt):
-            nxt = super().get_next_fire_time(nxt, nxt)
-        return nxt
+
+def _interval_times(timing: Timing, after: datetime) -> Iterator[datetime]:
+    assert timing.start is not None and timing.every_s is not None
+    every = timedelta(seconds=timing.every_s)
+    index = 0
+    if after >= timing.start:
+        index = int((after - timing.start) // every) + 1
+    while timing.count is None or index < timing.count:
+        yield timing.start + every * index
+        index += 1
 
 
-def build_trigger(timing: Timing) -> BaseTrigger:
-    from apscheduler.triggers.date import DateTrigger
-    from apscheduler.triggers.interval import IntervalTrigger
-
+def fire_iter(timing: Timing, *, after: datetime) -> Iterator[datetime]:
+    """The fire times strictly after ``after``, in order, worked out one at a time."""
     if timing.kind == "cron":
         assert timing.cron is not None
-        expression = to_apscheduler(timing.cron)
-        return WallClockCronTrigger.from_crontab(expression, timezone=ZoneInfo(timing.tz or "UTC"))
-    if timing.kind in ("now", "once"):
-        return DateTrigger(run_date=timing.start, timezone=UTC)
-    assert timing.every_s is not None and timing.start is not None
-    end = None
-    if timing.count is not None:
-        end = timing.start + timedelta(seconds=timing.every_s * (timing.count - 1 + _END_SLACK))
-    return IntervalTrigger(
-        seconds=timing.every_s, start_date=timing.start, end_date=end, timezone=UTC
-    )
-
-
-def first_fire_time(trigger: BaseTrigger, created: datetime) -> datetime | None:
-    """The first fire time counted from the submission, however late the runner adds the job
-    (APScheduler would count from the moment it is added and silently skip what passed)."""
-    nxt: datetime | None = trigger.get_next_fire_time(None, created)
-    return nxt
+        return cron_times(timing.cron, ZoneInfo(timing.tz or "UTC"), after=after)
+    if timing.kind == "interval":
+        return _interval_times(timing, after)
+    assert timing.start is not None  # now, once
+    return iter([timing.start] if timing.start > after else [])
 
 
 def fire_times(timing: Timing, *, after: datetime, limit: int) -> list[datetime]:
     """The next ``limit`` fire times strictly after ``after`` (fewer when the timing ends)."""
-    trigger = build_trigger(timing)
-    times: list[datetime] = []
-    previous: datetime | None = None
-    now = after
-    while len(times) < limit:
-        nxt = trigger.get_next_fire_time(previous, now)
-        if nxt is None:
-            break
-        if nxt > after:
-            times.append(nxt)
-        previous = nxt
-        now = nxt
-    return times
+    return list(islice(fire_iter(timing, after=after), limit))

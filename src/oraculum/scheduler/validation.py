@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from oraculum.core.errors import OracleError
 from oraculum.processes.limits import runnable, shell_hint
-from oraculum.scheduler.cron import to_apscheduler
+from oraculum.scheduler.cron import check_cron
 
 __all__ = [
     "MAX_ARGS",
@@ -254,15 +254,13 @@ def _parse_at(value: Any, tz: str | None, now: datetime) -> datetime:
     return moment
 
 
-def _check_cron(expression: Any, tz: str | None) -> str:
-    from apscheduler.triggers.cron import CronTrigger
-
+def _check_cron(expression: Any) -> str:
     if not isinstance(expression, str):
         raise OracleError(
             "schedule_cron_invalid", "cron must be a string.", rejected_value=expression
         )
     try:
-        CronTrigger.from_crontab(to_apscheduler(expression), timezone=_zone(tz or "UTC"))
+        check_cron(expression)
     except ValueError as exc:
         raise OracleError(
             "schedule_cron_invalid",
@@ -309,7 +307,7 @@ def validate_timing(timing: Any, *, now: datetime) -> Timing:
     if tz is not None:
         _zone(tz)
     if "cron" in timing:
-        return Timing(kind="cron", cron=_check_cron(timing["cron"], tz), tz=tz or "UTC")
+        return Timing(kind="cron", cron=_check_cron(timing["cron"]), tz=tz or "UTC")
     start = None
     if "in" in timing:
         start = now + timedelta(seconds=parse_duration(timing["in"], key="in"))
