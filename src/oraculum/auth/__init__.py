@@ -8,5 +8,6 @@ __all__ = [
     "seed",
     "seed_check",
     "simulator",
+    "transfer",
     "verify",
 ]
