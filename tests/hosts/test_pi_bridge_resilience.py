@@ -3,8 +3,9 @@
 The wake-up channel (`oraculum wakeups serve`) killed in a live session is restarted, the
 footer says `wake-ups stopped` until it is back, and a job that ended meanwhile is still a
 wake-up turn; tool calls go to one long-lived `oraculum bridge serve` child; the tools pi's
-model is offered speak pi; a job the user cancelled starts no turn; an unknown profile is
-refused with a warning; an `/oracle-*` error fails a print run.
+model is offered speak pi; a job the user cancelled starts no turn and an unread wake-up is
+reminded once; an unknown profile is refused with a warning; an `/oracle-*` error fails a
+print run.
 """
 
 from __future__ import annotations
@@ -175,6 +176,26 @@ async def test_rpc_a_job_the_user_cancelled_starts_no_turn(
     job = only_job()
     assert job.status == Status.CANCELLED, cancelled
     assert len(model.requests) == 3 and model.overruns == 0, "the cancellation started a turn"
+
+
+async def test_rpc_an_unread_wakeup_is_reminded_at_most_once(
+    pi_bridge: PiBridgeHost, oraculum_env: dict[str, str], scripted_model: StartModel
+) -> None:
+    """The model never reads the answer: oraculum offers the wake-up three times (0, 15 and
+    60 s), pi shows the first and one reminder, each a turn, and commits the third unseen."""
+    model = await scripted_model(
+        [PREFLIGHT, SUBMIT, Reply("Submitted."), Reply("Noted."), Reply("Noted again.")]
+    )
+    await pi_bridge.install(model.base_url)
+    async with pi_bridge.rpc() as pi:
+        await first_run(pi, model)
+        await until(lambda: only_job().wakeup_attempt_count >= 3, "the last reminder", 150)
+        await asyncio.sleep(SCANS_S)  # room for a (wrong) third turn
+
+    job = only_job()
+    assert job.wakeup_attempt_count == 3 and job.wakeup_settled_at is None
+    assert len(model.requests) == 5 and model.overruns == 0
+    assert wakeups_seen(model, job.id) == 2
 
 
 async def test_print_the_tools_speak_pi(

@@ -185,24 +185,24 @@ class BridgeSession:
         self.session = session
         self.cwd = cwd
         self.profile = profile
-        self.specs = _specs(profile)
+        self.specs: dict[str, Any] = {}
         self._validators: Any = None
         self._state: OracleMcp | None = None
 
     async def load(self) -> None:
-        """Import and check everything a call needs (the SDK, the schemas), up front."""
+        """Import and check everything a call needs (the SDK, the profile's tools and their
+        schemas); an unknown profile raises here."""
         from oraculum.mcp.arguments import validators
 
         if self._validators is None:
+            self.specs = _specs(self.profile)
             self._validators = validators(
                 {t["name"]: t["inputSchema"] for t in await _listed(self.profile)}
             )
 
-    async def _session_state(self) -> OracleMcp:
+    async def _session_state(self, session_id: str) -> OracleMcp:
         from oraculum.mcp.server import OracleMcp
 
-        session_id = resolve_session_id(self.session, action="use the oracle tools")
-        assert session_id is not None  # required: resolve raises instead
         if self._state is None:
             state = await anyio.to_thread.run_sync(OracleMcp, session_id, self.cwd)
             state.poller.active = False  # wake-ups reach a bridge's session as turns
@@ -220,7 +220,8 @@ class BridgeSession:
         from oraculum.mcp.render import Outcome
 
         try:
-            state = await self._session_state()
+            session_id = resolve_session_id(self.session, action="use the oracle tools")
+            assert session_id is not None  # required: resolve raises instead
             await self.load()
             given = {} if arguments is None else arguments
             problem = tool_problem(self._validators, tool, given)
@@ -230,11 +231,11 @@ class BridgeSession:
             if given.get("background"):
                 raise OracleError(
                     "invalid_argument",
-                    f"{tool}: background mode needs a live MCP server (its completion is a "
-                    "later tool result); through the bridge the call runs to its end: omit "
-                    "background.",
+                    f"{tool} has no background mode here (it needs a live MCP server): the "
+                    "call runs to its end; omit background.",
                     rejected_value=True,
                 )
+            state = await self._session_state(session_id)
             context = SimpleNamespace(request_context=SimpleNamespace(lifespan_context=state))
             result = await self.specs[tool].function(context, **given)
             text = "".join(getattr(part, "text", "") for part in result.content)
