@@ -41,6 +41,7 @@ BENCHES: dict[str, tuple[str, list[str], list[str]]] = {
     "scale": ("scale.py", [], ["--jobs", "2000"]),
     "cli_startup": ("cli_startup.py", [], ["--runs", "5"]),
     "mcp_startup": ("mcp_startup.py", [], ["--runs", "5"]),
+    "pi_bridge_calls": ("pi_bridge_calls.py", [], ["--runs", "5"]),
 }
 
 __all__ = ["BENCHES", "main"]

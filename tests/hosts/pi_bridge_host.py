@@ -96,11 +96,17 @@ class PiBridgeHost(PiHome):
         ]
 
     async def print_run(
-        self, prompt: str, timeout_s: float = 120.0, *, persisted: bool = True
+        self,
+        prompt: str,
+        timeout_s: float = 120.0,
+        *,
+        persisted: bool = True,
+        profile: str | None = None,
     ) -> tuple[int, str, str]:
-        """One `pi -p` run: (exit code, stdout, stderr)."""
+        """One `pi -p` run (with `--oraculum-profile` when given): (exit code, stdout, stderr)."""
+        chosen = ["--oraculum-profile", profile] if profile else []
         code, out, err = await run_pi(
-            [*self.argv("-p", persisted=persisted), prompt],
+            [*self.argv("-p", persisted=persisted), *chosen, prompt],
             cwd=self.project,
             env=self.environment(),
             timeout_s=timeout_s,

@@ -8,6 +8,8 @@ from oraculum.auth.result import AuthResult, SignIn
 from oraculum.core.presets import PRESETS
 from oraculum.service.clean import CleanResult
 from oraculum.service.presets import presets
+from oraculum.service.read import ReadResult, ResponseFile
+from oraculum.service.result import plain
 from oraculum.service.submit import SubmitResult, submit_message
 
 
@@ -103,3 +105,16 @@ def test_submit_result_words_the_same_job_for_each_surface() -> None:
         and "Auto-pruned to fit the size limit: big.bin." in mcp
     )
     assert '`oracle_wait {"jobId": "abcd"}`' in mcp and "oraculum wait" not in mcp
+
+
+def test_gaps_and_details_are_words_never_python_dicts() -> None:
+    """A capture's gaps (`{"required": [...], "optional": [...]}`) in a read's text (what
+    `oracle_read`, `/oracle-read` and `oraculum read` show) are words (issue 40 §5)."""
+    gaps = {"gaps": {"required": ["answer_text"], "optional": []}, "recollectionNeeded": True}
+    assert plain(gaps["gaps"]) == "required answer_text"
+    assert plain({"required": [], "optional": []}) == "none"
+    assert plain([]) == "none" and plain([True, "x"]) == "yes, x"
+    job = {"id": "abc", "status": "complete", "phase": "done", "artifactsPath": "/a"}
+    text = ReadResult(job, ResponseFile(Path("/r"), False), gaps, [], None).text("mcp")
+    assert "gaps: required answer_text" in text and "recollectionNeeded: yes" in text
+    assert "{" not in text and "[" not in text

@@ -1,5 +1,7 @@
 // oraculum as a pi package: the oracle tools, the /oracle commands, a readiness footer and
-// wake-ups that start a turn. Thin: every operation is one `oraculum --json ...` call.
+// wake-ups that start a turn. Thin: each session's tool calls go to one `oraculum bridge
+// serve` child, its wake-ups come from one `oraculum wakeups serve` child (restarted when it
+// dies), anything else is one `oraculum --json ...` call.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,17 +9,28 @@ import { join } from "node:path";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 
 import {
+  cancelledJob,
   dispatchRequest,
   FOOTER_KEY,
+  footerLabel,
   jobArguments,
   newWarning,
   readiness,
+  type Readiness,
   templateFile,
   type ToolResult,
   type Wakeup,
 } from "./logic.ts";
-import { jsonDocument, oraculumExecutable, oraculumProfile, runOraculum, sessionArgs } from "./oraculum.ts";
-import { ChannelProcess, WakeupWatcher } from "./watcher.ts";
+import {
+  DEFAULT_PROFILE,
+  jsonDocument,
+  oraculumExecutable,
+  oraculumProfile,
+  runOraculum,
+  sessionArgs,
+  ToolServer,
+} from "./oraculum.ts";
+import { ChannelProcess, RestartingChannel, WakeupWatcher } from "./watcher.ts";
 
 const FOOTER_REFRESH_MS = 60_000;
 const WAKEUP_TYPE = "oracle-wakeup";
@@ -67,19 +80,24 @@ export default async function oraculum(pi: ExtensionAPI): Promise<void> {
   registerCommands(pi, (ctx, tool, args) => bridge.callTool(ctx, tool, args), () => bridge.executable());
 }
 
-/** The package's state: oraculum's description, and per live session the wake-up watcher,
- * its timers, the warnings already shown and a dispatch waiting for its run. */
+/** The package's state: oraculum's description, and per live session the tool server, the
+ * wake-up watcher, its timers, the footer's state, the warnings already shown and a dispatch
+ * waiting for its run. */
 class Bridge {
   private readonly pi: ExtensionAPI;
   private description: Description = { tools: [], prompts: {} };
   private unavailable: string | undefined;
+  private refusedProfile: { name: string; why: string } | undefined;
+  private tools: { key: string; server: ToolServer } | undefined;
   private watcher: WakeupWatcher | undefined;
   private timers: NodeJS.Timeout[] = [];
   private warned = new Set<string>();
+  private readiness: Readiness | undefined;
+  private wakeupsDown = false;
   private pendingDispatch: string | undefined;
   private promptDir: string | undefined;
   private session: { id: string; cwd: string } | undefined;
-  private describedProfile: string | undefined;
+  private describedProfile = DEFAULT_PROFILE;
   private registered = new Set<string>();
 
   constructor(pi: ExtensionAPI) {
@@ -95,26 +113,59 @@ class Bridge {
   }
 
   /** The tools and prompts as oraculum describes them (the MCP server's own schemas). */
-  async describe(): Promise<void> {
-    this.describedProfile = this.profile();
-    const argv = ["bridge", "describe", "--profile", this.describedProfile];
+  async describe(profile: string = this.profile()): Promise<void> {
+    const argv = ["bridge", "describe", "--profile", profile];
     const document = jsonDocument(await runOraculum(this.executable(), argv, { cwd: process.cwd() }));
-    if (Array.isArray(document.tools)) this.description = document as unknown as Description;
+    if (Array.isArray(document.tools)) {
+      this.description = document as unknown as Description;
+      this.describedProfile = profile;
+      this.unavailable = undefined;
+      return;
+    }
+    const error = (document.error ?? {}) as { code?: unknown };
+    if (error.code === "invalid_argument" && profile !== DEFAULT_PROFILE) {
+      // An unknown profile is refused, never half-used: the tools stay the oracle's (or the
+      // last good profile's), and the session start says so.
+      this.refusedProfile = { name: profile, why: toolResult(document).text };
+      if (this.description.tools.length === 0) await this.describe(DEFAULT_PROFILE);
+      return;
+    }
     // Without oraculum there are no tools: the session says why once, at its start.
-    else this.unavailable = toolResult(document).text;
+    this.unavailable = toolResult(document).text;
+  }
+
+  /** The session's tool server: one `oraculum bridge serve` per session, cwd and profile,
+   * started again when it ended (a call never waits for a dead one). */
+  private toolServer(ctx: ExtensionContext): ToolServer {
+    const sessionId = sessionIdOf(ctx);
+    const key = JSON.stringify([ctx.cwd, sessionId ?? null, this.describedProfile]);
+    if (this.tools?.key === key && this.tools.server.alive) return this.tools.server;
+    void this.tools?.server.close();
+    const args = ["--profile", this.describedProfile, ...sessionArgs(sessionId)];
+    const server = new ToolServer(this.executable(), args, ctx.cwd);
+    this.tools = { key, server };
+    return server;
   }
 
   async callTool(ctx: ExtensionContext, tool: string, args: unknown, signal?: AbortSignal): Promise<ToolResult> {
-    const argv = ["bridge", "call", tool, "--profile", this.profile(), ...sessionArgs(sessionIdOf(ctx))];
-    const run = await runOraculum(this.executable(), argv, { cwd: ctx.cwd, input: JSON.stringify(args ?? {}), signal });
-    return toolResult(jsonDocument(run));
+    let document: Record<string, unknown>;
+    try {
+      document = await this.toolServer(ctx).call(tool, args, signal);
+    } catch (error) {
+      document = { error: { code: "internal_error", message: `oraculum did not answer: ${(error as Error).message}` } };
+    }
+    const result = toolResult(document);
+    const cancelled = tool === "oracle_cancel" ? cancelledJob(result) : undefined;
+    if (cancelled) this.watcher?.cancelledHere(cancelled);
+    return result;
   }
 
   /** pi parses its flags after loading the package: a `--oraculum-profile` flag is known at
    * session start, when the profile's further tools are described and registered. */
   async ensureProfile(): Promise<void> {
-    if (this.profile() === this.describedProfile) return;
-    await this.describe();
+    const wanted = this.profile();
+    if (wanted === this.describedProfile || wanted === this.refusedProfile?.name) return;
+    await this.describe(wanted);
     this.registerTools();
   }
 
@@ -148,7 +199,11 @@ class Bridge {
   private async startSession(ctx: ExtensionContext): Promise<void> {
     await this.stopSession();
     await this.ensureProfile().catch(() => undefined);
-    if (this.unavailable && ctx.hasUI) ctx.ui.notify(`oraculum tools unavailable: ${this.unavailable}`, "warning");
+    if (this.unavailable) warn(ctx, `oraculum tools unavailable: ${this.unavailable}`);
+    if (this.refusedProfile) {
+      const { name, why } = this.refusedProfile;
+      warn(ctx, `oraculum profile "${name}" refused (${why}); the ${this.describedProfile} profile's tools are offered`);
+    }
     void this.refreshFooter(ctx).catch(() => undefined);
     this.timers.push(setInterval(() => void this.refreshFooter(ctx).catch(() => undefined), FOOTER_REFRESH_MS));
     const sessionId = sessionIdOf(ctx);
@@ -171,31 +226,46 @@ class Bridge {
 
   private async refreshFooter(ctx: ExtensionContext): Promise<void> {
     const state = readiness(await this.callTool(ctx, "oracle_preflight", {}));
+    this.readiness = state;
+    this.showFooter(ctx);
     if (!ctx.hasUI) return;
-    ctx.ui.setStatus(FOOTER_KEY, state.label);
     const blocker = newWarning(state, this.warned);
     if (blocker) ctx.ui.notify(`${state.label} (${blocker}): run /oracle-status or oraculum doctor`, "warning");
   }
 
+  private showFooter(ctx: ExtensionContext): void {
+    const label = footerLabel(this.readiness, this.wakeupsDown);
+    if (ctx.hasUI && label) ctx.ui.setStatus(FOOTER_KEY, label);
+  }
+
   private async startWatcher(ctx: ExtensionContext, sessionId: string): Promise<void> {
-    const channel = new ChannelProcess(this.executable(), sessionId, ctx.cwd);
-    const ready = await channel.ready;
+    let interval = 5000;
+    const tick = () => void current.tick().catch(() => undefined);
+    // A dead channel is restarted; until it is back the footer says wake-ups stopped.
+    const channel = new RestartingChannel(
+      () => new ChannelProcess(this.executable(), sessionId, ctx.cwd),
+      (up, ready) => {
+        if (typeof ready?.intervalMs === "number") interval = ready.intervalMs;
+        this.wakeupsDown = !up;
+        this.showFooter(ctx);
+        if (up) setTimeout(tick, 0); // what ended while it was down is due now
+      },
+    );
     // Print and JSON runs end with their prompt: they keep the session live (so its jobs are
     // not adopted elsewhere meanwhile) but leave wake-ups to a session that can take a turn.
     const startsTurns = ctx.mode === "tui" || ctx.mode === "rpc";
     const current = new WakeupWatcher(channel, {
       isIdle: () => startsTurns && ctx.isIdle(),
       hasPendingMessages: () => ctx.hasPendingMessages(),
-      deliver: (text: string, wakeups: Wakeup[]) =>
+      deliver: (text: string, wakeups: Wakeup[], triggerTurn: boolean) =>
         this.pi.sendMessage(
           { customType: WAKEUP_TYPE, content: text, display: true, details: { wakeups } },
-          { deliverAs: "followUp", triggerTurn: true },
+          { deliverAs: "followUp", triggerTurn },
         ),
     });
     this.watcher = current;
-    const interval = typeof ready.intervalMs === "number" ? ready.intervalMs : 5000;
-    this.timers.push(setInterval(() => void current.tick().catch(() => undefined), interval));
-    void current.tick().catch(() => undefined);
+    await channel.launch();
+    this.timers.push(setInterval(tick, interval));
   }
 
   private async stopSession(): Promise<void> {
@@ -204,7 +274,11 @@ class Bridge {
     const stopping = this.watcher;
     this.watcher = undefined;
     this.warned = new Set();
-    if (stopping) await stopping.stop();
+    this.readiness = undefined;
+    this.wakeupsDown = false;
+    const tools = this.tools;
+    this.tools = undefined;
+    await Promise.all([stopping?.stop(), tools?.server.close()]);
   }
 
   registerDispatch(): void {
@@ -254,9 +328,17 @@ class Bridge {
 
 type CallTool = (ctx: ExtensionContext, tool: string, args: unknown) => Promise<ToolResult>;
 
+/** A command's outcome: a notice, or in print mode its output, and an error exits non-zero
+ * (a script running `pi -p /oracle-...` must see it failed). */
 function show(ctx: ExtensionContext, result: ToolResult): void {
   if (ctx.hasUI) ctx.ui.notify(result.text, result.isError ? "error" : "info");
   else process.stderr.write(`${result.text}\n`);
+  if (result.isError && !ctx.hasUI) process.exitCode = 1;
+}
+
+function warn(ctx: ExtensionContext, text: string): void {
+  if (ctx.hasUI) ctx.ui.notify(text, "warning");
+  else process.stderr.write(`Warning: ${text}\n`);
 }
 
 function registerCommands(pi: ExtensionAPI, callTool: CallTool, executable: () => string): void {

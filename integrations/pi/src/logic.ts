@@ -45,6 +45,56 @@ export function newWarning(state: Readiness, warned: Set<string>): string | unde
   return state.blocker;
 }
 
+export const WAKEUPS_STOPPED = "oracle: wake-ups stopped";
+
+/** The footer: the readiness, unless the wake-up channel is down (then nothing would tell the
+ * session a job ended, which matters more). */
+export function footerLabel(state: Readiness | undefined, wakeupsDown: boolean): string | undefined {
+  return wakeupsDown ? WAKEUPS_STOPPED : state?.label;
+}
+
+/** A wake-up channel that lived this long before it ended was not failing: backoff restarts. */
+export const STABLE_MS = 60_000;
+const RESTART_FIRST_MS = 1000;
+const RESTART_MAX_MS = 30_000;
+
+/** How long to wait before the wake-up channel's restart after `failures` ends in a row
+ * (1, 2, 4, ... s, at most 30 s: it is retried for as long as the session lives). */
+export function restartDelay(failures: number): number {
+  return Math.min(RESTART_FIRST_MS * 2 ** Math.max(0, failures - 1), RESTART_MAX_MS);
+}
+
+/** The wake-ups of a claimed batch worth a message, and whether that message starts a turn. */
+export interface Delivery {
+  show: Wakeup[];
+  triggerTurn: boolean;
+}
+
+// oraculum's attempt of a wake-up is 1 when first told, then one per reminder.
+const LAST_SHOWN_ATTEMPT = 2;
+
+/** What to show of a claimed batch: a wake-up and at most one reminder (a model that did not
+ * read it after that will not because of a third); a job this session cancelled itself once,
+ * without a turn (nothing is left to do about it). Nothing shown is still committed. */
+export function planDelivery(wakeups: Wakeup[], cancelledHere: ReadonlySet<string>): Delivery {
+  const show: Wakeup[] = [];
+  let triggerTurn = false;
+  for (const wakeup of wakeups) {
+    const attempt = typeof wakeup.attempt === "number" ? wakeup.attempt : 1;
+    const ownCancel = wakeup.status === "cancelled" && cancelledHere.has(wakeup.jobId);
+    if (attempt > (ownCancel ? 1 : LAST_SHOWN_ATTEMPT)) continue;
+    show.push(wakeup);
+    triggerTurn ||= !ownCancel;
+  }
+  return { show, triggerTurn };
+}
+
+/** The job a successful `oracle_cancel` result is about. */
+export function cancelledJob(result: ToolResult): string | undefined {
+  const job = result.isError ? undefined : (result.data.job as { id?: unknown } | undefined);
+  return typeof job?.id === "string" ? job.id : undefined;
+}
+
 /** One message for every wake-up claimed together (jobs that ended together). */
 export function wakeupMessage(wakeups: Wakeup[]): string {
   return wakeups.map((wakeup) => wakeup.text.trim()).join("\n\n");

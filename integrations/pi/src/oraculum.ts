@@ -1,6 +1,6 @@
 // Running the `oraculum` CLI: argv only (never a shell), `--json` on every call, the
 // session passed explicitly. Nothing here knows about jobs; oraculum decides everything.
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 
 export interface RunResult {
   code: number | null;
@@ -21,12 +21,14 @@ export function oraculumExecutable(flag: unknown, env: NodeJS.ProcessEnv): strin
   return configured ? configured : "oraculum";
 }
 
+export const DEFAULT_PROFILE = "oracle";
+
 /** The capability profile whose tools the bridge offers (`oraculum mcp --list-profiles`): the
  * `--oraculum-profile` flag, else $ORACULUM_PROFILE, else `oracle`. */
 export function oraculumProfile(flag: unknown, env: NodeJS.ProcessEnv): string {
   if (typeof flag === "string" && flag.trim() !== "") return flag.trim();
   const configured = env.ORACULUM_PROFILE?.trim();
-  return configured ? configured : "oracle";
+  return configured ? configured : DEFAULT_PROFILE;
 }
 
 /** The child's environment: pi's own, without ORACULUM_SESSION (the session is passed as
@@ -91,5 +93,119 @@ export class LineSplitter {
     const parts = this.buffer.split("\n");
     this.buffer = parts.pop() ?? "";
     return parts.map((line) => line.replace(/\r$/, "")).filter((line) => line.trim() !== "");
+  }
+}
+
+const CLOSE_GRACE_MS = 5000;
+
+/** A long-lived `oraculum ...` child speaking JSON lines: each line it prints goes to
+ * `onLine`; `exited` settles with why it ended (its exit code and the end of its stderr). */
+export class LineChild {
+  readonly exited: Promise<string>;
+  private readonly child: ChildProcessWithoutNullStreams;
+
+  constructor(executable: string, args: string[], cwd: string, onLine: (line: string) => void) {
+    this.child = spawn(executable, args, {
+      cwd,
+      env: childEnvironment(process.env),
+      stdio: ["pipe", "pipe", "pipe"],
+      shell: false,
+    });
+    const splitter = new LineSplitter();
+    let stderr = "";
+    this.child.stdout.setEncoding("utf8");
+    this.child.stdout.on("data", (chunk: string) => {
+      for (const line of splitter.push(chunk)) onLine(line);
+    });
+    this.child.stderr.setEncoding("utf8");
+    this.child.stderr.on("data", (chunk: string) => {
+      stderr = (stderr + chunk).slice(-2000);
+    });
+    this.child.stdin.on("error", () => undefined); // a child that exits early closes its stdin
+    const what = `oraculum ${args.slice(0, 2).join(" ")}`;
+    this.exited = new Promise((resolve) => {
+      this.child.on("error", (error: Error) => resolve(`${what}: ${error.message}`));
+      this.child.on("close", (code: number | null, signal: string | null) =>
+        resolve(`${what} ended (${signal ?? code}): ${stderr.trim().slice(-500)}`));
+    });
+  }
+
+  write(line: string): void {
+    this.child.stdin.write(`${line}\n`);
+  }
+
+  /** End of input: the child finishes what it holds and exits; killed if it lingers. */
+  async close(): Promise<void> {
+    this.child.stdin.end();
+    const timer = setTimeout(() => this.child.kill("SIGTERM"), CLOSE_GRACE_MS);
+    await this.exited;
+    clearTimeout(timer);
+  }
+}
+
+type Pending = { resolve: (document: Record<string, unknown>) => void; reject: (error: Error) => void };
+
+/** The session's `oraculum bridge serve` child: every tool call of the session is one line
+ * to it (no interpreter start nor SDK import per call); answers carry the call's id, since
+ * calls run side by side. A call after the child ended starts no new one: the owner does. */
+export class ToolServer {
+  readonly ready: Promise<void>;
+  private readonly child: LineChild;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private ended: string | undefined;
+
+  constructor(executable: string, args: string[], cwd: string) {
+    let markReady: () => void = () => undefined;
+    this.ready = new Promise((resolve) => {
+      markReady = resolve;
+    });
+    this.child = new LineChild(executable, ["bridge", "serve", ...args], cwd, (line) => {
+      const message = parseLine(line);
+      if (message?.type === "ready") markReady();
+      const waiter = typeof message?.id === "number" ? this.pending.get(message.id) : undefined;
+      if (message && waiter) {
+        this.pending.delete(message.id as number);
+        waiter.resolve(message);
+      }
+    });
+    void this.child.exited.then((why) => {
+      this.ended = why;
+      markReady(); // a call now fails at once with why
+      for (const waiter of this.pending.values()) waiter.reject(new Error(why));
+      this.pending.clear();
+    });
+  }
+
+  get alive(): boolean {
+    return this.ended === undefined;
+  }
+
+  /** The call's `{text, data, isError}` document; rejects when the child ends first. */
+  async call(tool: string, args: unknown, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    await this.ready;
+    if (this.ended !== undefined) throw new Error(this.ended);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      signal?.addEventListener("abort", () => {
+        // The call runs on in the child; its answer is dropped.
+        if (this.pending.delete(id)) reject(new Error("aborted"));
+      }, { once: true });
+      this.child.write(JSON.stringify({ id, tool, arguments: args ?? {} }));
+    });
+  }
+
+  close(): Promise<void> {
+    return this.child.close();
+  }
+}
+
+function parseLine(line: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    return value !== null && typeof value === "object" ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -1,12 +1,12 @@
 // Wake-ups for one live pi session: a child `oraculum wakeups serve --session <id>` (the
-// session's live host process in oraculum's terms) and a tick that claims from it only when
-// pi is idle with nothing queued, shows the batch as one follow-up message that starts a
-// turn, then commits it (or abandons it if pi got busy meanwhile). Claims, retries and
-// exactly-once across sessions are oraculum's (sessions/poller.py).
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-
-import { wakeupMessage, type Wakeup } from "./logic.ts";
-import { childEnvironment, LineSplitter } from "./oraculum.ts";
+// session's live host process in oraculum's terms), restarted with a bounded backoff when it
+// dies, and a tick that claims from it only when pi is idle with nothing queued, shows the
+// batch as one follow-up message (a turn, unless all it says is a cancellation this session
+// asked for), then commits it (or abandons it if pi got busy meanwhile). Claims, retries and
+// exactly-once across sessions are oraculum's (sessions/poller.py); a claim a dead child held
+// expires there, so its wake-ups come again.
+import { planDelivery, restartDelay, STABLE_MS, wakeupMessage, type Wakeup } from "./logic.ts";
+import { LineChild } from "./oraculum.ts";
 
 export type Op = "claim" | "commit" | "abandon";
 
@@ -18,10 +18,10 @@ export interface Channel {
 export interface Host {
   isIdle(): boolean;
   hasPendingMessages(): boolean;
-  deliver(text: string, wakeups: Wakeup[]): void;
+  deliver(text: string, wakeups: Wakeup[], triggerTurn: boolean): void;
 }
 
-export type TickOutcome = "busy" | "nothing" | "delivered" | "abandoned" | "stopped";
+export type TickOutcome = "busy" | "nothing" | "delivered" | "settled" | "abandoned" | "stopped";
 
 /** Pi can take a wake-up now: idle, nothing queued. */
 export function canDeliver(host: Host): boolean {
@@ -33,10 +33,17 @@ export class WakeupWatcher {
   private stopped = false;
   private readonly channel: Channel;
   private readonly host: Host;
+  private readonly cancelled = new Set<string>();
 
   constructor(channel: Channel, host: Host) {
     this.channel = channel;
     this.host = host;
+  }
+
+  /** This session cancelled the job (`/oracle-cancel`, `oracle_cancel`): its wake-up is
+   * shown once without starting a turn. */
+  cancelledHere(jobId: string): void {
+    this.cancelled.add(jobId);
   }
 
   /** One look; overlapping ticks skip (one batch is held at a time). */
@@ -60,14 +67,19 @@ export class WakeupWatcher {
       await this.channel.request("abandon");
       return "abandoned";
     }
-    try {
-      this.host.deliver(wakeupMessage(wakeups), wakeups);
-    } catch (error) {
-      await this.channel.request("abandon");
-      throw error;
+    // Wake-ups not worth showing again are committed unseen: oraculum counts the attempt and
+    // stops after its last one.
+    const plan = planDelivery(wakeups, this.cancelled);
+    if (plan.show.length > 0) {
+      try {
+        this.host.deliver(wakeupMessage(plan.show), plan.show, plan.triggerTurn);
+      } catch (error) {
+        await this.channel.request("abandon");
+        throw error;
+      }
     }
     await this.channel.request("commit");
-    return "delivered";
+    return plan.show.length > 0 ? "delivered" : "settled";
   }
 
   async stop(): Promise<void> {
@@ -76,23 +88,15 @@ export class WakeupWatcher {
   }
 }
 
-const CLOSE_GRACE_MS = 5000;
-
-/** The `oraculum wakeups serve` child: requests are answered in order, one line each. */
+/** One `oraculum wakeups serve` child: requests are answered in order, one line each. */
 export class ChannelProcess implements Channel {
   readonly ready: Promise<Record<string, unknown>>;
-  private readonly child: ChildProcessWithoutNullStreams;
+  readonly exited: Promise<string>;
+  private readonly child: LineChild;
   private readonly waiting: Array<{ resolve: (v: Record<string, unknown>) => void; reject: (e: Error) => void }> = [];
-  private readonly exited: Promise<void>;
   private failure: Error | undefined;
 
   constructor(executable: string, sessionId: string, cwd: string) {
-    this.child = spawn(executable, ["wakeups", "serve", "--session", sessionId], {
-      cwd,
-      env: childEnvironment(process.env),
-      stdio: ["pipe", "pipe", "pipe"],
-      shell: false,
-    });
     let markReady: (value: Record<string, unknown>) => void = () => undefined;
     let failReady: (error: Error) => void = () => undefined;
     this.ready = new Promise((resolve, reject) => {
@@ -101,27 +105,10 @@ export class ChannelProcess implements Channel {
     });
     this.ready.catch(() => undefined); // a caller that never awaits it must not crash pi
     this.waiting.push({ resolve: markReady, reject: failReady });
-    const splitter = new LineSplitter();
-    let stderr = "";
-    this.child.stdout.setEncoding("utf8");
-    this.child.stdout.on("data", (chunk: string) => {
-      for (const line of splitter.push(chunk)) this.answer(line);
-    });
-    this.child.stderr.setEncoding("utf8");
-    this.child.stderr.on("data", (chunk: string) => {
-      stderr = (stderr + chunk).slice(-2000);
-    });
-    this.child.stdin.on("error", () => undefined);
-    this.exited = new Promise((resolve) => {
-      this.child.on("error", (error: Error) => {
-        this.fail(new Error(`oraculum wakeups serve: ${error.message}`));
-        resolve();
-      });
-      this.child.on("close", (code: number | null) => {
-        this.fail(new Error(`oraculum wakeups serve ended (${code}): ${stderr.trim().slice(-500)}`));
-        resolve();
-      });
-    });
+    this.child = new LineChild(executable, ["wakeups", "serve", "--session", sessionId], cwd, (line) =>
+      this.answer(line));
+    this.exited = this.child.exited;
+    void this.exited.then((why) => this.fail(new Error(why)));
   }
 
   private answer(line: string): void {
@@ -145,15 +132,74 @@ export class ChannelProcess implements Channel {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
-      this.child.stdin.write(`${JSON.stringify({ op })}\n`);
+      this.child.write(JSON.stringify({ op }));
     });
   }
 
-  /** End of input: oraculum abandons a held batch and exits; killed if it lingers. */
+  /** End of input: oraculum abandons a held batch and exits. */
+  close(): Promise<void> {
+    return this.child.close();
+  }
+}
+
+/** What a restarting channel runs: a channel that says when it is ready and when it ended. */
+export interface ChannelChild extends Channel {
+  readonly ready: Promise<Record<string, unknown>>;
+  readonly exited: Promise<string>;
+}
+
+/** The session's wake-up channel, kept running: a child that ends unasked is replaced after
+ * `delay(failures)` (a bounded backoff; a child that lived `STABLE_MS` starts it over), and
+ * `onChange` hears when wake-ups stop and when they are back. Requests while none is up are
+ * refused (the tick tries again later; nothing is claimed meanwhile, so nothing is lost). */
+export class RestartingChannel implements Channel {
+  private child: ChannelChild | undefined;
+  private up = false;
+  private failures = 0;
+  private stopped = false;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly start: () => ChannelChild;
+  private readonly onChange: (up: boolean, ready?: Record<string, unknown>) => void;
+  private readonly delay: (failures: number) => number;
+
+  constructor(
+    start: () => ChannelChild,
+    onChange: (up: boolean, ready?: Record<string, unknown>) => void,
+    delay: (failures: number) => number = restartDelay,
+  ) {
+    this.start = start;
+    this.onChange = onChange;
+    this.delay = delay;
+  }
+
+  /** Starts a child; resolves once it is up or has ended (then a restart is scheduled). */
+  launch(): Promise<void> {
+    const child = this.start();
+    const began = Date.now();
+    this.child = child;
+    const ready = child.ready.then((line) => {
+      if (this.stopped || this.child !== child) return;
+      this.up = true;
+      this.onChange(true, line);
+    }, () => undefined);
+    void child.exited.then(() => {
+      if (this.stopped || this.child !== child) return;
+      this.up = false;
+      this.failures = Date.now() - began >= STABLE_MS ? 1 : this.failures + 1;
+      this.onChange(false);
+      this.timer = setTimeout(() => void this.launch(), this.delay(this.failures));
+    });
+    return Promise.race([ready, child.exited.then(() => undefined)]);
+  }
+
+  request(op: Op): Promise<Record<string, unknown>> {
+    if (!this.up || !this.child) return Promise.reject(new Error("the wake-up channel is restarting"));
+    return this.child.request(op);
+  }
+
   async close(): Promise<void> {
-    this.child.stdin.end();
-    const timer = setTimeout(() => this.child.kill("SIGTERM"), CLOSE_GRACE_MS);
-    await this.exited;
-    clearTimeout(timer);
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.child?.close();
   }
 }

@@ -2,12 +2,17 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
+  cancelledJob,
   dispatchRequest,
+  footerLabel,
   jobArguments,
   newWarning,
+  planDelivery,
   readiness,
+  restartDelay,
   templateFile,
   wakeupMessage,
+  WAKEUPS_STOPPED,
 } from "../src/logic.ts";
 import { childEnvironment, jsonDocument, LineSplitter, oraculumExecutable, oraculumProfile, sessionArgs } from "../src/oraculum.ts";
 
@@ -83,4 +88,44 @@ test("the profile comes from the flag, then $ORACULUM_PROFILE, else oracle", () 
   assert.equal(oraculumProfile(" research ", { ORACULUM_PROFILE: "all" }), "research");
   assert.equal(oraculumProfile(undefined, { ORACULUM_PROFILE: "processes" }), "processes");
   assert.equal(oraculumProfile("", {}), "oracle");
+});
+
+test("the footer says wake-ups stopped while the channel is down, whatever the readiness", () => {
+  const ready = readiness({ text: "ok", data: {}, isError: false });
+  assert.equal(footerLabel(ready, false), "oracle: ready");
+  assert.equal(footerLabel(ready, true), WAKEUPS_STOPPED);
+  assert.equal(WAKEUPS_STOPPED, "oracle: wake-ups stopped");
+  assert.equal(footerLabel(undefined, true), WAKEUPS_STOPPED);
+  assert.equal(footerLabel(undefined, false), undefined);
+});
+
+test("restarts back off 1, 2, 4 ... s up to 30 s, and keep going", () => {
+  assert.deepEqual([1, 2, 3, 4, 5, 6, 7, 50].map(restartDelay), [1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000]);
+});
+
+const wakeup = (jobId: string, attempt: number, status = "complete") => ({ jobId, attempt, status, text: `${jobId} ${attempt}` });
+
+test("a wake-up and one reminder are shown; later reminders are not", () => {
+  assert.deepEqual(planDelivery([wakeup("a", 1)], new Set()), { show: [wakeup("a", 1)], triggerTurn: true });
+  assert.deepEqual(planDelivery([wakeup("a", 2)], new Set()), { show: [wakeup("a", 2)], triggerTurn: true });
+  assert.deepEqual(planDelivery([wakeup("a", 3)], new Set()), { show: [], triggerTurn: false });
+  const notice = { jobId: "n-1", noticeId: "n-1", attempt: 1, text: "page" };
+  assert.deepEqual(planDelivery([notice], new Set()), { show: [notice], triggerTurn: true });
+});
+
+test("a job this session cancelled is shown once and starts no turn", () => {
+  const mine = new Set(["a"]);
+  const cancelled = wakeup("a", 1, "cancelled");
+  assert.deepEqual(planDelivery([cancelled], mine), { show: [cancelled], triggerTurn: false });
+  assert.deepEqual(planDelivery([wakeup("a", 2, "cancelled")], mine), { show: [], triggerTurn: false });
+  // Cancelled elsewhere, or ending with another job: the other one's turn carries it.
+  assert.equal(planDelivery([cancelled], new Set()).triggerTurn, true);
+  const both = planDelivery([cancelled, wakeup("b", 1)], mine);
+  assert.equal(both.show.length, 2);
+  assert.equal(both.triggerTurn, true);
+});
+
+test("the job an oracle_cancel result names", () => {
+  assert.equal(cancelledJob({ text: "", data: { job: { id: "j1" } }, isError: false }), "j1");
+  assert.equal(cancelledJob({ text: "", data: { error: { code: "job_not_cancellable" } }, isError: true }), undefined);
 });

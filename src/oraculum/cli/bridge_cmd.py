@@ -84,3 +84,12 @@ def prompt_command(
 
     text = render_prompt(name, arguments or [])
     emit({"name": name, "text": text}, text=text)
+
+
+@bridge_app.command("serve")
+def serve_command(session: str | None = SESSION_OPTION, profile: str = PROFILE_OPTION) -> None:
+    """Answer the session's tool calls as JSON lines on stdin/stdout until stdin closes (one
+    long-lived process per host session: no start-up per call)."""
+    from oraculum.mcp.bridge import serve
+
+    serve(sys.stdin, sys.stdout, session=session, profile=profile)

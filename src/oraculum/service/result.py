@@ -31,9 +31,15 @@ def yes_no(value: object) -> str:
 
 
 def plain(value: object) -> str:
-    """A value as a reader writes it: yes/no, a comma-separated list, not Python's repr."""
+    """A value as a reader writes it: yes/no, a comma-separated list, ``name: value`` pairs
+    (the empty ones left out), never Python's repr."""
     if isinstance(value, bool):
         return yes_no(value)
     if isinstance(value, list | tuple):
-        return ", ".join(plain(item) for item in value)
+        return ", ".join(plain(item) for item in value) or "none"
+    if isinstance(value, dict):
+        pairs = [
+            f"{key} {plain(item)}" for key, item in value.items() if item not in ([], {}, None)
+        ]
+        return "; ".join(pairs) or "none"
     return str(value)
