@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from oraculum.archive.scope import is_broad, unsafe_scope
-from oraculum.cli.archiving import PROGRESS_AFTER, WalkProgress
+from oraculum.cli.output import PROGRESS_AFTER, WalkProgress
 from oraculum.service.demo import demo_project
 
 ORACULUM = str(Path(sys.executable).with_name("oraculum"))
@@ -123,7 +123,9 @@ def test_every_submit_says_what_it_sends_and_leaves_out(project: Path, oraculum_
     assert "excluded file name .env (.env)" in left_out
     assert "credential content: private key (keys/deploy)" in left_out
     assert "excluded directory node_modules (node_modules/)" in left_out
-    doc = as_json(run(home, "--json", "submit", "-p", "hi again", "--provider", "test", cwd=project))
+    doc = as_json(
+        run(home, "--json", "submit", "-p", "hi again", "--provider", "test", cwd=project)
+    )
     reasons = [row["reason"] for row in doc["job"]["archive"]["excluded"]]
     assert "credential content: private key" in reasons
 
