@@ -128,6 +128,23 @@ def test_the_completion_script_completes_a_command_name(tmp_path: Path) -> None:
     assert options.stdout.splitlines() == ["plain,--all-projects"]
 
 
+def test_bash_sourcing_the_printed_script_completes_a_command_name(tmp_path: Path) -> None:
+    script = tmp_path / "oraculum-complete.bash"
+    script.write_text(oraculum("completion", "bash").stdout)
+    # What bash does on `oraculum sub<TAB>`: call the function the script registered.
+    words = f". {script}; COMP_WORDS=(oraculum sub); COMP_CWORD=1; _oraculum_completion oraculum"
+    done = subprocess.run(
+        ["bash", "--norc", "-c", words + '; printf "%s\\n" "${COMPREPLY[@]}"'],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PATH": f"{Path(ORACULUM).parent}:{os.environ['PATH']}"},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["subagent", "submit"]
+
+
 def test_an_unknown_shell_is_a_usage_error() -> None:
     done = oraculum("--json", "completion", "tcsh")
     assert done.returncode == 2 and '"invalid_argument"' in done.stdout

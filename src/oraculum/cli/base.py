@@ -3,7 +3,7 @@
 several commands share, each declared once.
 
 Help names values by what they are (`FILE`, `ID`, `N`), never by a Python type: every valued
-option gives its metavar (`tests/cli/test_help.py` walks every command's help for this).
+option gives its metavar (`tests/cli/test_help_and_completion.py` walks every command's help for this).
 """
 
 from __future__ import annotations
@@ -71,14 +71,12 @@ class Group(_Examples, click.Group):
     arguments, its help."""
 
     command_class = Command
+    group_class = type  # a subgroup is a Group too
 
     def __init__(self, *args: Any, examples: Sequence[str] = (), **kwargs: Any) -> None:
         kwargs.setdefault("no_args_is_help", True)
         super().__init__(*args, **kwargs)
         self.examples = examples
-
-
-Group.group_class = Group
 
 
 class Seconds(click.ParamType):

@@ -19,8 +19,10 @@ SHELLS = ("bash", "zsh", "fish")
     "completion",
     cls=Command,
     examples=(
-        "oraculum completion bash >> ~/.bashrc",
-        "oraculum completion zsh > ~/.zfunc/_oraculum",
+        "oraculum completion bash > ~/.oraculum-complete.bash  # then in ~/.bashrc:"
+        " . ~/.oraculum-complete.bash",
+        "oraculum completion zsh > ~/.oraculum-complete.zsh    # then in ~/.zshrc, after"
+        " compinit: . ~/.oraculum-complete.zsh",
         "oraculum completion fish > ~/.config/fish/completions/oraculum.fish",
     ),
 )
