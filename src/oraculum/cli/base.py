@@ -3,7 +3,7 @@
 several commands share, each declared once.
 
 Help names values by what they are (`FILE`, `ID`, `N`), never by a Python type: every valued
-option gives its metavar (`tests/cli/test_help_and_completion.py` walks every command's help for this).
+option gives its metavar (`tests/cli/test_help_and_completion.py` walks every help page).
 """
 
 from __future__ import annotations
