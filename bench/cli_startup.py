@@ -60,11 +60,6 @@ def finished_job(project: Path) -> str:
     return job_id
 
 
-# Proposed (DESIGN names none): a short command costs at most 1.5x a bare two-command click
-# app measured in the same run, so oraculum's own imports stay a fraction of the floor.
-FLOOR_RATIO_TARGET = 1.5
-
-
 def _wall_ms(argv: list[str], cwd: Path) -> float:
     began = time.perf_counter()
     subprocess.run(argv, cwd=cwd, capture_output=True, check=True)
@@ -139,11 +134,15 @@ def main() -> None:
         ):
             label = "oraculum " + " ".join("<id>" if part == job_id else part for part in command)
             median, floor = timed_against_floor(label, [ORACULUM, *command], project, args.runs)
+            # Reported, not targeted (issue 39 §2: one parser is worth some tens of ms of a
+            # start). The ratio to a bare click app run beside it is what oraculum's own
+            # imports (the job model and config through pydantic, mostly) add to the least a
+            # click CLI costs.
             record(
                 "cli_startup",
                 f"{label} / bare click app",
                 median / floor,
-                FLOOR_RATIO_TARGET,
+                None,
                 unit="x",
                 note=f"{median:.0f} ms vs {floor:.0f} ms",
             )
