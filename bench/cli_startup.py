@@ -3,9 +3,9 @@
 Agents call the CLI from shells many times a turn, so a command's cost is mostly the
 interpreter and its imports. Runs each command N times in a throwaway oraculum home (one
 finished dry-run job in it, for `read` and `wait`) and prints median and min wall time, next
-to the floor: `python -c pass`, `python -c "import typer"`, and a two-command typer app running
-a command with one string option (typer parses options with pydantic, so that costs more than
-importing typer). Bytecode is cached in the throwaway directory (even under
+to the floor: `python -c pass`, `python -c "import click"`, and a bare two-command click app
+running a command with one string option (the CLI is a click app: this is the least any of
+its commands can cost). Bytecode is cached in the throwaway directory (even under
 PYTHONDONTWRITEBYTECODE), as an installed package has it.
 
     .venv/bin/python bench/cli_startup.py [--runs 15]
@@ -28,11 +28,13 @@ from _report import record
 
 PYTHON = sys.executable
 ORACULUM = str(Path(sys.executable).with_name("oraculum"))
-BARE_TYPER_APP = """
-import typer
-app = typer.Typer()
+BARE_CLICK_APP = """
+import click
+@click.group()
+def app() -> None: pass
 @app.command()
-def hello(name: str = "x") -> None: pass
+@click.option("--name", default="x")
+def hello(name: str) -> None: pass
 @app.command()
 def other() -> None: pass
 app(["hello"])
@@ -58,11 +60,6 @@ def finished_job(project: Path) -> str:
     return job_id
 
 
-# Proposed (DESIGN names none): a short command costs at most 1.5x a bare two-command typer
-# app measured in the same run, so oraculum's own imports stay a fraction of the floor.
-FLOOR_RATIO_TARGET = 1.5
-
-
 def _wall_ms(argv: list[str], cwd: Path) -> float:
     began = time.perf_counter()
     subprocess.run(argv, cwd=cwd, capture_output=True, check=True)
@@ -79,20 +76,20 @@ def timed(label: str, argv: list[str], cwd: Path, runs: int) -> float:
 
 
 def timed_against_floor(label: str, argv: list[str], cwd: Path, runs: int) -> tuple[float, float]:
-    """Medians of ``argv`` and of the bare typer app, run in alternation: this machine's speed
+    """Medians of ``argv`` and of the bare click app, run in alternation: this machine's speed
     moves by 20-40 % within a minute, so a command compared with a floor measured a minute
     before reads that drift as its own cost."""
     subprocess.run(argv, cwd=cwd, capture_output=True, check=True)
     mine: list[float] = []
     floor: list[float] = []
-    pair = [(argv, mine), ([PYTHON, "-c", BARE_TYPER_APP], floor)]
+    pair = [(argv, mine), ([PYTHON, "-c", BARE_CLICK_APP], floor)]
     for run in range(runs):
         for command, samples in pair if run % 2 == 0 else pair[::-1]:
             samples.append(_wall_ms(command, cwd))
     median, floor_median = statistics.median(mine), statistics.median(floor)
     print(
         f"  {label:42} median {median:7.1f} ms   min {min(mine):7.1f} ms   "
-        f"(bare typer app beside it: {floor_median:.1f} ms)"
+        f"(bare click app beside it: {floor_median:.1f} ms)"
     )
     return median, floor_median
 
@@ -122,12 +119,13 @@ def main() -> None:
         job_id = finished_job(project)
         print(f"{args.runs} runs each, in {tmp}\nfloor:")
         timed("python -c pass", [PYTHON, "-c", "pass"], project, args.runs)
-        timed('python -c "import typer"', [PYTHON, "-c", "import typer"], project, args.runs)
-        timed("bare typer app, one command", [PYTHON, "-c", BARE_TYPER_APP], project, args.runs)
-        print("commands, each run in alternation with the bare typer app:")
+        timed('python -c "import click"', [PYTHON, "-c", "import click"], project, args.runs)
+        timed("bare click app, one command", [PYTHON, "-c", BARE_CLICK_APP], project, args.runs)
+        print("commands, each run in alternation with the bare click app:")
         for command in (
             ["--version"],
             ["status", "--json"],
+            ["status"],
             ["status", "--json", job_id],
             ["read", "--json", job_id],
             ["wait", "--json", job_id],
@@ -136,11 +134,15 @@ def main() -> None:
         ):
             label = "oraculum " + " ".join("<id>" if part == job_id else part for part in command)
             median, floor = timed_against_floor(label, [ORACULUM, *command], project, args.runs)
+            # Reported, not targeted (issue 39 §2: one parser is worth some tens of ms of a
+            # start). The ratio to a bare click app run beside it is what oraculum's own
+            # imports (the job model and config through pydantic, mostly) add to the least a
+            # click CLI costs.
             record(
                 "cli_startup",
-                f"{label} / bare typer app",
+                f"{label} / bare click app",
                 median / floor,
-                FLOOR_RATIO_TARGET,
+                None,
                 unit="x",
                 note=f"{median:.0f} ms vs {floor:.0f} ms",
             )

@@ -1,5 +1,5 @@
 """Issue 38 §11: `oraculum auth` refuses an unknown browser as bad input (exit 2) before it
-starts anything, leaving no `oraculum-auth-*` directory behind. A real process."""
+starts anything, leaving no diagnostics directory behind. A real process."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+
+from oraculum.core.crashlog import log_dir
 
 
 def test_an_unknown_browser_is_refused_with_exit_2_and_nothing_left(
@@ -34,3 +36,5 @@ def test_an_unknown_browser_is_refused_with_exit_2_and_nothing_left(
     error = json.loads(done.stdout)["error"]
     assert error["code"] == "invalid_argument" and "chrome" in error["allowedValues"]
     assert list(scratch.iterdir()) == []  # no diagnostics directory for bad input
+    logs = log_dir()  # where a run's diagnostics go (issue 38 §11: never the temporary dir)
+    assert not logs.exists() or not [p for p in logs.iterdir() if p.name.startswith("auth-")]

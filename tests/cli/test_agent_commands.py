@@ -14,8 +14,8 @@ import pytest
 from rich.console import Console
 
 from oraculum.cli import main
-from oraculum.cli.read_view import render_header, render_read
-from oraculum.cli.status_view import render_job, render_jobs
+from oraculum.cli.read_cmd import render_header, render_read
+from oraculum.cli.status_cmd import render_job, render_jobs
 from oraculum.core.paths import global_config_path
 from oraculum.jobs.store import JobStore
 from oraculum.service.read import read

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from oraculum.archive.scope import is_broad, unsafe_scope
-from oraculum.cli.archiving import PROGRESS_AFTER, WalkProgress
+from oraculum.cli.output import PROGRESS_AFTER, WalkProgress
 from oraculum.service.demo import sample_project
 
 ORACULUM = str(Path(sys.executable).with_name("oraculum"))

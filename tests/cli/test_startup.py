@@ -16,7 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from oraculum.cli import COMMAND_MODULES
+from oraculum.cli.app import COMMANDS
+
+# Every module a command lives in (a module may hold more than one command).
+COMMAND_MODULES = sorted({target.split(":")[0] for target in COMMANDS.values()})
 
 # Loaded by no `import oraculum.cli`: each only inside the commands that need it.
 DEFERRED = (
@@ -57,11 +60,10 @@ def present(modules: set[str], names: Sequence[str]) -> list[str]:
     return [n for n in names if any(m == n or m.startswith(f"{n}.") for m in modules)]
 
 
-def test_registering_every_command_loads_no_command_library(tmp_path: Path) -> None:
-    modules = loaded_modules(tmp_path, "import oraculum.cli\noraculum.cli.load_commands()")
-    assert present(modules, [f"oraculum.cli.{m}" for m in COMMAND_MODULES]) == list(
-        f"oraculum.cli.{m}" for m in COMMAND_MODULES
-    )
+def test_loading_every_command_loads_no_command_library(tmp_path: Path) -> None:
+    code = "from oraculum.cli.app import COMMANDS, load_command\nfor n in COMMANDS: load_command(n)"
+    modules = loaded_modules(tmp_path, code)
+    assert present(modules, COMMAND_MODULES) == COMMAND_MODULES
     assert present(modules, DEFERRED) == []
 
 
@@ -72,22 +74,52 @@ def test_a_named_command_loads_only_its_own_module(tmp_path: Path, project: Path
     assert commands == {"oraculum.cli.presets_cmd"}
 
 
-@pytest.mark.parametrize("argv", [["--json", "status"], ["status"], ["--json", "read"]])
-def test_the_fast_start_loads_no_command_module_and_no_typer(
-    argv: list[str], tmp_path: Path, project: Path
+@pytest.mark.parametrize(
+    ("argv", "module"),
+    [
+        (["--json", "status"], "status_cmd"),
+        (["status"], "status_cmd"),
+        (["--json", "read"], "read_cmd"),
+        (["--json", "wait", "--timeout", "0"], "wait_cmd"),
+    ],
+)
+def test_a_hot_command_loads_its_own_module_and_no_heavy_library(
+    argv: list[str], module: str, tmp_path: Path, project: Path
 ) -> None:
+    # What agents run many times a turn: the parser (click) and the job files, nothing more.
     modules = loaded_modules(tmp_path, f"from oraculum.cli import main\nmain({argv!r})")
-    assert {m for m in modules if m.startswith("oraculum.cli.") and m.endswith("_cmd")} == set()
-    assert present(modules, ("typer", "click")) == []
+    commands = {m for m in modules if m.startswith("oraculum.cli.") and m.endswith("_cmd")}
+    assert commands == {f"oraculum.cli.{module}"}
+    heavy = ("typer", "psutil", "pathspec", "oraculum.archive", "asyncio", "aiohttp", "playwright")
+    assert present(modules, (*heavy, "mcp", "rookiepy", "zstandard")) == []
+    if "--json" in argv:
+        assert present(modules, ("rich",)) == []
 
 
-@pytest.mark.parametrize("argv", [["--help"], ["clean", "--help"], ["stauts"]])
-def test_help_and_unknown_names_register_every_command(argv: list[str], tmp_path: Path) -> None:
-    # `clean` lives in cancel_cmd, and a typo must be matched against every command name.
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["--help"], set(COMMAND_MODULES)),  # help lists every command, with its summary
+        (["clean", "--help"], {"oraculum.cli.cancel_cmd"}),  # clean lives in cancel's module
+        (["stauts"], set()),  # a typo is matched against the names alone
+    ],
+)
+def test_help_loads_every_command_and_a_typo_none(
+    argv: list[str], expected: set[str], tmp_path: Path
+) -> None:
     code = f"from oraculum.cli import main\nmain({argv!r})"
     modules = loaded_modules(tmp_path, code)
     commands = {m for m in modules if m.startswith("oraculum.cli.") and m.endswith("_cmd")}
-    assert commands == {f"oraculum.cli.{m}" for m in COMMAND_MODULES}
+    assert commands == expected
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["--json", "presets"]])
+def test_the_lightest_commands_load_no_pydantic(
+    argv: list[str], tmp_path: Path, project: Path
+) -> None:
+    # typer validated its parameters with pydantic; click does not, and these read no job.
+    modules = loaded_modules(tmp_path, f"from oraculum.cli import main\nassert main({argv!r}) == 0")
+    assert present(modules, ("pydantic", "typer", "rich", "oraculum.jobs")) == []
 
 
 @pytest.mark.parametrize(

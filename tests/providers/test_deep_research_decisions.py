@@ -67,7 +67,7 @@ def test_mcp_submit_declares_the_research_answer() -> None:
 
 
 def test_the_status_table_marks_a_researching_job() -> None:
-    from oraculum.cli.status_view import phase_cell
+    from oraculum.cli.status_cmd import phase_cell
 
     job = {"phase": "awaiting_response", "research": {"state": "researching", "text": "x"}}
     assert phase_cell(job) == "awaiting response (researching)"  # phases in words (issue 38 §5)

@@ -159,7 +159,7 @@ def test_a_clarifying_question_without_an_answer_is_saved(seeded, sim, project, 
     # `oraculum status JOB` points at the saved question.
     from rich.console import Console
 
-    from oraculum.cli.status_view import render_job
+    from oraculum.cli.status_cmd import render_job
     from oraculum.service.status import status
 
     summary = status(done.id, cwd=project).to_json()["job"]
@@ -193,7 +193,7 @@ def test_a_ten_minute_research_has_no_stale_heartbeat_and_shows_researching(
     from rich.console import Console
 
     from homes import SIMULATOR_WORKER, write_global_config
-    from oraculum.cli.status_view import render_job
+    from oraculum.cli.status_cmd import render_job
     from oraculum.service.status import status
 
     config = write_global_config(

@@ -165,7 +165,7 @@ async def _locked(config: Config, request: AuthRequest, run: AuthRunLog) -> Auth
         shutil.rmtree(staged, ignore_errors=True)
         raise
     message = _signed_in_message(verified, policy, imported, seed, run)
-    run.say(message)
+    run.log(message)  # the result carries it to the person: said once, there
     sign_in = SignIn(
         identity=verified.identity,
         source=source.cookie_db if source else None,

@@ -1,44 +1,113 @@
-"""The typer application: the root options and the registry every command module joins.
+"""The root command: its options, and the registry of commands, each loaded when named.
 
-Output goes through :mod:`oraculum.cli.output` (re-exported here for the command modules).
+A command is one line in :data:`COMMANDS`: its name and where its click command lives. A start
+imports only the module of the command it runs (help imports every one, to list them); command
+modules import click and light modules at the top and load their library code (services,
+browsers, servers) inside the commands that run it.
 """
 
 from __future__ import annotations
 
-import typer
+import importlib
+
+import click
 
 from oraculum import __version__
-from oraculum.cli.output import MODE, OutputMode, console, emit
+from oraculum.cli.base import HELP_OPTIONS, Group
+from oraculum.cli.output import MODE, emit
 
-__all__ = ["MODE", "OutputMode", "app", "console", "emit"]
+__all__ = ["COMMANDS", "app"]
 
-app = typer.Typer(
-    name="oraculum",
-    help="Consult ChatGPT and Grok web products as durable background jobs.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+COMMANDS = {
+    "archive": "oraculum.cli.archive_cmd:archive_command",
+    "auth": "oraculum.cli.auth_cmd:auth_command",
+    "bridge": "oraculum.cli.bridge_cmd:bridge_group",
+    "browser": "oraculum.cli.browser_cmd:browser_group",
+    "cancel": "oraculum.cli.cancel_cmd:cancel_command",
+    "clean": "oraculum.cli.cancel_cmd:clean_command",
+    "codex-search": "oraculum.cli.subagent_cmd:codex_search_command",
+    "completion": "oraculum.cli.completion_cmd:completion_command",
+    "config": "oraculum.cli.config_cmd:config_group",
+    "demo": "oraculum.cli.demo_cmd:demo_command",
+    "doctor": "oraculum.cli.doctor_cmd:doctor_command",
+    "fetch": "oraculum.cli.fetch_cmd:fetch_command",
+    "followup": "oraculum.cli.submit_cmd:followup_command",
+    "mcp": "oraculum.cli.mcp_cmd:mcp_command",
+    "open": "oraculum.cli.open_cmd:open_command",
+    "preflight": "oraculum.cli.preflight_cmd:preflight_command",
+    "presets": "oraculum.cli.presets_cmd:presets_command",
+    "proc": "oraculum.cli.proc_cmd:proc_group",
+    "read": "oraculum.cli.read_cmd:read_command",
+    "schedule": "oraculum.cli.schedule_cmd:schedule_group",
+    "selfcheck": "oraculum.cli.selfcheck_cmd:selfcheck_command",
+    "simulator": "oraculum.cli.simulator_cmd:simulator_group",
+    "status": "oraculum.cli.status_cmd:status_command",
+    "subagent": "oraculum.cli.subagent_cmd:subagent_command",
+    "submit": "oraculum.cli.submit_cmd:submit_command",
+    "wait": "oraculum.cli.wait_cmd:wait_command",
+    "wakeups": "oraculum.cli.wakeups_cmd:wakeups_group",
+}
 
 
-def _version_callback(value: bool) -> None:
-    if value:
+def load_command(name: str) -> click.Command:
+    """The click command registered as ``name`` (its module imported now)."""
+    module, attribute = COMMANDS[name].split(":")
+    command = getattr(importlib.import_module(module), attribute)
+    assert isinstance(command, click.Command), COMMANDS[name]
+    return command
+
+
+class Registry(Group):
+    """The root group: its commands come from :data:`COMMANDS`, imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        return load_command(cmd_name) if cmd_name in COMMANDS else None
+
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.NoSuchCommand as unknown:
+            # Click suggests from the commands loaded so far: here, none.
+            raise click.exceptions.NoSuchCommand(
+                unknown.command_name, possibilities=COMMANDS, ctx=ctx
+            ) from None
+
+
+def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
         emit({"version": __version__}, text=f"oraculum {__version__}")
-        raise typer.Exit()
+        ctx.exit()
 
 
-@app.callback()
-def root(
-    version: bool = typer.Option(
-        False, "--version", callback=_version_callback, is_eager=True, help="Print the version."
+@click.group(
+    "oraculum",
+    cls=Registry,
+    context_settings=HELP_OPTIONS,
+    examples=(
+        "oraculum demo",
+        'oraculum submit -p "Review the error handling" src/',
+        "oraculum wait && oraculum read",
+        "oraculum status --json",
     ),
-    json_output: bool = typer.Option(
-        False, "--json", help="Print one JSON document instead of human output."
-    ),
-) -> None:
-    """oraculum — background jobs against the ChatGPT and Grok web apps."""
+)
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_version,
+    help="Print the version.",
+)
+@click.option(
+    "--json", "json_output", is_flag=True, help="Print one JSON document instead of human output."
+)
+def app(json_output: bool) -> None:
+    """Consult ChatGPT and Grok web products as durable background jobs."""
     if json_output:
         MODE.json = True
     # Any command restarts the scheduler's runner when schedules are pending and none lives

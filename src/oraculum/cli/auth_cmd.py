@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import typer
+import click
 
-from oraculum.cli.app import app, console, emit
+from oraculum.cli.base import Command, argument
+from oraculum.cli.output import console, emit
 
 
 def _progress(message: str) -> None:
@@ -12,21 +13,28 @@ def _progress(message: str) -> None:
     console(stderr=True).print(message, markup=False)
 
 
-@app.command("auth")
+@click.command(
+    "auth",
+    cls=Command,
+    examples=(
+        "oraculum auth                      # import ChatGPT's sign-in from your browser",
+        "oraculum auth grok --from-browser chromium",
+        "oraculum auth --manual             # sign in by hand in a window",
+        "oraculum auth --rollback",
+    ),
+)
+@argument("provider", required=False, help="chatgpt (default) or grok.")
+@click.option(
+    "--manual", is_flag=True, help="Sign in by hand in a browser window instead of importing."
+)
+@click.option(
+    "--from-browser",
+    metavar="BROWSER|PROFILE",
+    help="Import from chrome, chromium or brave, or from a profile path or Cookies file.",
+)
+@click.option("--rollback", is_flag=True, help="Put the previous seed profile (.prev) back.")
 def auth_command(
-    provider: str | None = typer.Argument(None, help="chatgpt (default) or grok."),
-    manual: bool = typer.Option(
-        False, "--manual", help="Sign in by hand in a browser window instead of importing."
-    ),
-    from_browser: str | None = typer.Option(
-        None,
-        "--from-browser",
-        metavar="NAME|PATH",
-        help="Import from chrome, chromium or brave, or from a profile path or Cookies file.",
-    ),
-    rollback: bool = typer.Option(
-        False, "--rollback", help="Put the previous seed profile (.prev) back."
-    ),
+    provider: str | None, manual: bool, from_browser: str | None, rollback: bool
 ) -> None:
     """Sign the isolated browser profile in to the provider (imports your browser's cookies
     read-only, or opens a sign-in window); the previous profile is kept as .prev."""

@@ -1,4 +1,4 @@
-"""`oraculum bridge describe|call|prompt`: the oracle tools for agent-host bridges that call
+"""`oraculum bridge describe|call|prompt|serve`: the oracle tools for agent-host bridges that call
 the CLI instead of speaking MCP (the pi package in `integrations/pi/`). Same schemas, results
 and errors as the MCP server (:mod:`oraculum.mcp.bridge`)."""
 
@@ -7,30 +7,38 @@ from __future__ import annotations
 import json
 import sys
 
-import typer
+import click
 
-from oraculum.cli.app import app, emit
-from oraculum.cli.wait_cmd import SESSION_OPTION
+from oraculum.cli.base import SESSION, Group, argument
+from oraculum.cli.output import emit
 from oraculum.core.bounded import loads_bounded
 from oraculum.core.errors import OracleError
 
-__all__ = ["bridge_app"]
+__all__ = ["bridge_group"]
 
 # A tool's arguments arrive on stdin: a prompt can be megabytes and must not show in `ps`.
 MAX_ARGUMENTS_BYTES = 16 * 2**20
 
-PROMPT_ARGUMENTS = typer.Argument(None, help="The prompt's arguments.")
-PROFILE_OPTION = typer.Option(
-    "oracle", "--profile", help="Capability profile (see `oraculum mcp --list-profiles`)."
+PROFILE = click.option(
+    "--profile",
+    metavar="NAME",
+    default="oracle",
+    show_default=True,
+    help="Capability profile (see `oraculum mcp --list-profiles`).",
 )
 
-bridge_app = typer.Typer(
-    help="The oracle tools for agent-host bridges (JSON in, JSON out).",
-    no_args_is_help=True,
-    add_completion=False,
-    rich_markup_mode=None,
+
+@click.group(
+    "bridge",
+    cls=Group,
+    examples=(
+        "oraculum bridge describe",
+        """echo '{"jobId": "3k9x2a"}' | oraculum bridge call oracle_status --session S""",
+        "oraculum bridge prompt oracle-followup 3k9x2a",
+    ),
 )
-app.add_typer(bridge_app, name="bridge")
+def bridge_group() -> None:
+    """The oracle tools for agent-host bridges (JSON in, JSON out)."""
 
 
 def read_arguments(raw: bytes) -> object:
@@ -50,8 +58,9 @@ def read_arguments(raw: bytes) -> object:
         ) from None
 
 
-@bridge_app.command("describe")
-def describe_command(profile: str = PROFILE_OPTION) -> None:
+@bridge_group.command("describe")
+@PROFILE
+def describe_command(profile: str) -> None:
     """Print the tools (name, title, description, input schema) and the dispatch prompts."""
     from oraculum.mcp.bridge import describe
 
@@ -59,12 +68,11 @@ def describe_command(profile: str = PROFILE_OPTION) -> None:
     emit(result, text=json.dumps(result, indent=2, ensure_ascii=False))
 
 
-@bridge_app.command("call")
-def call_command(
-    tool: str = typer.Argument(..., help="The tool's name, e.g. oracle_status."),
-    session: str | None = SESSION_OPTION,
-    profile: str = PROFILE_OPTION,
-) -> None:
+@bridge_group.command("call")
+@argument("tool", help="The tool's name, e.g. oracle_status.")
+@SESSION
+@PROFILE
+def call_command(tool: str, session: str | None, profile: str) -> None:
     """Run one tool with the JSON arguments on stdin; print {text, data, isError}. A tool
     error is a result (exit 0), as in MCP."""
     from oraculum.mcp.bridge import call
@@ -74,20 +82,21 @@ def call_command(
     emit(result, text=result["text"])
 
 
-@bridge_app.command("prompt")
-def prompt_command(
-    name: str = typer.Argument(..., help="oracle or oracle-followup."),
-    arguments: list[str] | None = PROMPT_ARGUMENTS,
-) -> None:
+@bridge_group.command("prompt")
+@argument("name", help="oracle or oracle-followup.")
+@argument("arguments", nargs=-1, help="The prompt's arguments.")
+def prompt_command(name: str, arguments: tuple[str, ...]) -> None:
     """Print a dispatch prompt filled in with its arguments."""
     from oraculum.mcp.bridge import render_prompt
 
-    text = render_prompt(name, arguments or [])
+    text = render_prompt(name, list(arguments))
     emit({"name": name, "text": text}, text=text)
 
 
-@bridge_app.command("serve")
-def serve_command(session: str | None = SESSION_OPTION, profile: str = PROFILE_OPTION) -> None:
+@bridge_group.command("serve")
+@SESSION
+@PROFILE
+def serve_command(session: str | None, profile: str) -> None:
     """Answer the session's tool calls as JSON lines on stdin/stdout until stdin closes (one
     long-lived process per host session: no start-up per call)."""
     from oraculum.mcp.bridge import serve

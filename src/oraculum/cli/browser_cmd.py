@@ -5,21 +5,26 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import typer
+import click
 
-from oraculum.cli.app import app, emit
+from oraculum.cli.base import Group, argument
+from oraculum.cli.output import emit
 
 if TYPE_CHECKING:
     from rich.console import Console
 
     from oraculum.core.config import Config
 
-browser_app = typer.Typer(
-    help="The managed browser jobs use when browser.transport is managed.",
-    no_args_is_help=True,
-    rich_markup_mode=None,
+__all__ = ["browser_group"]
+
+
+@click.group(
+    "browser",
+    cls=Group,
+    examples=("oraculum browser start --headed", "oraculum browser login grok"),
 )
-app.add_typer(browser_app, name="browser")
+def browser_group() -> None:
+    """The managed browser jobs use when browser.transport is managed."""
 
 
 def _config() -> Config:
@@ -76,15 +81,13 @@ def _render_status(status: dict[str, Any], console: Console) -> None:
         console.print(f"relay {relay['endpoint']}: {verdict}", markup=False)
 
 
-@browser_app.command("start")
-def start_command(
-    headed: bool | None = typer.Option(
-        None,
-        "--headed/--headless",
-        help="Override browser.managed.headed (default: headed when a display exists).",
-        show_default=False,
-    ),
-) -> None:
+@browser_group.command("start")
+@click.option(
+    "--headed/--headless",
+    default=None,
+    help="Override browser.managed.headed (default: headed when a display exists).",
+)
+def start_command(headed: bool | None) -> None:
     """Start the managed browser (a no-op when it already runs)."""
     from oraculum.browser.keeper import start_keeper
 
@@ -93,7 +96,7 @@ def start_command(
     emit(status, lambda console: _render_status(status, console))
 
 
-@browser_app.command("stop")
+@browser_group.command("stop")
 def stop_command() -> None:
     """Quit the managed browser (only the one oraculum started and recorded)."""
     from oraculum.browser.keeper import stop_keeper
@@ -103,7 +106,7 @@ def stop_command() -> None:
     emit({"stopped": stopped}, text=text)
 
 
-@browser_app.command("status")
+@browser_group.command("status")
 def status_command() -> None:
     """Whether the managed browser runs and proves its endpoint (and, on the relay transport,
     whether the relay endpoint does)."""
@@ -111,10 +114,11 @@ def status_command() -> None:
     emit(status, lambda console: _render_status(status, console))
 
 
-@browser_app.command("login")
-def login_command(
-    provider: str = typer.Argument("chatgpt", help="Provider to sign in to (chatgpt, grok)."),
-) -> None:
+@browser_group.command("login")
+@argument(
+    "provider", required=False, default="chatgpt", help="Provider to sign in to (chatgpt, grok)."
+)
+def login_command(provider: str) -> None:
     """Open the provider's sign-in page in a new tab of the managed browser, for you to sign in
     by hand once; jobs then use that session."""
     import asyncio

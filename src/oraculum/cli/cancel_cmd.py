@@ -2,35 +2,38 @@
 
 from __future__ import annotations
 
-import typer
+import click
 
-from oraculum.cli.app import app, emit
+from oraculum.cli.base import Command, argument
+from oraculum.cli.output import emit
 
 
-@app.command("cancel")
-def cancel_command(
-    job: str | None = typer.Argument(
-        None, help="The job to cancel (any project): id, short form or prefix; required."
-    ),
-) -> None:
+# JOB is required, but its absence is the service's to refuse (`invalid_argument` with the
+# usage it gives every surface), not click's.
+@click.command("cancel", cls=Command, examples=("oraculum cancel 3k9x2a",))
+@argument(
+    "job",
+    required=False,
+    help="The job to cancel (any project): id, short form or prefix; required.",
+)
+def cancel_command(job: str | None) -> None:
     """Cancel a queued or running job. Needs the id: it never guesses."""
-    from oraculum.cli.status_view import project_note
+    from oraculum.cli.status_cmd import project_note
     from oraculum.service.cancel import cancel
 
     result = cancel(job)
     emit(result.to_json(), text=result.text("cli") + project_note(result.job))
 
 
-@app.command("clean")
-def clean_command(
-    target: str | None = typer.Argument(None, help="A finished job's id, or `all`."),
-    expired: bool = typer.Option(
-        False, "--expired", help="Remove every job past its retention (all projects)."
-    ),
-    force: bool = typer.Option(
-        False, "--force", help="Remove finished jobs even inside their wake-up grace."
-    ),
-) -> None:
+@click.command(
+    "clean",
+    cls=Command,
+    examples=("oraculum clean 3k9x2a", "oraculum clean all", "oraculum clean --expired"),
+)
+@argument("target", required=False, metavar="[JOB|all]", help="A finished job's id, or `all`.")
+@click.option("--expired", is_flag=True, help="Remove every job past its retention (all projects).")
+@click.option("--force", is_flag=True, help="Remove finished jobs even inside their wake-up grace.")
+def clean_command(target: str | None, expired: bool, force: bool) -> None:
     """Remove finished jobs' directories: one, all of this project's, or the expired ones.
     Open jobs are never removed (cancel them first)."""
     from oraculum.service.clean import clean

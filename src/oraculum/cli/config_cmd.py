@@ -6,30 +6,29 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import typer
+import click
 
-from oraculum.cli.app import app, emit
-from oraculum.cli.output import table
+from oraculum.cli.base import Group
+from oraculum.cli.output import emit, table
 
 if TYPE_CHECKING:
     from rich.console import Console
 
     from oraculum.core.config import LoadedConfig
 
-config_app = typer.Typer(
-    help="Show or check the effective configuration.",
-    no_args_is_help=True,
-    rich_markup_mode=None,
-)
-app.add_typer(config_app, name="config")
+__all__ = ["config_group"]
 
-PROJECT_OPTION = typer.Option(
-    None,
+PROJECT = click.option(
     "--project",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    metavar="DIR",
     help="Project root whose .oraculum/config.json applies (default: found from the cwd).",
-    exists=True,
-    file_okay=False,
 )
+
+
+@click.group("config", cls=Group, examples=("oraculum config show", "oraculum config check --json"))
+def config_group() -> None:
+    """Show or check the effective configuration."""
 
 
 def _load(project: Path | None) -> tuple[Path, LoadedConfig]:
@@ -67,16 +66,18 @@ def _render_show(data: dict[str, Any], console: Console) -> None:
     console.print(f"searched: {', '.join(data['searched'])}", markup=False)
 
 
-@config_app.command("show")
-def show_command(project: Path | None = PROJECT_OPTION) -> None:
+@config_group.command("show")
+@PROJECT
+def show_command(project: Path | None) -> None:
     """Print the effective config and where each value came from."""
     root, loaded = _load(project)
     data = _show_data(root, loaded)
     emit(data, lambda console: _render_show(data, console))
 
 
-@config_app.command("check")
-def check_command(project: Path | None = PROJECT_OPTION) -> None:
+@config_group.command("check")
+@PROJECT
+def check_command(project: Path | None) -> None:
     """Validate the config files; exit non-zero with the first problem found."""
     from oraculum.browser.relay import opted_in
 

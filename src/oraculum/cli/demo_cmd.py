@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import typer
+import click
 
-from oraculum.cli.app import MODE, app, console, emit
-from oraculum.cli.output import print_answer
+from oraculum.cli.base import Command
+from oraculum.cli.output import MODE, console, emit, print_answer
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -16,23 +16,46 @@ if TYPE_CHECKING:
     from oraculum.jobs.model import Job
 
 
-@app.command("demo")
-def demo_command(
-    provider: str = typer.Option(
-        "chatgpt", "--provider", help="The simulator to run against: chatgpt or grok."
+@click.command(
+    "demo",
+    cls=Command,
+    examples=(
+        "oraculum demo",
+        "oraculum demo --provider grok",
+        "oraculum demo --answer files --json",
     ),
-    shell: str = typer.Option("classic", help="ChatGPT simulator shell: classic or redesign."),
-    picker: str = typer.Option(
-        "power", help="ChatGPT model picker: legacy, chips, intelligence, power."
-    ),
-    answer: str = typer.Option(
-        "receipt",
-        "--answer",
-        help="The simulated answer: receipt (collected whole) or default, files, files_only, "
-        "markdown, tricky, echo (docs/simulator.md; default and files show partial collection).",
-    ),
-    raw: bool = typer.Option(False, "--raw", help="Print the answer as plain text."),
-) -> None:
+)
+@click.option(
+    "--provider",
+    metavar="NAME",
+    default="chatgpt",
+    show_default=True,
+    help="The simulator to run against: chatgpt or grok.",
+)
+@click.option(
+    "--shell",
+    metavar="NAME",
+    default="classic",
+    show_default=True,
+    help="ChatGPT simulator shell: classic or redesign.",
+)
+@click.option(
+    "--picker",
+    metavar="NAME",
+    default="power",
+    show_default=True,
+    help="ChatGPT model picker: legacy, chips, intelligence, power.",
+)
+@click.option(
+    "--answer",
+    metavar="NAME",
+    default="receipt",
+    show_default=True,
+    help="The simulated answer: receipt (collected whole) or default, files, files_only, "
+    "markdown, tricky, echo (docs/simulator.md; default and files show partial collection).",
+)
+@click.option("--raw", is_flag=True, help="Print the answer as plain text.")
+def demo_command(provider: str, shell: str, picker: str, answer: str, raw: bool) -> None:
     """Run one real job end to end against the built-in ChatGPT or Grok simulator (no
     network)."""
     from oraculum.service.demo import run_demo

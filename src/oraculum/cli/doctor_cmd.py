@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import typer
+import click
 
-from oraculum.cli.app import MODE, app, console, emit
+from oraculum.cli.base import Command
+from oraculum.cli.output import MODE, console, emit
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -47,16 +48,17 @@ def _plain(text: str) -> Any:
     return Text(text)  # page text is never markup
 
 
-@app.command("doctor")
-def doctor_command(
-    provider: str | None = typer.Option(None, "--provider", help="chatgpt or grok."),
-    live: bool = typer.Option(
-        False,
-        "--live",
-        help="Also open the provider's page on a throwaway clone of the seed (nothing is sent) "
-        "and check every control the next job needs.",
-    ),
-) -> None:
+@click.command(
+    "doctor", cls=Command, examples=("oraculum doctor", "oraculum doctor --provider grok --live")
+)
+@click.option("--provider", metavar="NAME", help="chatgpt or grok.")
+@click.option(
+    "--live",
+    is_flag=True,
+    help="Also open the provider's page on a throwaway clone of the seed (nothing is sent) "
+    "and check every control the next job needs.",
+)
+def doctor_command(provider: str | None, live: bool) -> int:
     """Find what would make the next job fail: config, directories, Chromium, sign-in,
     capacity, stale leases, leftovers; --live checks the provider's page too. Changes nothing."""
     from oraculum.service.doctor import doctor
@@ -66,7 +68,8 @@ def doctor_command(
     # a failure sets the exit code.
     emit(report.to_json(), lambda out: render_doctor(report, out))
     error = report.error
-    if error is not None:
-        if not MODE.json:
-            console(stderr=True).print(f"error[{error.code}]: {error.message}", markup=False)
-        raise typer.Exit(int(error.exit_code))
+    if error is None:
+        return 0
+    if not MODE.json:
+        console(stderr=True).print(f"error[{error.code}]: {error.message}", markup=False)
+    return int(error.exit_code)

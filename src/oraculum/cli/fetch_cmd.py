@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import typer
+import click
 
-from oraculum.cli.app import app, emit
+from oraculum.cli.base import Command, argument
+from oraculum.cli.output import emit
 
 
-@app.command("fetch")
-def fetch_command(
-    url: str = typer.Argument(..., help="An http:// or https:// URL of a public page."),
-) -> None:
+@click.command("fetch", cls=Command, examples=("oraculum fetch https://example.com/docs",))
+@argument("url", help="An http:// or https:// URL of a public page.")
+def fetch_command(url: str) -> None:
     """Render a public web page in a fresh headless Chromium and print it as Markdown (title,
     final URL, status, then the page). Non-public addresses, sign-in, CAPTCHA and anti-bot
     pages are reported, never reached or bypassed."""

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import typer
+import click
 
-from oraculum.cli.app import app, emit
+from oraculum.cli.base import Command
+from oraculum.cli.output import emit
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -37,24 +38,29 @@ def _render_profiles(result: dict[str, Any], out: Console) -> None:
         out.print(f"{row['name']}{mark}: {', '.join(row['tools'])}", markup=False)
 
 
-@app.command("mcp")
-def mcp_command(
-    session: str | None = typer.Option(
-        None,
-        "--session",
-        help="Session id for this server (default: $ORACULUM_SESSION, else one generated per "
-        "server process).",
-    ),
-    profile: str = typer.Option(
-        "oracle",
-        "--profile",
-        help="The tool set to expose: oracle, research (+ browser_fetch), processes, scheduler, "
-        "subagents or all. Tools outside it are neither listed nor callable.",
-    ),
-    list_profiles: bool = typer.Option(
-        False, "--list-profiles", help="Print the profiles and their tools, then exit."
-    ),
-) -> None:
+@click.command(
+    "mcp",
+    cls=Command,
+    examples=("oraculum mcp", "oraculum mcp --profile all", "oraculum mcp --list-profiles"),
+)
+@click.option(
+    "--session",
+    metavar="ID",
+    help="Session id for this server (default: $ORACULUM_SESSION, else one generated per "
+    "server process).",
+)
+@click.option(
+    "--profile",
+    metavar="NAME",
+    default="oracle",
+    show_default=True,
+    help="The tool set to expose: oracle, research (+ browser_fetch), processes, scheduler, "
+    "subagents or all. Tools outside it are neither listed nor callable.",
+)
+@click.option(
+    "--list-profiles", is_flag=True, help="Print the profiles and their tools, then exit."
+)
+def mcp_command(session: str | None, profile: str, list_profiles: bool) -> None:
     """Serve the oracle tools, prompts and resources over MCP (stdio)."""
     from oraculum.mcp.profiles import profile_families
 

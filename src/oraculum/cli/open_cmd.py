@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import typer
+import click
 
-from oraculum.cli.app import app, emit
+from oraculum.cli.base import Command, argument
+from oraculum.cli.output import emit
 
 
-@app.command("open")
-def open_command(
-    job: str = typer.Argument(..., help="Job id, prefix or last characters (any project)."),
-    browser: bool = typer.Option(
-        False, "--browser", help="Also open it in your default web browser."
-    ),
-) -> None:
+@click.command("open", cls=Command, examples=("oraculum open 3k9x2a --browser",))
+@argument("job", help="Job id, prefix or last characters (any project).")
+@click.option("--browser", is_flag=True, help="Also open it in your default web browser.")
+def open_command(job: str, browser: bool) -> None:
     """Print the job's conversation URL (to read the thread in the web app yourself)."""
     from oraculum.service.conversation import conversation_link
 

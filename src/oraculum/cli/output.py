@@ -3,7 +3,7 @@
 Commands are thin: they call a library function and hand its result to :func:`emit`. In JSON
 mode (`--json` anywhere before `--`) every command prints exactly one JSON document on stdout:
 the result object, or ``{"error": {...}}`` with the error's stable shape. Nothing here imports
-typer, so a command started on the fast path (:mod:`oraculum.cli.fast`) prints the same way.
+rich until a command prints in words.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MODE",
     "OutputMode",
+    "WalkProgress",
     "columns",
     "console",
     "emit",
@@ -146,3 +147,29 @@ def split_json_flag(argv: list[str]) -> tuple[list[str], bool]:
         head, tail = argv, []
     found = "--json" in head
     return [a for a in head if a != "--json"] + tail, found
+
+
+# A walk shows how far it got once it has looked at this many paths (a home directory or a
+# large tree), on stderr and only on a terminal.
+PROGRESS_AFTER = 4096
+
+
+class WalkProgress:
+    """The selection's progress on a terminal's stderr: one line, rewritten in place."""
+
+    def __init__(self) -> None:
+        self.stream = sys.stderr if sys.stderr.isatty() and not MODE.json else None
+        self.shown = False
+
+    def __call__(self, looked_at: int) -> None:
+        if self.stream is None or looked_at < PROGRESS_AFTER or looked_at % 1024:
+            return
+        self.stream.write(f"\rarchive: looked at {looked_at:,} paths…")
+        self.stream.flush()
+        self.shown = True
+
+    def done(self) -> None:
+        if self.stream is not None and self.shown:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+            self.shown = False

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import typer
+import click
 
-from oraculum.cli.app import MODE, app, console, emit
-from oraculum.cli.wait_cmd import SESSION_OPTION
+from oraculum.cli.base import SESSION, Command
+from oraculum.cli.output import MODE, console, emit
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -28,14 +28,15 @@ def render_preflight(report: PreflightReport, out: Console) -> None:
         out.print(f"  {report.text('cli')}", markup=False)
 
 
-@app.command("preflight")
-def preflight_command(
-    provider: str | None = typer.Option(None, "--provider", help="chatgpt, grok or test."),
-    follow_up: str | None = typer.Option(
-        None, "--follow-up", help="Check readiness for a follow-up to this job."
-    ),
-    session: str | None = SESSION_OPTION,
-) -> None:
+@click.command(
+    "preflight",
+    cls=Command,
+    examples=("oraculum preflight", "oraculum preflight --provider grok --json"),
+)
+@click.option("--provider", metavar="NAME", help="chatgpt, grok or test.")
+@click.option("--follow-up", metavar="JOB", help="Check readiness for a follow-up to this job.")
+@SESSION
+def preflight_command(provider: str | None, follow_up: str | None, session: str | None) -> None:
     """Check that a submission would be accepted now, and show capacity; changes nothing."""
     from oraculum.service.preflight import preflight
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from oraculum.cli.app import app, emit
-from oraculum.cli.output import table
+import click
+
+from oraculum.cli.base import Command
+from oraculum.cli.output import emit, table
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -25,7 +27,7 @@ def _render(rows: list[dict[str, Any]], console: Console) -> None:
     console.print(shown)
 
 
-@app.command("presets")
+@click.command("presets", cls=Command, examples=("oraculum presets", "oraculum presets --json"))
 def presets_command() -> None:
     """List the ChatGPT presets and Grok modes (ids, labels, model family, effort, tool)."""
     from oraculum.service.presets import presets

@@ -8,25 +8,31 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-import typer
+import click
 
-from oraculum.cli.app import app, emit
-from oraculum.cli.wait_cmd import SESSION_OPTION
+from oraculum.cli.base import SESSION, Group, argument
+from oraculum.cli.output import emit
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-proc_app = typer.Typer(
-    help="Long-running local processes owned by the session (servers, watchers).",
-    no_args_is_help=True,
-    rich_markup_mode=None,
-)
-app.add_typer(proc_app, name="proc")
+__all__ = ["proc_group"]
 
-ID_ARGUMENT = typer.Argument(..., help="The process id (see `oraculum proc list`).")
-COMMAND_ARGUMENT = typer.Argument(
-    ..., help="After `--`: the executable and its literal arguments (no shell)."
+PROCESS_ID = argument("process_id", metavar="ID", help="The process id (see `oraculum proc list`).")
+
+
+@click.group(
+    "proc",
+    cls=Group,
+    examples=(
+        "oraculum proc start -- npm run dev",
+        "oraculum proc start --cwd web -- bash -c 'make watch | tee log'",
+        "oraculum proc output p-1a2b",
+        "oraculum proc stop p-1a2b",
+    ),
 )
+def proc_group() -> None:
+    """Long-running local processes owned by the session (servers, watchers)."""
 
 
 def _call(session: str | None, message: dict[str, Any], *, start: bool = False) -> Any:
@@ -58,23 +64,28 @@ def _describe(record: dict[str, Any], out: Console) -> None:
     out.print(describe(record), markup=False)
 
 
-@proc_app.command("start", context_settings={"allow_interspersed_args": False})
-def start_command(
-    command: list[str] = COMMAND_ARGUMENT,
-    cwd: str | None = typer.Option(None, "--cwd", help="Working directory (default: here)."),
-    session: str | None = SESSION_OPTION,
-) -> None:
+@proc_group.command("start", context_settings={"allow_interspersed_args": False})
+@argument(
+    "command",
+    nargs=-1,
+    required=True,
+    help="After `--`: the executable and its literal arguments (no shell).",
+)
+@click.option("--cwd", metavar="DIR", help="Working directory (default: here).")
+@SESSION
+def start_command(command: tuple[str, ...], cwd: str | None, session: str | None) -> None:
     """Start a process owned by the session; returns once the OS accepted the spawn."""
     import os
 
     where = os.path.abspath(cwd) if cwd else os.getcwd()
-    message = {"op": "start", "executable": command[0], "args": command[1:], "cwd": where}
+    message = {"op": "start", "executable": command[0], "args": list(command[1:]), "cwd": where}
     record = _call(session, message, start=True)
     emit({"process": record}, lambda out: _describe(record, out))
 
 
-@proc_app.command("list")
-def list_command(session: str | None = SESSION_OPTION) -> None:
+@proc_group.command("list")
+@SESSION
+def list_command(session: str | None) -> None:
     """The session's managed processes (running and the last finished ones)."""
     from oraculum.processes.wording import list_text
 
@@ -82,14 +93,18 @@ def list_command(session: str | None = SESSION_OPTION) -> None:
     emit({"processes": records}, lambda out: out.print(list_text(records), markup=False))
 
 
-@proc_app.command("output")
-def output_command(
-    process_id: str = ID_ARGUMENT,
-    max_bytes: int = typer.Option(
-        20 * 1024, "--max-bytes", min=0, help="Newest bytes per stream (at most 20,480)."
-    ),
-    session: str | None = SESSION_OPTION,
-) -> None:
+@proc_group.command("output")
+@PROCESS_ID
+@click.option(
+    "--max-bytes",
+    type=click.IntRange(min=0),
+    metavar="N",
+    default=20 * 1024,
+    show_default=True,
+    help="Newest bytes per stream (at most 20,480).",
+)
+@SESSION
+def output_command(process_id: str, max_bytes: int, session: str | None) -> None:
     """The newest stdout and stderr of a process, with the earlier bytes not shown counted."""
     from oraculum.processes.wording import output_text
 
@@ -99,8 +114,10 @@ def output_command(
     emit(result, lambda out: out.print(output_text(result), markup=False))
 
 
-@proc_app.command("stop")
-def stop_command(process_id: str = ID_ARGUMENT, session: str | None = SESSION_OPTION) -> None:
+@proc_group.command("stop")
+@PROCESS_ID
+@SESSION
+def stop_command(process_id: str, session: str | None) -> None:
     """Stop a process and its process group (SIGTERM, grace, SIGKILL, verified)."""
     record = _call(session, {"op": "stop", "id": process_id})
     if record is None:
@@ -108,8 +125,9 @@ def stop_command(process_id: str = ID_ARGUMENT, session: str | None = SESSION_OP
     emit({"process": record}, lambda out: _describe(record, out))
 
 
-@proc_app.command("shutdown")
-def shutdown_command(session: str | None = SESSION_OPTION) -> None:
+@proc_group.command("shutdown")
+@SESSION
+def shutdown_command(session: str | None) -> None:
     """End the session's processes: stop every one, verified, and its supervisor."""
     from oraculum.processes.wording import list_text
 

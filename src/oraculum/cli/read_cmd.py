@@ -2,31 +2,102 @@
 
 from __future__ import annotations
 
-import typer
+from typing import TYPE_CHECKING
 
-from oraculum.cli.app import app
-from oraculum.cli.read_view import run_read
-from oraculum.cli.wait_cmd import SESSION_OPTION
+import click
+
+from oraculum.cli.base import SESSION, Command, argument
+from oraculum.cli.output import MODE, console, emit, print_answer, print_file_exactly
+from oraculum.core.errors import ExitCode
 from oraculum.service import PREVIEW_CHARS
 
+__all__ = ["read_command", "render_header", "render_read"]
 
-@app.command("read")
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from oraculum.service.read import ReadResult
+
+
+def render_header(result: ReadResult, out: Console) -> None:
+    """The job's status line, paths, gaps, artifacts and error."""
+    job, response = result.job, result.response
+    out.print(f"[bold]{job['id']}[/]  {job['status']} ({job['phase']})")
+    out.print(f"  project: {job['projectRoot']}", markup=False)
+    out.print(f"  response: {response.path}", markup=False)
+    out.print(f"  artifacts: {job['artifactsPath']}", markup=False)
+    for name, value in result.gaps.items():
+        out.print(f"  {name}: {value}", markup=False)
+    for artifact in result.artifacts:
+        out.print(f"  artifact: {artifact.get('path') or artifact}", markup=False)
+    if job.get("error"):
+        out.print(f"  error: {job['error']}", markup=False)
+    if job.get("nextStep"):
+        out.print(f"  answer not saved; next step: {job['nextStep']}", markup=False)
+    if result.recollection is not None:
+        out.print(f"  {result.recollection.message}", markup=False)
+    if not response.available:
+        out.print("\nResponse file: unavailable yet", markup=False)
+
+
+def render_read(result: ReadResult, out: Console) -> None:
+    """The human rendering: the header, then the answer (Markdown on a terminal, as saved
+    anywhere else)."""
+    render_header(result, out)
+    response = result.response
+    if not response.available:
+        return
+    out.print()
+    print_answer(out, response.preview)
+    if response.truncated:
+        out.print(f"… (truncated; the whole answer is in {response.path})", markup=False)
+
+
+@click.command(
+    "read",
+    cls=Command,
+    examples=(
+        "oraculum read                 # this project's newest job",
+        "oraculum read 3k9x2a",
+        "oraculum read 3k9x2a --raw > answer.md",
+        "oraculum read 3k9x2a --json --full",
+    ),
+)
+@argument(
+    "job",
+    required=False,
+    help="Job id, short form or prefix (any project); omit for this project's newest.",
+)
+@click.option("--raw", is_flag=True, help="Print exactly response.md (the header goes to stderr).")
+@click.option(
+    "--full", is_flag=True, help=f"Whole answer in --json (default: first {PREVIEW_CHARS} chars)."
+)
+@click.option(
+    "--recollect", is_flag=True, help="Collect a completed job's answer again (sends nothing)."
+)
+@SESSION
 def read_command(
-    job: str | None = typer.Argument(
-        None, help="Job id, short form or prefix (any project); omit for this project's newest."
-    ),
-    raw: bool = typer.Option(
-        False, "--raw", help="Print exactly response.md (the header goes to stderr)."
-    ),
-    full: bool = typer.Option(
-        False, "--full", help=f"Whole answer in --json (default: first {PREVIEW_CHARS} chars)."
-    ),
-    recollect: bool = typer.Option(
-        False, "--recollect", help="Collect a completed job's answer again (sends nothing)."
-    ),
-    session: str | None = SESSION_OPTION,
-) -> None:
-    """Show a job's status, paths and answer; reading a finished job settles its wake-up."""
-    code = run_read(job, raw=raw, full=full, recollect=recollect, session=session)
-    if code:
-        raise typer.Exit(code)
+    job: str | None, raw: bool, full: bool, recollect: bool, session: str | None
+) -> int:
+    """Show a job's status, paths and answer; reading a finished job settles its wake-up.
+    Exit 6 when the provider finished the answer but it is not saved and this read did not
+    start the recollection that collects it (answer_not_saved)."""
+    from oraculum.service.read import read
+
+    result = read(
+        job,
+        session=session,
+        action="recollect" if recollect else None,
+        source="oracle_read_command",
+        preview_chars=PREVIEW_CHARS if MODE.json and not full else None,
+    )
+    if raw and not MODE.json:
+        render_header(result, console(stderr=True))
+        if result.response.available:
+            print_file_exactly(result.response.path)
+    else:
+        emit(result.to_json(), lambda out: render_read(result, out))
+    recollecting = result.recollection is not None and result.recollection.started
+    if result.job.get("answerSaved") is False and not recollecting:
+        return int(ExitCode.JOB_UNSUCCESSFUL)
+    return 0

@@ -5,26 +5,31 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import typer
+import click
 
-from oraculum.cli.app import app, emit
-from oraculum.cli.output import table
-from oraculum.cli.wait_cmd import SESSION_OPTION
+from oraculum.cli.base import SESSION, Group, argument
+from oraculum.cli.output import emit, table
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-schedule_app = typer.Typer(
-    help="Schedule a command or a reminder that wakes the session when it has run.",
-    no_args_is_help=True,
-    rich_markup_mode=None,
-)
-app.add_typer(schedule_app, name="schedule")
+__all__ = ["schedule_group"]
+
+SCHEDULE_ID = argument("schedule_id", metavar="ID", help="The schedule's id.")
 
 
-COMMAND_ARGUMENT = typer.Argument(
-    None, help="The payload after `--`: executable and literal arguments (no shell)."
+@click.group(
+    "schedule",
+    cls=Group,
+    examples=(
+        'oraculum schedule submit --in 30m --prompt "Check the deploy"',
+        'oraculum schedule submit --cron "0 9 * * 1-5" --tz Europe/Paris '
+        '--prompt "Triage the inbox" -- ./triage.sh',
+        "oraculum schedule list",
+    ),
 )
+def schedule_group() -> None:
+    """Schedule a command or a reminder that wakes the session when it has run."""
 
 
 def timing_from_options(
@@ -40,30 +45,47 @@ def timing_from_options(
     return {key: value for key, value in given.items() if value is not None}
 
 
-def _payload(command: list[str] | None, cwd: str | None) -> dict[str, Any] | None:
+def _payload(command: tuple[str, ...], cwd: str | None) -> dict[str, Any] | None:
     if not command:
         if cwd is not None:
             from oraculum.core.errors import OracleError
 
             raise OracleError("schedule_payload_invalid", "--cwd needs a command after `--`.")
         return None
-    return {"executable": command[0], "args": command[1:], "cwd": cwd}
+    return {"executable": command[0], "args": list(command[1:]), "cwd": cwd}
 
 
-@schedule_app.command("submit")
+@schedule_group.command("submit")
+@argument(
+    "command",
+    nargs=-1,
+    help="The payload after `--`: executable and literal arguments (no shell).",
+)
+@click.option(
+    "--prompt",
+    metavar="PROMPT",
+    required=True,
+    help="The re-entry prompt the wake carries (≤ 8,000 bytes).",
+)
+@click.option("--in", "in_", metavar="DELAY", help="Delay: 30s, 15m, 1h30m, 2d.")
+@click.option("--at", metavar="TIME", help="ISO 8601 time (with offset, or --tz).")
+@click.option("--every", metavar="PERIOD", help="Repeat period, e.g. 30m.")
+@click.option("--count", type=int, metavar="N", help="How many times (needs --every).")
+@click.option("--cron", metavar="EXPR", help="Five-field cron expression.")
+@click.option("--tz", metavar="ZONE", help="IANA time zone for --cron or --at.")
+@click.option("--cwd", metavar="DIR", help="Working directory of the payload.")
+@SESSION
 def submit_command(
-    command: list[str] | None = COMMAND_ARGUMENT,
-    prompt: str = typer.Option(
-        ..., "--prompt", help="The re-entry prompt the wake carries (≤ 8,000 bytes)."
-    ),
-    in_: str | None = typer.Option(None, "--in", help="Delay: 30s, 15m, 1h30m, 2d."),
-    at: str | None = typer.Option(None, "--at", help="ISO 8601 time (with offset, or --tz)."),
-    every: str | None = typer.Option(None, "--every", help="Repeat period, e.g. 30m."),
-    count: int | None = typer.Option(None, "--count", help="How many times (needs --every)."),
-    cron: str | None = typer.Option(None, "--cron", help="Five-field cron expression."),
-    tz: str | None = typer.Option(None, "--tz", help="IANA time zone for --cron or --at."),
-    cwd: str | None = typer.Option(None, "--cwd", help="Working directory of the payload."),
-    session: str | None = SESSION_OPTION,
+    command: tuple[str, ...],
+    prompt: str,
+    in_: str | None,
+    at: str | None,
+    every: str | None,
+    count: int | None,
+    cron: str | None,
+    tz: str | None,
+    cwd: str | None,
+    session: str | None,
 ) -> None:
     """Schedule a payload (or, without one, a reminder); no timing runs it now."""
     from oraculum.core.project import find_project_root, project_id
@@ -85,6 +107,30 @@ def submit_command(
     emit(result, text=f"Scheduled {schedule['id']}: next {nxt}.")
 
 
+# How many occurrences ended how, in a word each (an occurrence's own sentence, with its exit
+# code or signal, is the scheduler's `describe_outcome`).
+OUTCOME_WORDS = {
+    "running": "running",
+    "exit": "ran",
+    "signal": "killed",
+    "timeout": "timed out",
+    "start_error": "could not start",
+    "heartbeat": "fired",
+    "unknown": "ended unknown",
+    "missed": "missed",
+    "skipped": "skipped",
+}
+
+
+def outcome_counts(occurrences: dict[str, int]) -> str:
+    """``{"exit": 2, "missed": 1}`` as "2 ran, 1 missed" ("-" when there were none)."""
+    words = [
+        f"{count} {OUTCOME_WORDS.get(outcome, outcome.replace('_', ' '))}"
+        for outcome, count in sorted(occurrences.items())
+    ]
+    return ", ".join(words) or "-"
+
+
 def render_list(result: dict[str, Any], console: Console) -> None:
     if not result["schedules"]:
         console.print("No schedules.")
@@ -92,15 +138,14 @@ def render_list(result: dict[str, Any], console: Console) -> None:
     shown = table("id", "state", "next", "occurrences", "payload")
     for s in result["schedules"]:
         payload = s["payload"]["executable"] if s["payload"] else "(reminder)"
-        seen = ", ".join(f"{k} {v}" for k, v in sorted(s["occurrences"].items())) or "-"
+        seen = outcome_counts(s["occurrences"])
         shown.add_row(s["id"], s["state"], (s["nextRuns"] or ["-"])[0], seen, payload)
     console.print(shown)
 
 
-@schedule_app.command("list")
-def list_command(
-    all_projects: bool = typer.Option(False, "--all-projects", help="Every project's schedules."),
-) -> None:
+@schedule_group.command("list")
+@click.option("--all-projects", is_flag=True, help="Every project's schedules.")
+def list_command(all_projects: bool) -> None:
     """The schedules of this project (or every project), oldest first."""
     from oraculum.core.project import find_project_root, project_id
     from oraculum.scheduler.service import list_schedules
@@ -111,21 +156,25 @@ def list_command(
 
 
 def render_show(result: dict[str, Any], console: Console) -> None:
+    from oraculum.scheduler.wake import describe_outcome
+
     schedule = result["schedule"]
     console.print(f"{schedule['id']}  {schedule['state']}", markup=False)
     console.print(f"  timing: {schedule['timing']}", markup=False)
     console.print(f"  next: {', '.join(schedule['nextRuns']) or '-'}", markup=False)
     for occurrence in result["occurrenceList"]:
         console.print(
-            f"\n[{occurrence['id']}] {occurrence['scheduledFor']} {occurrence['outcome']}",
+            f"\n[{occurrence['id']}] {occurrence['scheduledFor']} "
+            + describe_outcome(occurrence["outcome"], occurrence["detail"]),
             markup=False,
         )
         if occurrence["wake"]:
             console.print(occurrence["wake"], markup=False)
 
 
-@schedule_app.command("show")
-def show_command(schedule_id: str = typer.Argument(..., help="The schedule's id.")) -> None:
+@schedule_group.command("show")
+@SCHEDULE_ID
+def show_command(schedule_id: str) -> None:
     """One schedule with every occurrence and the wake it sent."""
     from oraculum.scheduler.service import show
 
@@ -133,8 +182,9 @@ def show_command(schedule_id: str = typer.Argument(..., help="The schedule's id.
     emit(result, lambda console: render_show(result, console))
 
 
-@schedule_app.command("cancel")
-def cancel_command(schedule_id: str = typer.Argument(..., help="The schedule's id.")) -> None:
+@schedule_group.command("cancel")
+@SCHEDULE_ID
+def cancel_command(schedule_id: str) -> None:
     """Stop a schedule's future occurrences (one already running finishes)."""
     from oraculum.scheduler.service import cancel
 

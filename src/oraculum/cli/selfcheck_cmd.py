@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from oraculum.cli.app import MODE, app, console, emit
+import click
+
+from oraculum.cli.base import Command
+from oraculum.cli.output import MODE, console, emit
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -19,7 +22,7 @@ def render_selfcheck(report: SelfcheckReport, out: Console) -> None:
         out.print(check.detail, markup=False)
 
 
-@app.command("selfcheck")
+@click.command("selfcheck", cls=Command)
 def selfcheck_command() -> None:
     """Check that this machine can run jobs: directories, Chromium, a headless launch."""
     from oraculum.service.selfcheck import selfcheck

@@ -6,20 +6,29 @@ import errno
 import signal
 from typing import TYPE_CHECKING, Any
 
-import typer
+import click
 
-from oraculum.cli.app import app, emit
+from oraculum.cli.base import Group
+from oraculum.cli.output import emit
 from oraculum.core.errors import OracleError
 from oraculum.simulator.scenarios import PICKERS, PROVIDERS, SHELLS, ScenarioError
 
 if TYPE_CHECKING:
     from rich.console import Console
 
-simulator_app = typer.Typer(
-    help="The local ChatGPT and Grok look-alikes that tests and demos drive.",
-    no_args_is_help=True,
+__all__ = ["simulator_group"]
+
+
+@click.group(
+    "simulator",
+    cls=Group,
+    examples=(
+        "oraculum simulator serve --port 0",
+        "oraculum simulator serve --provider grok --no-login",
+    ),
 )
-app.add_typer(simulator_app, name="simulator")
+def simulator_group() -> None:
+    """The local ChatGPT and Grok look-alikes that tests and demos drive."""
 
 
 def _render(info: dict[str, Any], console: Console) -> None:
@@ -69,26 +78,84 @@ async def _serve(options: dict[str, Any]) -> None:
         await stop.wait()
 
 
-@simulator_app.command("serve")
+@simulator_group.command("serve")
+@click.option(
+    "--port",
+    type=int,
+    metavar="PORT",
+    default=8765,
+    show_default=True,
+    help="TCP port on 127.0.0.1 (0 picks a free one).",
+)
+@click.option(
+    "--host",
+    metavar="ADDRESS",
+    default="127.0.0.1",
+    show_default=True,
+    help="Loopback address to bind.",
+)
+@click.option(
+    "--provider",
+    metavar="NAME",
+    default="chatgpt",
+    show_default=True,
+    help=f"Site to imitate: {' | '.join(PROVIDERS)}.",
+)
+@click.option(
+    "--shell",
+    metavar="NAME",
+    default="classic",
+    show_default=True,
+    help=f"ChatGPT page shell: {' | '.join(SHELLS)}.",
+)
+@click.option(
+    "--picker",
+    metavar="NAME",
+    default="power",
+    show_default=True,
+    help=f"ChatGPT model picker: {' | '.join(PICKERS)}.",
+)
+@click.option(
+    "--scenario",
+    metavar="FLAGS",
+    default="",
+    help="Default behaviours, comma-separated (see docs/simulator.md).",
+)
+@click.option(
+    "--answer",
+    metavar="NAME",
+    default="default",
+    show_default=True,
+    help="Default answer template.",
+)
+@click.option(
+    "--think-ms",
+    type=int,
+    metavar="MS",
+    default=1200,
+    show_default=True,
+    help="Delay before the first token.",
+)
+@click.option(
+    "--token-ms",
+    type=int,
+    metavar="MS",
+    default=20,
+    show_default=True,
+    help="Delay between streamed tokens.",
+)
+@click.option("--no-login", is_flag=True, help="Serve pages without signing in.")
 def serve_command(
-    port: int = typer.Option(8765, "--port", help="TCP port on 127.0.0.1 (0 picks a free one)."),
-    host: str = typer.Option("127.0.0.1", "--host", help="Loopback address to bind."),
-    provider: str = typer.Option(
-        "chatgpt", "--provider", help=f"Site to imitate: {' | '.join(PROVIDERS)}."
-    ),
-    shell: str = typer.Option(
-        "classic", "--shell", help=f"ChatGPT page shell: {' | '.join(SHELLS)}."
-    ),
-    picker: str = typer.Option(
-        "power", "--picker", help=f"ChatGPT model picker: {' | '.join(PICKERS)}."
-    ),
-    scenario: str = typer.Option(
-        "", "--scenario", help="Default behaviours, comma-separated (see docs/simulator.md)."
-    ),
-    answer: str = typer.Option("default", "--answer", help="Default answer template."),
-    think_ms: int = typer.Option(1200, "--think-ms", help="Delay before the first token."),
-    token_ms: int = typer.Option(20, "--token-ms", help="Delay between streamed tokens."),
-    no_login: bool = typer.Option(False, "--no-login", help="Serve pages without signing in."),
+    port: int,
+    host: str,
+    provider: str,
+    shell: str,
+    picker: str,
+    scenario: str,
+    answer: str,
+    think_ms: int,
+    token_ms: int,
+    no_login: bool,
 ) -> None:
     """Serve the simulator on loopback and print its URL; stops on Ctrl+C."""
     import asyncio  # ~20 ms to import: only this command needs an event loop

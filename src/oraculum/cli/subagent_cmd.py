@@ -10,12 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import typer
+import click
 
-from oraculum.cli.app import app, emit
-
-# A list option's default lives at module level (ruff B008 allows singletons).
-TOOL_OPTION = typer.Option(None, "--tool", help="Allow this tool (repeatable).")
+from oraculum.cli.base import Command, argument
+from oraculum.cli.output import emit
 
 
 def _fail_unless_ok(result: dict[str, Any], code: str | None, text: str) -> None:
@@ -25,17 +23,32 @@ def _fail_unless_ok(result: dict[str, Any], code: str | None, text: str) -> None
         raise OracleError(code, text, details={k: v for k, v in result.items() if k != "text"})
 
 
-@app.command("subagent")
-def subagent_command(
-    prompt: str = typer.Argument(..., help="The task for the subagent."),
-    name: str | None = typer.Option(None, "--name", help="A display name."),
-    cwd: str | None = typer.Option(None, "--cwd", help="Working directory (default: project)."),
-    tool: list[str] | None = TOOL_OPTION,
-    model: str | None = typer.Option(None, "--model", help="Qualified provider/model."),
-    reasoning: str | None = typer.Option(None, "--reasoning", help="off … max."),
-    session: str | None = typer.Option(
-        None, "--session", help="Continue this saved conversation (its .jsonl file)."
+@click.command(
+    "subagent",
+    cls=Command,
+    examples=(
+        'oraculum subagent "Summarise the failing tests in tests/cli"',
+        'oraculum subagent --tool read --tool grep "Find the config loader"',
+        'oraculum subagent --session ~/.pi/sessions/x.jsonl "And the second one?"',
     ),
+)
+@argument("prompt", help="The task for the subagent.")
+@click.option("--name", metavar="NAME", help="A display name.")
+@click.option("--cwd", metavar="DIR", help="Working directory (default: project).")
+@click.option("--tool", metavar="NAME", multiple=True, help="Allow this tool (repeatable).")
+@click.option("--model", metavar="PROVIDER/MODEL", help="Qualified provider/model.")
+@click.option("--reasoning", metavar="LEVEL", help="off … max.")
+@click.option(
+    "--session", metavar="FILE", help="Continue this saved conversation (its .jsonl file)."
+)
+def subagent_command(
+    prompt: str,
+    name: str | None,
+    cwd: str | None,
+    tool: tuple[str, ...],
+    model: str | None,
+    reasoning: str | None,
+    session: str | None,
 ) -> None:
     """Run one turn of a clean (or, with --session, a saved) pi subagent conversation and print
     its final text and session file. The child is not sandboxed."""
@@ -47,7 +60,7 @@ def subagent_command(
     from oraculum.tasks import Owner
 
     root = find_project_root(Path.cwd())
-    spec = launch_spec(root=root, cwd=cwd, name=name, tools=tool or None)
+    spec = launch_spec(root=root, cwd=cwd, name=name, tools=list(tool) or None)
     chosen = routing(model, reasoning)
     registry = SubagentRegistry(PiRpcBackend())
     owner = Owner(project_id(root), f"cli-{os.getpid()}")
@@ -61,14 +74,22 @@ def subagent_command(
     emit(view, text=result["text"])
 
 
-@app.command("codex-search")
-def codex_search_command(
-    prompt: str = typer.Argument(..., help="The research or image request (sent on stdin)."),
-    effort: str = typer.Option("quick", "--effort", help="quick or research."),
-    image: bool = typer.Option(False, "--image", help="Generate an image (needs --write)."),
-    write: bool = typer.Option(False, "--write", help="Let the helper write in the project."),
-    yolo: bool = typer.Option(False, "--yolo", help="Bypass approvals and sandboxing."),
-) -> None:
+@click.command(
+    "codex-search",
+    cls=Command,
+    examples=(
+        'oraculum codex-search "What changed in click 8.2\'s shell completion?"',
+        'oraculum codex-search --effort research "Compare cron libraries for Python"',
+    ),
+)
+@argument("prompt", help="The research or image request (sent on stdin).")
+@click.option(
+    "--effort", metavar="LEVEL", default="quick", show_default=True, help="quick or research."
+)
+@click.option("--image", is_flag=True, help="Generate an image (needs --write).")
+@click.option("--write", is_flag=True, help="Let the helper write in the project.")
+@click.option("--yolo", is_flag=True, help="Bypass approvals and sandboxing.")
+def codex_search_command(prompt: str, effort: str, image: bool, write: bool, yolo: bool) -> None:
     """Run the `codex_search` helper from PATH once (ten-minute limit) and print its answer."""
     import threading
 

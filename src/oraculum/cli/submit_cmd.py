@@ -5,49 +5,50 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING
 
-import typer
+import click
 
-from oraculum.cli.app import MODE, app, console, emit
-from oraculum.cli.archiving import ALLOW_ANY_DIR_HELP, WalkProgress
-from oraculum.cli.wait_cmd import SESSION_OPTION
-from oraculum.cli.waiting import show_answer, wait_with_live_line
+from oraculum.cli.base import ALLOW_ANY_DIR, SESSION, Command, argument
+from oraculum.cli.output import MODE, WalkProgress, console, emit
+from oraculum.cli.wait_cmd import show_answer, wait_with_live_line
 
 if TYPE_CHECKING:
     from oraculum.service.dryrun import DryRunResult
     from oraculum.service.submit import SubmitResult
 
-FILES_ARGUMENT = typer.Argument(
-    None,
+FILES = argument(
+    "files",
+    nargs=-1,
     help="Files or directories to archive, relative to the current directory as in any shell "
     "('.', the default, is this directory; '../README.md' works inside the project; nothing "
     "outside it). The archive names them from the project root.",
 )
-PRESET_OPTION = typer.Option(
-    None, "--preset", help="ChatGPT preset (see `oraculum presets`) or Grok mode."
+PRESET = click.option(
+    "--preset", metavar="ID", help="ChatGPT preset (see `oraculum presets`) or Grok mode."
 )
-WAIT_OPTION = typer.Option(
-    False, "--wait", help="Block until the job ends; print its answer (--json: its wake-up)."
+WAIT = click.option(
+    "--wait",
+    "wait_for_it",
+    is_flag=True,
+    help="Block until the job ends; print its answer (--json: its wake-up).",
 )
-INCLUDE_GIT_DIR_OPTION = typer.Option(
-    False,
+INCLUDE_GIT_DIR = click.option(
     "--include-git-dir",
+    is_flag=True,
     help="Allow naming .git as a file to archive (every committed secret goes with it).",
 )
-ALLOW_ANY_DIR_OPTION = typer.Option(False, "--allow-any-dir", help=ALLOW_ANY_DIR_HELP)
-DRY_RUN_OPTION = typer.Option(
-    False,
+DRY_RUN = click.option(
     "--dry-run",
+    is_flag=True,
     help="Build everything and send nothing: show the prompt, provider, preset, archive, "
     "estimated tokens and capacity. No job is created.",
 )
-FORCE_OPTION = typer.Option(
-    False, "--force", help="Send even while an identical job is queued or running."
+FORCE = click.option(
+    "--force", is_flag=True, help="Send even while an identical job is queued or running."
 )
-PROMPT_FILE_OPTION = typer.Option(
-    None,
+PROMPT_FILE = click.option(
     "--prompt-file",
-    metavar="PATH",
-    help="Read the prompt from PATH (UTF-8; - reads standard input). Long prompts go here.",
+    metavar="FILE",
+    help="Read the prompt from FILE (UTF-8; - reads standard input). Long prompts go here.",
 )
 
 
@@ -64,47 +65,66 @@ def _check_dry_run(dry_run: bool, wait_for_it: bool) -> None:
 
 def _submitted(
     result: SubmitResult | DryRunResult, *, session: str | None, wait_for_it: bool
-) -> None:
+) -> int:
+    """Print what was submitted (or, with --wait, the answer); the exit code."""
     from oraculum.service.dryrun import DryRunResult
 
     if isinstance(result, DryRunResult) or not wait_for_it:
         emit(result.to_json(), text=result.text("cli"))
-        return
+        return 0
     if not MODE.json:
         console(stderr=True).print(result.text("cli"), markup=False)
-    code = show_answer(wait_with_live_line(result.job["id"], session=session, timeout_s=None))
-    if code:
-        raise typer.Exit(code)
+    return show_answer(wait_with_live_line(result.job["id"], session=session, timeout_s=None))
 
 
-@app.command("submit")
+@click.command(
+    "submit",
+    cls=Command,
+    examples=(
+        'oraculum submit -p "Review the error handling in src/api" src/api tests/api',
+        "oraculum submit --prompt-file question.md --preset pro --wait",
+        'oraculum submit -p "Which of these is faster?" --provider grok bench/',
+        'oraculum submit -p "Why?" --dry-run',
+    ),
+)
+@FILES
+@click.option("-p", "--prompt", metavar="PROMPT", help="The question for the oracle.")
+@PROMPT_FILE
+@PRESET
+@click.option(
+    "--provider", metavar="NAME", help="chatgpt, grok, or test (a dry run: no browser, echoes)."
+)
+@click.option("--follow-up", metavar="JOB", help="Continue the thread of this completed job.")
+@click.option(
+    "--conversation", metavar="ID|URL", help="Continue this ChatGPT conversation (id or URL)."
+)
+@SESSION
+@WAIT
+@INCLUDE_GIT_DIR
+@ALLOW_ANY_DIR
+@click.option(
+    "--research-answer",
+    metavar="ANSWER",
+    help="deep_research: the answer to send if Deep Research asks a question first.",
+)
+@DRY_RUN
+@FORCE
 def submit_command(
-    prompt: str | None = typer.Option(None, "-p", "--prompt", help="The question for the oracle."),
-    prompt_file: str | None = PROMPT_FILE_OPTION,
-    files: list[str] | None = FILES_ARGUMENT,
-    preset: str | None = PRESET_OPTION,
-    provider: str | None = typer.Option(
-        None, "--provider", help="chatgpt, grok, or test (a dry run: no browser, echoes)."
-    ),
-    follow_up: str | None = typer.Option(
-        None, "--follow-up", help="Continue the thread of this completed job."
-    ),
-    conversation: str | None = typer.Option(
-        None, "--conversation", help="Continue this ChatGPT conversation (id or URL)."
-    ),
-    session: str | None = SESSION_OPTION,
-    wait_for_it: bool = WAIT_OPTION,
-    include_git_dir: bool = INCLUDE_GIT_DIR_OPTION,
-    allow_any_dir: bool = ALLOW_ANY_DIR_OPTION,
-    research_answer: str | None = typer.Option(
-        None,
-        "--research-answer",
-        metavar="TEXT",
-        help="deep_research: the answer to send if Deep Research asks a question first.",
-    ),
-    dry_run: bool = DRY_RUN_OPTION,
-    force: bool = FORCE_OPTION,
-) -> None:
+    files: tuple[str, ...],
+    prompt: str | None,
+    prompt_file: str | None,
+    preset: str | None,
+    provider: str | None,
+    follow_up: str | None,
+    conversation: str | None,
+    session: str | None,
+    wait_for_it: bool,
+    include_git_dir: bool,
+    allow_any_dir: bool,
+    research_answer: str | None,
+    dry_run: bool,
+    force: bool,
+) -> int:
     """Archive FILES, submit PROMPT as a background job, and return at once (or --wait)."""
     from oraculum.service.dryrun import dry_run as dry
     from oraculum.service.prompt import choose_prompt
@@ -130,28 +150,54 @@ def submit_command(
         )
     finally:
         progress.done()
-    _submitted(result, session=session, wait_for_it=wait_for_it)
+    return _submitted(result, session=session, wait_for_it=wait_for_it)
 
 
-@app.command("followup")
+@click.command(
+    "followup",
+    cls=Command,
+    examples=(
+        'oraculum followup 3k9x2a "And how would you test it?"',
+        'oraculum followup 3k9x2a -p "Now look at these" src/db tests/db',
+        "oraculum followup 3k9x2a --prompt-file next.md --wait",
+    ),
+)
+@argument("job", help="The completed job whose thread continues.")
+@argument(
+    "prompt",
+    required=False,
+    help="The follow-up question (with -p or --prompt-file, a first file instead).",
+)
+@FILES
+@click.option(
+    "-p",
+    "--prompt",
+    "prompt_option",
+    metavar="PROMPT",
+    help="The follow-up question, as `submit -p` takes it.",
+)
+@PROMPT_FILE
+@PRESET
+@SESSION
+@WAIT
+@INCLUDE_GIT_DIR
+@ALLOW_ANY_DIR
+@DRY_RUN
+@FORCE
 def followup_command(
-    job: str = typer.Argument(..., help="The completed job whose thread continues."),
-    prompt: str | None = typer.Argument(
-        None, help="The follow-up question (with -p or --prompt-file, a first file instead)."
-    ),
-    files: list[str] | None = FILES_ARGUMENT,
-    prompt_option: str | None = typer.Option(
-        None, "-p", "--prompt", help="The follow-up question, as `submit -p` takes it."
-    ),
-    prompt_file: str | None = PROMPT_FILE_OPTION,
-    preset: str | None = PRESET_OPTION,
-    session: str | None = SESSION_OPTION,
-    wait_for_it: bool = WAIT_OPTION,
-    include_git_dir: bool = INCLUDE_GIT_DIR_OPTION,
-    allow_any_dir: bool = ALLOW_ANY_DIR_OPTION,
-    dry_run: bool = DRY_RUN_OPTION,
-    force: bool = FORCE_OPTION,
-) -> None:
+    job: str,
+    prompt: str | None,
+    files: tuple[str, ...],
+    prompt_option: str | None,
+    prompt_file: str | None,
+    preset: str | None,
+    session: str | None,
+    wait_for_it: bool,
+    include_git_dir: bool,
+    allow_any_dir: bool,
+    dry_run: bool,
+    force: bool,
+) -> int:
     """Ask a follow-up in the same provider thread as JOB. With -p or --prompt-file (as
     `submit` takes them), every argument after JOB is a file to archive. JOB may belong to
     another project: the follow-up belongs to, and archives from, this directory's project."""
@@ -159,9 +205,10 @@ def followup_command(
     from oraculum.service.prompt import choose_prompt, prompt_text
 
     _check_dry_run(dry_run, wait_for_it)
+    inputs = list(files)
     if prompt_option is not None or prompt_file is not None:
         text = choose_prompt(prompt_option, prompt_file)
-        files = [*([prompt] if prompt is not None else []), *(files or [])]
+        inputs = [*([prompt] if prompt is not None else []), *inputs]
     else:
         text = prompt_text(prompt)
     progress = WalkProgress()
@@ -169,7 +216,7 @@ def followup_command(
         result = followup(
             job,
             text,
-            list(files or ["."]),
+            inputs or ["."],
             session=session,
             preset=preset,
             include_git_dir=include_git_dir,
@@ -180,4 +227,4 @@ def followup_command(
         )
     finally:
         progress.done()
-    _submitted(result, session=session, wait_for_it=wait_for_it)
+    return _submitted(result, session=session, wait_for_it=wait_for_it)

@@ -1,30 +1,116 @@
-"""`oraculum wait [JOB]`: block until a job (or the session's next job) ends; print its
-wake-up (the work is :mod:`oraculum.cli.waiting`'s)."""
+"""`oraculum wait [JOB]`: block until a job (or the session's next job) ends and print its
+wake-up, with a live phase line on a terminal (`submit --wait` waits the same way)."""
 
 from __future__ import annotations
 
-import typer
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from oraculum.cli.app import app
-from oraculum.cli.waiting import run_wait
+import click
 
-SESSION_OPTION = typer.Option(
-    None, "--session", help="Session id (default: $ORACULUM_SESSION).", show_default=False
+from oraculum.cli.base import SESSION, Command, Seconds, argument
+from oraculum.cli.output import MODE, console, emit
+from oraculum.core.errors import ExitCode, OracleError
+
+if TYPE_CHECKING:
+    from oraculum.service.wait import WaitResult
+
+__all__ = ["finish_wait", "show_answer", "wait_command", "wait_with_live_line"]
+
+
+def wait_with_live_line(
+    job_id: str | None,
+    *,
+    session: str | None,
+    timeout_s: float | None,
+    cwd: Path | None = None,
+) -> WaitResult:
+    """Run the wait, showing `<job>: <phase> · <elapsed>` on a terminal (not in JSON mode)."""
+    from oraculum.service.summary import describe_age
+    from oraculum.service.wait import wait
+
+    if MODE.json or not console().is_terminal:
+        return wait(job_id, session=session, timeout_s=timeout_s, cwd=cwd)
+    started = time.monotonic()
+    label = job_id or "next job of this session"
+    with console().status(f"{label}: waiting…") as line:
+
+        def progress(event: dict[str, Any]) -> None:
+            phase = event.get("phase", "waiting")
+            elapsed = describe_age(time.monotonic() - started)
+            line.update(f"{event.get('jobId', label)}: {phase} · {elapsed}")
+
+        return wait(job_id, session=session, timeout_s=timeout_s, cwd=cwd, on_progress=progress)
+
+
+def _ended(result: WaitResult) -> int:
+    """The exit code a finished wait deserves; a wait that timed out raises ``wait_timeout``."""
+    if not result.done:
+        raise OracleError(
+            "wait_timeout",
+            result.text("cli"),
+            retryable=True,
+            suggested_next_step="Run `oraculum wait` again; the job keeps running meanwhile.",
+            details={"job": result.job},
+        )
+    job = result.job  # None when the wait ended on a background task's notice
+    if job is not None and job["status"] in ("failed", "cancelled"):
+        return int(ExitCode.JOB_UNSUCCESSFUL)
+    return 0
+
+
+def finish_wait(result: WaitResult) -> int:
+    """Print a wait's result (its wake-up text); the exit code its outcome deserves."""
+    from oraculum.cli.status_cmd import project_note
+
+    code = _ended(result)
+    emit(result.to_json(), text=result.text("cli") + project_note(result.job))
+    return code
+
+
+def show_answer(result: WaitResult) -> int:
+    """A person's `submit --wait`: the answer at the end, as `demo` prints it, or the failed
+    job's status with its next step (JSON mode: the wait's result, as :func:`finish_wait`)."""
+    if MODE.json:
+        return finish_wait(result)
+    code = _ended(result)
+    job = result.job
+    if job is None:
+        return code
+    out = console()
+    response = Path(job["responsePath"])
+    if job["status"] != "complete" or not response.is_file():
+        from oraculum.cli.status_cmd import render_job
+
+        render_job({"job": job}, out)
+        return code
+    from oraculum.cli.output import print_answer
+
+    out.print(f"[green]✓[/] job {job['id']} complete — answer saved to ", end="")
+    out.print(str(response), markup=False)
+    out.print()
+    print_answer(out, response.read_text(encoding="utf-8", errors="replace"))
+    return code
+
+
+@click.command(
+    "wait",
+    cls=Command,
+    examples=(
+        "oraculum wait                 # the session's next job to end",
+        "oraculum wait 3k9x2a --timeout 600",
+        "oraculum wait --json",
+    ),
 )
-
-
-@app.command("wait")
-def wait_command(
-    job: str | None = typer.Argument(
-        None, help="Job id, short form or prefix (any project); omit for the session's next."
-    ),
-    session: str | None = SESSION_OPTION,
-    timeout: float | None = typer.Option(
-        None, "--timeout", min=0, help="Give up after this many seconds (exit 5)."
-    ),
-) -> None:
+@argument(
+    "job",
+    required=False,
+    help="Job id, short form or prefix (any project); omit for the session's next.",
+)
+@SESSION
+@click.option("--timeout", type=Seconds(), help="Give up after this many seconds (exit 5).")
+def wait_command(job: str | None, session: str | None, timeout: float | None) -> int:
     """Block until the job ends (or, without JOB, until the session's next job ends) and print
     the wake-up text. Exit 6 when that job failed or was cancelled."""
-    code = run_wait(job, session=session, timeout=timeout)
-    if code:
-        raise typer.Exit(code)
+    return finish_wait(wait_with_live_line(job, session=session, timeout_s=timeout))

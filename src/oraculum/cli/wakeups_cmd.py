@@ -26,10 +26,9 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
-import typer
+import click
 
-from oraculum.cli.app import app
-from oraculum.cli.wait_cmd import SESSION_OPTION
+from oraculum.cli.base import SESSION, Group
 from oraculum.core.bounded import loads_bounded
 from oraculum.core.errors import OracleError
 
@@ -38,17 +37,14 @@ if TYPE_CHECKING:
     from oraculum.sessions.sinks import Sink
     from oraculum.sessions.wakeup import Wakeup
 
-__all__ = ["WakeupChannel", "wakeups_app"]
+__all__ = ["WakeupChannel", "wakeups_group"]
 
 OPS = ("claim", "commit", "abandon")
 
-wakeups_app = typer.Typer(
-    help="Wake-up channels for hosts that deliver wake-ups as turns (JSON lines).",
-    no_args_is_help=True,
-    add_completion=False,
-    rich_markup_mode=None,
-)
-app.add_typer(wakeups_app, name="wakeups")
+
+@click.group("wakeups", cls=Group, examples=('oraculum wakeups serve --session "$SESSION"',))
+def wakeups_group() -> None:
+    """Wake-up channels for hosts that deliver wake-ups as turns (JSON lines)."""
 
 
 class WakeupChannel:
@@ -130,8 +126,9 @@ def serve_channel(channel: WakeupChannel, lines: TextIO, out: TextIO) -> None:
         channel.abandon()
 
 
-@wakeups_app.command("serve")
-def serve_command(session: str | None = SESSION_OPTION) -> None:
+@wakeups_group.command("serve")
+@SESSION
+def serve_command(session: str | None) -> None:
     """Serve the session's wake-up channel on stdin/stdout until stdin closes."""
     from oraculum.core.config import load_config
     from oraculum.core.project import find_project_root, project_id

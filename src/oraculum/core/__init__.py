@@ -7,7 +7,6 @@ __all__ = [
     "crashlog",
     "errors",
     "fsio",
-    "memo",
     "ownenv",
     "paths",
     "presets",

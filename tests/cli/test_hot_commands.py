@@ -1,5 +1,6 @@
-"""The fast start (``oraculum.cli.fast``): a hot command line runs without typer, with the
-same options, output, errors and exit codes as through typer."""
+"""The commands agents run many times a turn (archive, status, read, wait): the installed
+`oraculum` process prints what :func:`oraculum.cli.main` prints in-process, with the same
+errors and exit codes; what click refuses is a usage error (exit 2, `invalid_argument`)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-import typer.main
 
-from oraculum.cli import load_commands, main
-from oraculum.cli.app import app
-from oraculum.cli.fast import FAST_COMMANDS, fast_command, parse
+from oraculum.cli import main
 from oraculum.cli.output import columns
 from oraculum.core.paths import global_config_path
 from oraculum.jobs.model import Job
@@ -24,7 +22,7 @@ from oraculum.jobs.store import JobStore
 from ..archive.support import git_init, write
 from ..jobs.engine_support import wait_for
 
-ARCHIVE = FAST_COMMANDS["archive"]
+ORACULUM = str(Path(sys.executable).with_name("oraculum"))
 
 
 @pytest.fixture
@@ -37,56 +35,14 @@ def repo(tmp_path: Path) -> Path:
     return root
 
 
-@pytest.mark.parametrize("name", sorted(FAST_COMMANDS))
-def test_the_fast_options_are_the_typer_commands_options(name: str) -> None:
-    # One set of options, declared twice: this holds the declarations together.
-    fast = FAST_COMMANDS[name]
-    load_commands([name])
-    group = typer.main.get_command(app)
-    command = group.commands[name]  # type: ignore[attr-defined]
-    options = [p for p in command.params if p.param_type_name == "option"]
-    flags = {o for p in options if getattr(p, "is_flag", False) for o in p.opts}
-    valued = {o for p in options if not getattr(p, "is_flag", False) for o in p.opts}
-    assert flags == set(fast.flags)
-    assert valued == set(fast.options)
-    keywords = set(fast.flags.values()) | {k for k, _ in fast.options.values()}
-    assert keywords == {p.name for p in options}
-    (argument,) = [p for p in command.params if p.param_type_name == "argument"]
-    assert (fast.positionals is None) == (argument.nargs == -1)
-
-
-@pytest.mark.parametrize(
-    "args",
-    [
-        ["--help"],
-        ["-h"],
-        ["--"],
-        ["--out"],  # a missing value
-        ["--out", "--list"],  # an option where a value belongs
-        ["--out", "a", "--out", "b"],  # repeated
-        ["--provider="],
-        ["--list=yes"],
-        ["--unknown"],
-    ],
-)
-def test_what_the_fast_parser_does_not_take_goes_to_typer(args: list[str]) -> None:
-    assert parse(ARCHIVE, args) is None
-    assert fast_command(["archive", *args]) is None
-
-
-def test_the_fast_parser_takes_what_typer_takes() -> None:
-    parsed = parse(ARCHIVE, ["src", "--provider=grok", "--out", "x.tgz", "--list", "docs"])
-    assert parsed == (
-        ["src", "docs"],
-        {"provider": "grok", "out": Path("x.tgz"), "list_only": True},
-    )
-    assert fast_command(["presets"]) is None and fast_command([]) is None
-
-
 def _run(
-    capsys: pytest.CaptureFixture[str], args: list[str], *, fast: bool
+    capsys: pytest.CaptureFixture[str], args: list[str], *, process: bool
 ) -> tuple[int, str, str]:
-    code = main(args, fast=fast)
+    """``args`` run by the installed `oraculum` (``process``) or by :func:`main` here."""
+    if process:
+        done = subprocess.run([ORACULUM, *args], capture_output=True, text=True, timeout=120)
+        return done.returncode, done.stdout, done.stderr
+    code = main(args)
     captured = capsys.readouterr()
     return code, captured.out, captured.err
 
@@ -111,7 +67,7 @@ def _steady(out: str, json_mode: bool) -> object:
         ["--provider", "nope", "--out", "{out}"],
     ],
 )
-def test_both_paths_print_the_same(
+def test_the_process_prints_what_main_prints(
     case: list[str],
     json_mode: bool,
     repo: Path,
@@ -120,11 +76,12 @@ def test_both_paths_print_the_same(
     oraculum_home: Path,
 ) -> None:
     results = []
-    for fast in (True, False):
-        out = tmp_path / f"out-{fast}"
+    for process in (True, False):
+        out = tmp_path / f"out-{process}"
         out.mkdir()
         args = ["archive", *(a.replace("{out}", str(out)) for a in case), "--project", str(repo)]
-        code, stdout, stderr = _run(capsys, [*args, *(["--json"] if json_mode else [])], fast=fast)
+        args += ["--json"] if json_mode else []
+        code, stdout, stderr = _run(capsys, args, process=process)
         # A name not given is stamped with the second of the build: two builds may straddle one.
         stdout = re.sub(r"preview-\d{8}-\d{6}", "preview-STAMP", stdout.replace(str(out), "OUT"))
         if code == 0:
@@ -134,7 +91,7 @@ def test_both_paths_print_the_same(
     assert results[0] == results[1]
 
 
-def test_a_fast_start_loads_no_typer_and_no_pydantic_once_settings_are_remembered(
+def test_the_archive_command_loads_no_rich_and_no_job_engine(
     repo: Path, tmp_path: Path, oraculum_home: Path
 ) -> None:
     listing = tmp_path / "modules.json"
@@ -145,16 +102,14 @@ def test_a_fast_start_loads_no_typer_and_no_pydantic_once_settings_are_remembere
         "assert main(args) == 0 and main(args[1:]) == 0  # JSON, then words (no rich either)\n"
         "open(sys.argv[1], 'w').write(json.dumps(list(sys.modules)))\n"
     )
-    for _ in range(2):  # the first start loads the config and remembers its archive settings
-        subprocess.run([sys.executable, "-c", code, str(listing)], check=True, timeout=120)
+    subprocess.run([sys.executable, "-c", code, str(listing)], check=True, timeout=120)
     modules = set(json.loads(listing.read_text()))
-    # Nor dataclasses, whose import (with inspect) and class building cost ~20 ms of a start.
     assert not {
         m
         for m in modules
-        if m.split(".")[0] in {"typer", "click", "pydantic", "rich", "dataclasses", "inspect"}
+        if m.split(".")[0] in {"typer", "rich", "psutil", "playwright", "mcp", "aiohttp"}
+        or m.startswith(("oraculum.jobs", "oraculum.service"))
     }
-    assert "oraculum.core.config" not in modules
 
 
 def test_a_changed_config_is_read_again(
@@ -186,8 +141,7 @@ def test_columns_align_plain_text() -> None:
 def test_the_installed_command_prints_everything_and_exits_with_the_code(
     repo: Path, tmp_path: Path, oraculum_home: Path
 ) -> None:
-    # The fast start ends its process without the interpreter's teardown: the output must
-    # still be complete on a pipe, and the exit status the command's.
+    # The output is complete on a pipe, and the exit status the command's.
     argv = [sys.executable, "-c", "from oraculum.cli import entrypoint; entrypoint()"]
     built = subprocess.run(
         [*argv, "--json", "archive", "--project", str(repo), "--out", str(tmp_path / "a.tzst")],
@@ -222,7 +176,7 @@ def finished_job(
     oraculum_home: Path,  # before the submit: the job goes to the test's home, not the user's
 ) -> str:
     monkeypatch.chdir(repo)
-    monkeypatch.setenv("ORACULUM_SESSION", "fast-start")
+    monkeypatch.setenv("ORACULUM_SESSION", "hot-commands")
     args = ["--json", "submit", "-p", "Why?", "--provider", "test", "--wait", "src"]
     assert main(args) == 0
     job_id = str(json.loads(capsys.readouterr().out)["job"]["id"])
@@ -247,20 +201,20 @@ def _settled(job: Job) -> bool:
         ["status", "{id}"],
         ["status", "{prefix}"],
         ["status", "--limit", "1", "--all-projects"],
-        ["status", "--limit=1000", "--session", "fast-start"],
+        ["status", "--limit=1000", "--session", "hot-commands"],
         ["status", "0000000000000"],  # an error: same code, message and status
-        ["status", "--limit", "0"],  # typer refuses it on both paths
+        ["status", "--limit", "0"],  # click refuses it
         ["read"],
         ["read", "{id}", "--raw"],
         ["read", "{prefix}", "--full"],
         ["read", "zzzz"],
-        ["read", "{id}", "{id}"],  # one argument too many: typer's usage error
+        ["read", "{id}", "{id}"],  # one argument too many: click's usage error
         ["wait", "{id}"],
-        ["wait", "{prefix}", "--timeout", "5", "--session", "fast-start"],
+        ["wait", "{prefix}", "--timeout", "5", "--session", "hot-commands"],
         ["wait", "--timeout=0.5"],  # the session's next job: none ends, exit 5 on both
     ],
 )
-def test_status_read_and_wait_print_the_same_on_both_paths(
+def test_status_read_and_wait_print_the_same_in_the_process(
     case: list[str],
     finished_job: str,
     capsys: pytest.CaptureFixture[str],
@@ -268,18 +222,18 @@ def test_status_read_and_wait_print_the_same_on_both_paths(
 ) -> None:
     words = [a.replace("{id}", finished_job).replace("{prefix}", finished_job[:6]) for a in case]
     for args in (words, [*words, "--json"]):
-        fast = _run(capsys, args, fast=True)
-        slow = _run(capsys, args, fast=False)
-        assert (fast[0], _volatile(fast[1]), _volatile(fast[2])) == (
-            slow[0],
-            _volatile(slow[1]),
-            _volatile(slow[2]),
+        process = _run(capsys, args, process=True)
+        here = _run(capsys, args, process=False)
+        assert (process[0], _volatile(process[1]), _volatile(process[2])) == (
+            here[0],
+            _volatile(here[1]),
+            _volatile(here[2]),
         )
-    # Every case but typer's own refusals really took the fast start.
-    assert (fast_command(words) is not None) == (case not in TYPER_REFUSES)
+    # click's own refusals are usage errors.
+    assert (here[0] == 2 and "invalid_argument" in here[1]) == (case in CLICK_REFUSES)
 
 
-TYPER_REFUSES = (["status", "--limit", "0"], ["read", "{id}", "{id}"])
+CLICK_REFUSES = (["status", "--limit", "0"], ["read", "{id}", "{id}"])
 
 
 @pytest.mark.parametrize(
@@ -294,8 +248,24 @@ TYPER_REFUSES = (["status", "--limit", "0"], ["read", "{id}", "{id}"])
         ["read", "--session"],
         ["wait", "--timeout", "-1"],
         ["wait", "--timeout", "nan"],
+        ["wait", "--timeout", "inf"],
         ["wait", "a", "b"],
+        ["archive", "--out"],  # a missing value
+        ["archive", "--out", "a", "--unknown"],
+        ["archive", "--list=yes"],
     ],
 )
-def test_what_typer_refuses_is_left_to_typer(args: list[str]) -> None:
-    assert fast_command(args) is None
+def test_bad_usage_is_invalid_argument_exit_2(
+    args: list[str], capsys: pytest.CaptureFixture[str], oraculum_home: Path
+) -> None:
+    assert main(["--json", *args]) == 2
+    assert json.loads(capsys.readouterr().out)["error"]["code"] == "invalid_argument"
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(("Usage: oraculum", "Error: ")) and "Error: " in err
+
+
+@pytest.mark.parametrize("args", [["--help"], ["-h"]])
+def test_archive_help_is_help(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["archive", *args]) == 0
+    assert capsys.readouterr().out.startswith("Usage: oraculum archive [OPTIONS] [FILES]...")
