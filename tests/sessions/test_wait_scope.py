@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from homes import run_cli
 from oraculum.core.errors import OracleError
 from oraculum.jobs.store import JobStore
 from oraculum.service.wait import wait
@@ -40,3 +41,11 @@ def test_the_sessions_own_finished_job_is_delivered(project: Path) -> None:
     own = finished_job(JobStore(), project, "fresh")
     result = wait(session="fresh", cwd=project)
     assert result.done and result.job is not None and result.job["id"] == own.id
+
+
+def test_the_cli_says_nothing_to_wait_for_then_adopts_on_request(project: Path) -> None:
+    orphan = finished_job(JobStore(), project, "yesterday")
+    code, refused = run_cli("wait", "--session", "fresh", cwd=project)
+    assert code == 3 and refused["error"]["code"] == "nothing_to_wait_for", refused
+    code, adopted = run_cli("wait", "--session", "fresh", "--adopt", cwd=project)
+    assert code == 0 and adopted["job"]["id"] == orphan.id, adopted

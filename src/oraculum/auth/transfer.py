@@ -1,14 +1,14 @@
 """Carry a verified seed profile from the machine with a browser to the one without.
 
 The common set-up: the agent runs on a headless or remote machine, the person signs in on a
-laptop. `oraculum auth export` writes the laptop's signed-in seed profile (what a job clone
-keeps: cookies, local storage, preferences; no caches) into one bundle, a new 0600 file that is
-never overwritten; `oraculum auth import-seed BUNDLE` on the other machine checks it (our
-manifest, the provider, every member a plain file or directory inside the profile, bounded
-sizes, a session cookie present) and swaps it in as that provider's seed under the auth lock,
-keeping the old seed as `.prev` (`oraculum auth --rollback` puts it back). Seed profiles keep
-their cookies under Chromium's basic password store, so they read the same on any machine.
-Nothing secret ever passes through argv: only the bundle's path.
+laptop. `oraculum auth PROVIDER --export FILE` writes the laptop's signed-in seed profile (what
+a job clone keeps: cookies, local storage, preferences; no caches) into one bundle, a new 0600
+file that is never overwritten; `oraculum auth PROVIDER --import-seed FILE` on the other machine
+checks it (our manifest, the provider, every member a plain file or directory inside the
+profile, bounded sizes, a session cookie present) and swaps it in as that provider's seed under
+the auth lock, keeping the old seed as `.prev` (`oraculum auth --rollback` puts it back). Seed
+profiles keep their cookies under Chromium's basic password store, so they read the same on any
+machine. Nothing secret ever passes through argv: only the bundle's path.
 """
 
 from __future__ import annotations
@@ -220,5 +220,5 @@ def _invalid(bundle: Path, why: str) -> OracleError:
         f"{bundle} cannot be imported: {why}.",
         rejected_value=str(bundle),
         suggested_next_step="Export it again on the signed-in machine: "
-        "`oraculum auth export PROVIDER --output FILE`.",
+        "`oraculum auth PROVIDER --export FILE`.",
     )

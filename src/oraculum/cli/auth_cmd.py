@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from oraculum.cli.base import Command, argument
 from oraculum.cli.output import console, emit
+from oraculum.core.errors import ErrorCode, OracleError
 
 
 def _progress(message: str) -> None:
@@ -21,6 +24,8 @@ def _progress(message: str) -> None:
         "oraculum auth grok --from-browser chromium",
         "oraculum auth --manual             # sign in by hand in a window",
         "oraculum auth --rollback",
+        "oraculum auth chatgpt --export chatgpt.seed      # on the machine you signed in on",
+        "oraculum auth chatgpt --import-seed chatgpt.seed # on the headless one",
     ),
 )
 @argument("provider", required=False, help="chatgpt (default) or grok.")
@@ -33,14 +38,48 @@ def _progress(message: str) -> None:
     help="Import from chrome, chromium or brave, or from a profile path or Cookies file.",
 )
 @click.option("--rollback", is_flag=True, help="Put the previous seed profile (.prev) back.")
+@click.option(
+    "--export",
+    "export_to",
+    metavar="FILE",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the signed-in seed into a new 0600 FILE, for `--import-seed` elsewhere.",
+)
+@click.option(
+    "--import-seed",
+    metavar="FILE",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Make FILE (written by `--export` on a signed-in machine) this provider's seed.",
+)
 def auth_command(
-    provider: str | None, manual: bool, from_browser: str | None, rollback: bool
+    provider: str | None,
+    manual: bool,
+    from_browser: str | None,
+    rollback: bool,
+    export_to: Path | None,
+    import_seed: Path | None,
 ) -> None:
     """Sign the isolated browser profile in to the provider (imports your browser's cookies
-    read-only, or opens a sign-in window); the previous profile is kept as .prev."""
+    read-only, or opens a sign-in window); the previous profile is kept as .prev. On a machine
+    without a display, sign in elsewhere and carry the seed over (--export, --import-seed)."""
+    chosen = [manual, from_browser is not None, rollback, export_to, import_seed]
+    if sum(bool(flag) for flag in chosen) > 1:
+        raise OracleError(
+            ErrorCode.INVALID_ARGUMENT,
+            "--manual, --from-browser, --rollback, --export and --import-seed exclude each other.",
+            suggested_next_step="Pass one of them.",
+        )
     # Playwright (through the sign-in flow) loads only when this command runs.
-    from oraculum.service.auth import auth
+    from oraculum.service.auth import auth, export_auth, import_auth
 
+    carried = None
+    if export_to is not None:
+        carried = export_auth(provider, export_to)
+    elif import_seed is not None:
+        carried = import_auth(import_seed, provider)
+    if carried is not None:
+        emit(carried.to_json(), text=carried.text("cli"))
+        return
     result = auth(
         provider,
         manual=manual,

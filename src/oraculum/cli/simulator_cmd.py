@@ -1,4 +1,5 @@
-"""`oraculum simulator serve`: run the local ChatGPT (or Grok) look-alike until Ctrl+C."""
+"""`oraculum simulator serve|use`: run the local ChatGPT (or Grok) look-alike until Ctrl+C, and
+point later jobs at a running one (or back)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from oraculum.cli.base import Group
+from oraculum.cli.base import Command, Group, argument
 from oraculum.cli.output import emit
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.simulator.scenarios import PICKERS, PROVIDERS, SHELLS, ScenarioError
 
 if TYPE_CHECKING:
@@ -47,6 +48,9 @@ def _render(info: dict[str, Any], console: Console) -> None:
     if info["provider"] == "grok":
         console.print(f"  chats:    {info['url']}/c/<id>  (and {info['url']}/chat/<id>)")
     console.print(f"  control:  POST {info['url']}/__sim/scenario, GET {info['url']}/__sim/state")
+    console.print(
+        f"  use it:   oraculum simulator use {info['url']}  (real-use path; --off undoes)"
+    )
     console.print("Press Ctrl+C to stop.")
 
 
@@ -191,3 +195,33 @@ def serve_command(
         raise
     except KeyboardInterrupt:
         pass
+
+
+@simulator_group.command(
+    "use",
+    cls=Command,
+    examples=(
+        "oraculum simulator use http://127.0.0.1:8765",
+        "oraculum simulator use --off",
+    ),
+)
+@argument("url", required=False, help="The running simulator's URL (`simulator serve` prints it).")
+@click.option(
+    "--provider",
+    metavar="NAME",
+    help="The provider whose jobs go there (default: the simulator's).",
+)
+@click.option("--off", is_flag=True, help="Put your own global config back.")
+def use_command(url: str | None, provider: str | None, off: bool) -> None:
+    """Point later jobs at a running simulator (a seed of its own, signed in through it), so the
+    real-use path runs against it; --off restores your config byte for byte."""
+    from oraculum.service.simulator_use import stop_using_simulator, use_simulator
+
+    if off == (url is not None):
+        raise OracleError(
+            ErrorCode.INVALID_ARGUMENT,
+            "Pass the simulator's URL, or --off (not both).",
+            suggested_next_step="oraculum simulator use http://127.0.0.1:8765",
+        )
+    result = stop_using_simulator() if url is None else use_simulator(url, provider)
+    emit(result.to_json(), text=result.text("cli"))

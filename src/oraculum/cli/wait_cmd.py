@@ -4,6 +4,7 @@ wake-up, with a live phase line on a terminal (`submit --wait` waits the same wa
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,23 +26,30 @@ def wait_with_live_line(
     session: str | None,
     timeout_s: float | None,
     cwd: Path | None = None,
+    adopt: bool = False,
 ) -> WaitResult:
-    """Run the wait, showing `<job>: <phase> · <elapsed>` on a terminal (not in JSON mode)."""
+    """Run the wait, showing `<job>: <phase> · <age>` on a terminal (not in JSON mode): the
+    job's own age, not how long this wait has waited."""
     from oraculum.service.summary import describe_age
     from oraculum.service.wait import wait
 
+    def run(progress: Callable[[dict[str, Any]], None] | None = None) -> WaitResult:
+        return wait(
+            job_id, session=session, timeout_s=timeout_s, cwd=cwd, on_progress=progress, adopt=adopt
+        )
+
     if MODE.json or not console().is_terminal:
-        return wait(job_id, session=session, timeout_s=timeout_s, cwd=cwd)
+        return run()
     started = time.monotonic()
     label = job_id or "next job of this session"
     with console().status(f"{label}: waiting…") as line:
 
         def progress(event: dict[str, Any]) -> None:
-            phase = event.get("phase", "waiting")
-            elapsed = describe_age(time.monotonic() - started)
-            line.update(f"{event.get('jobId', label)}: {phase} · {elapsed}")
+            phase = event.get("phase", "waiting").replace("_", " ")
+            age = event.get("ageSeconds", time.monotonic() - started)
+            line.update(f"{event.get('jobId', label)}: {phase} · {describe_age(age)} old")
 
-        return wait(job_id, session=session, timeout_s=timeout_s, cwd=cwd, on_progress=progress)
+        return run(progress)
 
 
 def _ended(result: WaitResult) -> int:
@@ -109,8 +117,21 @@ def show_answer(result: WaitResult) -> int:
     help="Job id, short form or prefix (any project); omit for the session's next.",
 )
 @SESSION
-@click.option("--timeout", type=Seconds(), help="Give up after this many seconds (exit 5).")
-def wait_command(job: str | None, session: str | None, timeout: float | None) -> int:
+@click.option(
+    "--timeout",
+    type=Seconds(),
+    help="Give up after this many seconds (exit 5); without JOB, also wait for a background "
+    "task's notice.",
+)
+@click.option(
+    "--adopt",
+    is_flag=True,
+    help="Also take the finished jobs of this project's ended sessions (a plain wait is told "
+    "only of its own session's jobs).",
+)
+def wait_command(job: str | None, session: str | None, timeout: float | None, adopt: bool) -> int:
     """Block until the job ends (or, without JOB, until the session's next job ends) and print
-    the wake-up text. Exit 6 when that job failed or was cancelled."""
-    return finish_wait(wait_with_live_line(job, session=session, timeout_s=timeout))
+    the wake-up text. Exit 6 when that job failed or was cancelled; exit 3
+    (nothing_to_wait_for) at once when, without JOB or --timeout, the session has nothing
+    queued, running or due."""
+    return finish_wait(wait_with_live_line(job, session=session, timeout_s=timeout, adopt=adopt))

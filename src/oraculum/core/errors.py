@@ -146,7 +146,7 @@ class ErrorCode(StrEnum):
         "auth_bundle_invalid",
         _INPUT,
         _FINAL,
-        "a seed bundle to import is not one `oraculum auth export` wrote, or holds no session",
+        "a seed bundle to import is not one `oraculum auth --export` wrote, or holds no session",
     )
     AUTH_CHALLENGE = (
         "auth_challenge",

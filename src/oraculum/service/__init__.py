@@ -16,6 +16,7 @@ __all__ = [
     "prompt",
     "read",
     "selfcheck",
+    "simulator_use",
     "status",
     "submit",
     "summary",

@@ -1,6 +1,7 @@
 """`auth`: create or repair the signed-in seed profile of a provider (`oraculum auth`,
 `oracle_auth`), put the previous one back (`--rollback`), or carry a signed-in seed to another
-machine (`auth export` on the machine with a browser, `auth import-seed` on the headless one)."""
+machine (`auth --export` on the machine with a browser, `auth --import-seed` on the headless
+one)."""
 
 from __future__ import annotations
 
@@ -81,8 +82,8 @@ def export_auth(provider: str | None, bundle: Path, *, cwd: Path | None = None) 
         facts = export_seed(seed, name, provider_urls(config, name)[0], bundle.absolute())
     message = (
         f"Exported the signed-in {name} seed ({facts.files} files) to {bundle}. It signs in as "
-        f"you: copy it only to a machine you trust, run `oraculum auth import-seed {bundle.name}` "
-        "there, then delete it."
+        f"you: copy it only to a machine you trust, run `oraculum auth {name} --import-seed "
+        f"{bundle.name}` there, then delete it."
     )
     return AuthResult(name, "export", seed, None, None, message, bundle=bundle.absolute())
 
