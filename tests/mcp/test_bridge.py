@@ -12,6 +12,7 @@ import pytest
 
 from mcp import Client
 from oraculum.cli import main
+from oraculum.jobs.store import JobStore
 from oraculum.mcp.bridge import BRIDGE_TOOLS
 from oraculum.mcp.prompts import BRIDGE_WAKEUP, MCP_WAKEUP, followup_prompt, oracle_prompt
 from oraculum.mcp.server import OracleMcp, build_server
@@ -74,7 +75,8 @@ def test_call_submits_a_job_of_the_session(project: Path) -> None:
     submitted = bridge("call", "oracle_submit", stdin=json.dumps(arguments))
     assert submitted["isError"] is False, submitted["text"]
     job = submitted["data"]["job"]
-    assert job["sessionId"] == "bridge-test" and job["id"] in submitted["text"]
+    assert JobStore().load(job["id"]).session_id == "bridge-test"
+    assert job["id"] in submitted["text"]
     # pi has no oracle_wait: the result says the wake-up comes as a new message.
     assert submitted["text"].splitlines()[-1] == f"Stop now: {BRIDGE_WAKEUP}."
     assert "oracle_wait" not in submitted["text"]

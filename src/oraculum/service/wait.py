@@ -91,6 +91,11 @@ class WaitResult:
         return self._still_open_mcp()
 
     def _still_open_mcp(self) -> str:
+        return " ".join(self.still_open())
+
+    def still_open(self) -> tuple[str, str]:
+        """A timeout, in MCP terms: what is still open, and what next (call again, or let the
+        wake-up come)."""
         waited = f"{self.elapsed_seconds:.0f} s"
         job = self.job
         if job is None:
@@ -101,10 +106,11 @@ class WaitResult:
             text = (
                 f"Oracle job {job['id']} is still {job['status']} ({job['phase']}) after {waited}."
             )
-        return text + (
-            f" It keeps running: call {again} again, or stop and let the wake-up arrive in a later "
+        step = (
+            f"It keeps running: call {again} again, or stop and let the wake-up arrive in a later "
             "oracle tool result."
         )
+        return text, step
 
 
 def _progress_event(job: Job | None, elapsed: float) -> dict[str, Any]:
