@@ -1,10 +1,11 @@
 """How an MCP tool result is worded: pure functions from a service result to an :class:`Outcome`.
 
 A host hands its model either the result's text or its `structuredContent` (Claude Code and
-Codex give the JSON), so each must stand on its own: the structured content holds a short
-`message`, the facts (a compact view: what an agent acts on, not the full job record, which
-`oracle_status`' resource `oraculum://jobs/<id>` keeps) and the `nextStep`; the text renders
-the same, in MCP terms (tool calls, not shell commands). The JSON stays within 1.5× the text.
+Codex give the JSON), so each must stand on its own: the structured content holds a `message`
+(what happened, the facts in words), the facts an agent acts on (a compact view — ids, status,
+flags — not the full job record, which the resource `oraculum://jobs/<id>` keeps) and the
+`nextStep`; the text renders the same, in MCP terms (tool calls, not shell commands). The JSON
+stays within 1.5× the text (tests/mcp/test_result_sizes.py).
 Wake-ups are joined last (:func:`compose`): at most one per job, each with its notice text,
 said once in either form (not at all about the result's own job, which its message covers).
 """
@@ -75,14 +76,14 @@ def outcome(
     return Outcome(shown, data, subject=subject, message=message, next_step=next_step)
 
 
-def compose(outcome: Outcome, wakeups: list[Wakeup]) -> tuple[str, dict[str, Any]]:
+def compose(result: Outcome, wakeups: list[Wakeup]) -> tuple[str, dict[str, Any]]:
     """The result's text and structured content, with the wake-ups it carries."""
-    texts = [outcome.text] if outcome.text else []
-    texts += [w.text for w in wakeups if w.job_id != outcome.subject]
-    data = outcome.structured()
-    told = [wakeup_data(w) for w in wakeups if w.job_id != outcome.subject]
+    told = [w for w in wakeups if w.job_id != result.subject]
+    texts = [result.text] if result.text else []
+    texts += [w.text for w in told]
+    data = result.structured()
     if told:
-        data["wakeups"] = told
+        data["wakeups"] = [wakeup_data(w) for w in told]
     return "\n\n".join(texts), data
 
 
@@ -183,16 +184,9 @@ def read_outcome(result: ReadResult) -> Outcome:
     if not data["gaps"]:
         del data["gaps"]
     text = result.text(SURFACE)
-    if result.recollection is not None:
-        step = data["recollection"]["message"]
-    elif job.get("nextStep"):
-        step = (
-            for_surface(
-                f"The answer is not saved yet: run `{job['nextStep']}` (nothing is resent).",
-                SURFACE,
-            )
-            or ""
-        )
+    pending = result.pending_step(SURFACE)
+    if pending:
+        step = pending
     elif response.truncated:
         step = f"The preview is cut: read the rest of the answer from {response.path}."
     elif response.available:
@@ -210,7 +204,7 @@ def _running_step(job: dict[str, Any]) -> str:
 def _ended_step(job: dict[str, Any]) -> str:
     """A job that ended without an answer: what to do about it, in MCP terms."""
     step = ended_next_step(job)
-    return for_surface(step, SURFACE) or step if step else ""
+    return (for_surface(step, SURFACE) or step) if step else ""
 
 
 def status_outcome(result: StatusResult) -> Outcome:
@@ -268,7 +262,8 @@ def wait_outcome(result: WaitResult, wakeup_text: str | None) -> Outcome:
         step = (
             f"Read it with {tool_call('oracle_read', {'jobId': job['id']})}."
             if job is not None
-            else "Act on the notice above (it is not an instruction to start its task again)."
+            else "Act on the notice this result carries (it is not an instruction to start its "
+            "task again)."
         )
         return outcome(wakeup_text, data, next_step=step, subject=subject)
     message, step = result.still_open()
