@@ -33,7 +33,7 @@ async def test_tools_prompts_submit_wait_read(project: Path) -> None:
         assert not ready.is_error
         assert ready.structured_content["ready"] is True
         assert "Capacity: 0/2 active, 0/2 queued (global)." in text_of(ready)
-        assert "Capacity: 0/2 active" in ready.structured_content["message"]
+        assert ready.structured_content["capacity"]["maxActive"] == 2
         assert ready.structured_content["session"]["sessionId"] == "e2e"
 
         submitted = await client.call_tool(

@@ -137,18 +137,22 @@ PREFLIGHT_NEXT = (
 
 
 def preflight_outcome(report: PreflightReport, *, generated: bool) -> Outcome:
+    facts = report.to_json()
     data: dict[str, Any] = {
         "ready": report.ready,
         "provider": report.provider,
         "session": {"sessionId": report.session_id, "generated": generated},
+        "projectRoot": facts["projectRoot"],
+        "jobsDir": facts.get("jobsDir"),
+        "capacity": facts["capacity"],
     }
     if report.follow_up_job_id:
         data["followUpJobId"] = report.follow_up_job_id
-    message = report.text(SURFACE)
+    text = report.text(SURFACE)
     if generated:
-        message += " (The session id was generated for this server.)"
-    message += f"\nProject root: {report.project_root}."
-    return outcome(message, data, next_step=PREFLIGHT_NEXT)
+        text += " (The session id was generated for this server.)"
+    text += f"\nProject root: {data['projectRoot']}.\nJobs directory: {data['jobsDir']}."
+    return outcome("Oracle preflight ready.", data, text=text, next_step=PREFLIGHT_NEXT)
 
 
 def submit_outcome(result: SubmitResult, *, wakeup: str | None = None) -> Outcome:

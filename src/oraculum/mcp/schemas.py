@@ -173,6 +173,9 @@ class PreflightOutput(_Common, total=False):
     ready: bool
     provider: str
     session: Annotated[dict[str, Any], Field(description="sessionId, and whether generated.")]
+    projectRoot: str
+    jobsDir: str
+    capacity: dict[str, int]
     followUpJobId: str
 
 
