@@ -141,7 +141,7 @@ class ErrorData(TypedDict, total=False):
 class WakeupData(TypedDict, total=False):
     jobId: str
     noticeId: Annotated[str, Field(description="A background task's notice (not a job).")]
-    kind: Annotated[str, Field(description="The notice's task kind (browser_fetch, …).")]
+    kind: Annotated[str, Field(description="The notice's task kind (fetch, codex_search, …).")]
     status: Annotated[str, Field(description="How the job or task ended.")]
     attempt: Annotated[int, Field(description="1, 2 or 3: reminders until the job is read.")]
     adopted: Annotated[bool, Field(description="Delivered to this session for a gone one.")]
