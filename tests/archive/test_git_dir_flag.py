@@ -17,6 +17,7 @@ from oraculum.cli import main
 from oraculum.core.errors import OracleError
 from oraculum.jobs.store import JobStore
 from oraculum.service.submit import submit
+from oraculum.service.summary import job_summary
 
 from .support import git_init, tree_listing, write
 
@@ -96,6 +97,6 @@ async def test_mcp_submit_takes_include_git_dir(project: Path, tmp_path: Path) -
             {"prompt": "q", "files": [".git"], "provider": "test", "includeGitDir": True},
         )
         assert not allowed.is_error, allowed.content[0].text
-        job = allowed.structured_content["job"]
+        job = job_summary(JobStore().load(allowed.structured_content["job"]["id"]))
         assert b".git/HEAD" in _archived(job, tmp_path / "x")
     finished(job["id"])

@@ -65,7 +65,7 @@ async def test_a_pong_is_delivered_once_and_the_tools_answer_in_shape(
     assert bare.is_error and bare.structured_content["error"]["code"] == "invalid_argument"
     assert "wakeups" in done.structured_content, (done.content[0].text, started.content[0].text)
     [pong] = done.structured_content["wakeups"]
-    assert pong["kind"] == "subagent" and pong["data"]["status"] == "completed"
+    assert pong["kind"] == "subagent" and pong["status"] == "complete"
     assert "the child's report" in done.content[0].text
     assert "wakeups" not in listed.structured_content  # delivered exactly once
     [row] = listed.structured_content["subagents"]

@@ -14,6 +14,7 @@ import pytest
 
 from mcp import Client
 from oraculum.cli import main
+from oraculum.jobs.store import JobStore
 from oraculum.mcp.bridge import BRIDGE_TOOLS, HOST_WORDS, host_words
 from oraculum.mcp.families.scheduler import submitted_outcome
 from oraculum.mcp.prompts import BRIDGE_WAKEUP, MCP_WAKEUP, followup_prompt, oracle_prompt
@@ -69,7 +70,9 @@ def test_described_tools_speak_the_hosts_words(project: Path) -> None:
 async def test_each_reworded_phrase_is_mcps_own(project: Path) -> None:
     async with Client(build_server(OracleMcp("words", cwd=project), profile="all")) as client:
         served = json.dumps([t.model_dump() for t in (await client.list_tools()).tools])
-    scheduled = submitted_outcome({"schedule": {"id": "s-1", "nextRuns": []}}).text
+    scheduled = submitted_outcome(
+        {"schedule": {"id": "s-1", "nextRuns": [], "state": "active"}}
+    ).text
     stale = [mcp for mcp, _ in HOST_WORDS if mcp not in served + MCP_WAKEUP + scheduled]
     assert stale == [], "MCP no longer says these: update HOST_WORDS"
     # A scheduler_submit result through a bridge (its outcomes start turns there).
@@ -109,7 +112,8 @@ def test_call_submits_a_job_of_the_session(project: Path) -> None:
     submitted = bridge("call", "oracle_submit", stdin=json.dumps(arguments))
     assert submitted["isError"] is False, submitted["text"]
     job = submitted["data"]["job"]
-    assert job["sessionId"] == "bridge-test" and job["id"] in submitted["text"]
+    assert JobStore().load(job["id"]).session_id == "bridge-test"
+    assert job["id"] in submitted["text"]
     # pi has no oracle_wait: the result says the wake-up comes as a new message.
     assert submitted["text"].splitlines()[-1] == f"Stop now: {BRIDGE_WAKEUP}."
     assert "oracle_wait" not in submitted["text"]

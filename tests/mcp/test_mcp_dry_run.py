@@ -37,8 +37,10 @@ async def test_dry_run_returns_what_would_be_sent_and_creates_nothing(project: P
         assert dry["estimatedTokens"]["total"] == (
             dry["estimatedTokens"]["prompt"] + dry["estimatedTokens"]["archive"]
         )
-        assert dry["capacityLine"] == "Capacity: 0/2 active, 0/2 queued (global)."
+        assert dry["capacity"] == {"active": 0, "maxActive": 2, "queued": 0, "maxQueued": 2}
         text = text_of(result)
+        assert "Capacity: 0/2 active, 0/2 queued (global)." in text
+        assert "without dryRun" in result.structured_content["nextStep"]
         assert text.startswith("Dry run: nothing was sent and no job was created.")
         assert text.endswith("Prompt as it will be typed:\nCompare the two parsers.")
     assert list(jobs_dir().iterdir()) == []  # no job, no staging

@@ -7,6 +7,7 @@ from pathlib import Path
 import anyio
 import pytest
 
+from oraculum.jobs.store import JobStore
 from oraculum.mcp.bridge import BRIDGE_TOOLS
 
 from .support import mcp_client, text_of
@@ -32,6 +33,7 @@ async def test_tools_prompts_submit_wait_read(project: Path) -> None:
         assert not ready.is_error
         assert ready.structured_content["ready"] is True
         assert "Capacity: 0/2 active, 0/2 queued (global)." in text_of(ready)
+        assert ready.structured_content["capacity"]["maxActive"] == 2
         assert ready.structured_content["session"]["sessionId"] == "e2e"
 
         submitted = await client.call_tool(
@@ -39,8 +41,10 @@ async def test_tools_prompts_submit_wait_read(project: Path) -> None:
         )
         assert not submitted.is_error, text_of(submitted)
         job = submitted.structured_content["job"]
-        assert job["sessionId"] == "e2e" and job["status"] in ("submitted", "waiting")
+        assert job["status"] in ("submitted", "waiting")
+        assert JobStore().load(job["id"]).session_id == "e2e"
         assert f"Oracle job {job['id']} dispatched" in text_of(submitted)
+        assert submitted.structured_content["nextStep"].startswith("Stop now:")
 
         progress: list[tuple[float, float | None, str | None]] = []
 
@@ -63,7 +67,8 @@ async def test_tools_prompts_submit_wait_read(project: Path) -> None:
         read = await client.call_tool("oracle_read", {"jobId": job["id"]})
         assert not read.is_error
         assert "Test answer to: What is 6 x 7?" in text_of(read)
-        assert read.structured_content["job"]["wakeup"]["settled"] is True
+        assert read.structured_content["response"]["preview"] == "Test answer to: What is 6 x 7?\n"
+        assert JobStore().load(job["id"]).wakeup_settled_at is not None
 
         resource = await client.read_resource(f"oraculum://jobs/{job['id']}/response")
         assert resource.contents[0].text == "Test answer to: What is 6 x 7?\n"
@@ -84,7 +89,7 @@ async def test_errors_are_tool_errors_with_codes(project: Path) -> None:
         )
         assert missing.is_error
         assert missing.structured_content["error"]["code"] == "archive_input_missing"
-        assert missing.structured_content["error"]["rejectedValue"] == "nope.py"
+        assert "nope.py" in missing.structured_content["error"]["message"]  # named once
 
         cancel = await client.call_tool("oracle_cancel", {})
         assert cancel.is_error and cancel.structured_content["error"]["code"] == "invalid_argument"
@@ -115,3 +120,4 @@ async def test_generated_session_and_wakeups_in_results(project: Path) -> None:
                 carried = next((w for w in wakeups if w["jobId"] == job_id), None)
         assert carried["status"] == "complete" and carried["attempt"] == 1
         assert f"Oracle job {job_id} is complete." in text_of(result)
+        assert "not an instruction" in carried["text"]

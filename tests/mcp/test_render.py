@@ -10,6 +10,7 @@ from oraculum.mcp.render import (
     Outcome,
     compose,
     error_outcome,
+    outcome,
     read_outcome,
     status_outcome,
     wait_outcome,
@@ -70,22 +71,37 @@ def test_error_outcome_rewrites_message_and_step() -> None:
         "Oracle job not found: abcd (see `oraculum status`).",
         suggested_next_step="Run `oraculum status` to list job ids.",
     )
-    outcome = error_outcome(error)
-    assert outcome.is_error
-    assert outcome.text == (
+    refused = error_outcome(error)
+    assert refused.is_error
+    assert refused.text == (
         "[job_not_found] Oracle job not found: abcd (see `oracle_status`).\n"
         "Suggested next step: Call `oracle_status` to list job ids."
     )
-    assert outcome.data["error"]["suggestedNextStep"] == "Call `oracle_status` to list job ids."
+    assert refused.data["error"]["suggestedNextStep"] == "Call `oracle_status` to list job ids."
 
 
 def test_compose_says_a_wakeup_once_and_not_for_the_results_own_job() -> None:
-    outcome = Outcome("Oracle job a is complete.", {"done": True}, subject="a")
-    text, data = compose(outcome, [wakeup("a"), wakeup("b", 2)])
-    assert text == "Oracle job a is complete.\n\nOracle job b is complete."
-    assert [(w["jobId"], w["attempt"]) for w in data["wakeups"]] == [("a", 1), ("b", 2)]
-    assert all("text" not in w for w in data["wakeups"])
+    result = outcome("Oracle job a is complete.", {"done": True}, next_step="Read a.", subject="a")
+    text, data = compose(result, [wakeup("a"), wakeup("b", 2)])
+    assert text == "Oracle job a is complete.\nRead a.\n\nOracle job b is complete."
+    assert data == {
+        "message": "Oracle job a is complete.",
+        "done": True,
+        "nextStep": "Read a.",
+        "wakeups": [
+            {"jobId": "b", "status": "complete", "attempt": 2, "text": "Oracle job b is complete."}
+        ],
+    }
     assert compose(Outcome("x", {}), []) == ("x", {})
+
+
+def test_an_outcome_says_its_message_and_next_step_in_both_forms() -> None:
+    said = outcome("Done.", {"id": 1}, text="Done: 1 file.", next_step="Stop now.")
+    assert said.text == "Done.\nDone: 1 file.\nStop now."
+    assert said.structured() == {"message": "Done.", "id": 1, "nextStep": "Stop now."}
+    assert outcome("Done.", {}, text="Done. Stop now.", next_step="Stop now.").text == (
+        "Done. Stop now."
+    )
 
 
 def test_one_status_has_no_python_booleans() -> None:
@@ -116,26 +132,25 @@ def test_status_list_keeps_its_json_and_shows_agents_brief_rows() -> None:
     assert list(shape) == ["jobs", "recentJobIds", "project", "problems"]
     assert shape["recentJobIds"] == ["abcd"] and shape["project"] == "/proj"
     assert "problems" not in JobList([], None).to_json()
-    outcome = status_outcome(listed)
-    assert outcome.data["jobs"] == [
-        {"id": "abcd", "status": "waiting", "phase": "p", "provider": "test"}
-    ]
-    assert outcome.data["problems"] == [{"code": "job_corrupt"}]
-    assert outcome.text == "Recent oracle jobs (newest first):\n- abcd: waiting (p), test"
-    assert status_outcome(JobList([], None)).text == "No oracle jobs in this project yet."
+    listed_outcome = status_outcome(listed)
+    assert listed_outcome.data["recentJobIds"] == ["abcd"]
+    assert listed_outcome.data["problems"] == [{"code": "job_corrupt"}]
+    assert listed_outcome.message == "Recent oracle jobs (newest first):\n- abcd: waiting (p), test"
+    assert listed_outcome.text.startswith(listed_outcome.message + "\nDetails of one: ")
+    assert status_outcome(JobList([], None)).message == "No oracle jobs in this project yet."
 
 
 def test_timed_out_wait_says_call_again() -> None:
     job = {"id": "abcd", "status": "waiting", "phase": "awaiting_response"}
     result = WaitResult(False, job, 45.0, message="Oracle job abcd is still waiting.")
-    outcome = wait_outcome(result, None)
-    assert not outcome.is_error
-    assert outcome.text.startswith(
-        "Oracle job abcd is still waiting (awaiting_response) after 45 s."
-    )
-    assert 'call `oracle_wait {"jobId": "abcd"}` again' in outcome.text
+    still = wait_outcome(result, None)
+    assert not still.is_error
+    assert still.text.startswith("Oracle job abcd is still waiting (awaiting_response) after 45 s.")
+    assert 'call `oracle_wait {"jobId": "abcd"}` again' in still.text
+    assert still.next_step in still.text and still.message in still.text
+    assert 'call `oracle_wait {"jobId": "abcd"}` again' in still.next_step
     assert result.text("cli") == "Oracle job abcd is still waiting."
-    assert outcome.data == {"done": False, "job": job, "elapsedSeconds": 45.0}
+    assert still.data == {"done": False, "job": {"id": "abcd"}, "elapsedSeconds": 45.0}
 
 
 def test_delivered_wait_keeps_its_json_and_prints_each_wakeup() -> None:
@@ -146,14 +161,15 @@ def test_delivered_wait_keeps_its_json_and_prints_each_wakeup() -> None:
     assert list(shape) == ["done", "job", "wakeup", "wakeups", "delivered", "elapsedSeconds"]
     assert shape["wakeup"] == second.to_dict() and shape["delivered"] is True
     assert result.text("cli") == "Oracle job abcd is complete.\nOracle job efgh is complete."
-    outcome = wait_outcome(result, "Oracle job abcd is complete.")
-    assert outcome.subject == "abcd" and set(outcome.data) == {"done", "job", "elapsedSeconds"}
+    delivered = wait_outcome(result, "Oracle job abcd is complete.")
+    assert delivered.subject == "abcd" and set(delivered.data) == {"done", "job", "elapsedSeconds"}
     watched = WaitResult(True, None, 0.5)  # a host's watch: its wake-ups ride on its own result
     assert list(watched.to_json()) == ["done", "job", "elapsedSeconds"]
 
 
 def test_read_gaps_are_plain_words() -> None:
     job = {"id": "abcd", "status": "failed", "phase": "failed", "artifactsPath": "/a"}
+    job["workerLogPath"] = "/w.log"
     gaps = {"recollectionNeeded": True, "requiredMissing": ["code block", "sources"]}
     result = ReadResult(job, ResponseFile(Path("/r.md"), False), gaps, [])
     text = read_outcome(result).text
@@ -171,11 +187,12 @@ def test_read_keeps_its_json_and_words_the_recollection_per_surface() -> None:
     assert list(shape) == ["job", "response", "gaps", "artifacts", "recollection"]
     assert list(shape["response"]) == ["path", "available", "chars", "preview", "truncated"]
     assert shape["recollection"] == {"started": False, "message": again.message}
-    outcome = read_outcome(result)
+    read_it = read_outcome(result)
     worded = 'Call `oracle_read {"jobId": "abcd"}` in a minute.'
-    assert outcome.data["recollection"]["message"] == worded and worded in outcome.text
-    assert "Artifacts: 1 in /a" in outcome.text
-    assert "(truncated; the rest is in /r.md)" in outcome.text
+    assert read_it.data["recollection"]["message"] == worded and worded in read_it.text
+    assert read_it.next_step == worded
+    assert "Artifacts: 1 in /a" in read_it.text and read_it.data["artifactsPath"] == "/a"
+    assert "(truncated; the rest is in /r.md)" in read_it.text
     assert "Run `oraculum read abcd`" in result.text("cli")
     started = Recollection(True, "Started.", 42).to_json()
     assert list(started) == ["started", "pid", "message"]

@@ -36,7 +36,7 @@ async def test_start_list_output_stop(project: Path) -> None:
         )
         assert not started.is_error
         record = started.structured_content["process"]
-        assert record["state"] == "running" and record["cwd"] == str(project)
+        assert record["state"] == "running" and f" in {project}." in started.content[0].text
         out = await _wait_ready(client, record["id"])
         assert out["stdoutOmittedBytes"] == 0
         listed = await client.call_tool("managed_process_list", {})

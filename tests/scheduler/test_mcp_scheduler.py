@@ -38,8 +38,8 @@ async def test_submit_then_the_wake_arrives_in_a_later_result(sched) -> None:  #
             },
         )
         assert not done.is_error, text_of(done)
-        schedule = done.structured_content["schedule"]
-        assert schedule["sessionId"] == "mcp-sched"
+        schedule = Store().schedule(done.structured_content["schedule"]["id"])
+        assert schedule["session_id"] == "mcp-sched"
         assert schedule["payload"]["cwd"] == str(sched.root.resolve())
         assert "wakes this session once" in text_of(done)
 

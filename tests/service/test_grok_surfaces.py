@@ -152,7 +152,8 @@ async def test_mcp_oracle_preflight_and_submit_with_provider_grok(grok_project: 
         )
         assert not submitted.is_error, text_of(submitted)
         summary = submitted.structured_content["job"]
-        assert summary["provider"] == "grok" and summary["selection"]["mode"] == "heavy"
+        assert "(grok, Grok Heavy)" in text_of(submitted)
     job = await asyncio.to_thread(finished, summary["id"])
     assert job.status == Status.COMPLETE, job.error
+    assert job.selection.mode == "heavy"
     assert job.provider == "grok" and job.conversation_id

@@ -54,7 +54,7 @@ async def test_one_search_delivers_exactly_one_notice(
         later = await client.call_tool("oracle_wait", {"timeoutSeconds": 1})
     [notice] = done.structured_content["wakeups"]
     assert notice["kind"] == "codex_search"
-    assert notice["data"]["taskId"] == task_id and notice["data"]["ok"] is True
+    assert task_id in notice["text"] and notice["status"] == "complete"
     assert "answer to: ok who wrote it?" in done.content[0].text
     assert "wakeups" not in later.structured_content  # delivered once
 

@@ -4,6 +4,7 @@ wrong with it, so an agent can fix the call (the SDK's own refusal is pydantic's
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -47,7 +48,7 @@ def tool_problem(schemas: Mapping[str, Any], name: object, arguments: object) ->
         allowed_values=first.get("allowed"),
         suggested_next_step=f"Fix the arguments (the tool's input schema describes each one) and "
         f"call {name} again.",
-        details={"tool": name, "problems": [_public(p) for p in problems]},
+        details={"tool": name, "problems": [_public(p, first) for p in problems]},
     )
 
 
@@ -101,6 +102,8 @@ def _schema_problems(validator: Any, arguments: object) -> list[dict[str, Any]]:
         elif path:
             problem["value"] = error.instance
         if error.validator == "enum":
+            # The values are listed once, as the error's allowedValues (and in its text).
+            problem["problem"] = f"{json.dumps(error.instance)} is not an allowed value"
             problem["allowed"] = list(error.validator_value)
         problems.append(problem)
         if len(problems) == MAX_PROBLEMS:
@@ -108,5 +111,7 @@ def _schema_problems(validator: Any, arguments: object) -> list[dict[str, Any]]:
     return problems
 
 
-def _public(problem: dict[str, Any]) -> dict[str, Any]:
-    return {key: problem[key] for key in ("argument", "problem", "allowed") if key in problem}
+def _public(problem: dict[str, Any], first: dict[str, Any]) -> dict[str, Any]:
+    """A problem as `details` lists it; the first one's allowed values are the error's own."""
+    keys = ("argument", "problem") if problem is first else ("argument", "problem", "allowed")
+    return {key: problem[key] for key in keys if key in problem}

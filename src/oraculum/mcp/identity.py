@@ -1,8 +1,9 @@
-"""What the server says about itself in the `initialize` handshake.
+"""What the server says about itself when a client opens: the `initialize` handshake (protocol
+2025-11-25 and earlier) and `server/discover` (2026-07-28).
 
-A light module (no SDK import): the stdio entry answers `initialize` from it before the SDK
-has loaded (see :mod:`oraculum.mcp.stdio`), and the SDK server is built from the same values,
-so the two answers cannot drift apart (the entry also compares them at run time).
+A light module (no SDK import): the stdio entry answers either from it before the SDK has
+loaded (see :mod:`oraculum.mcp.stdio`), and the SDK server is built from the same values, so
+the answers cannot drift apart (the entry also compares them at run time).
 """
 
 from __future__ import annotations
@@ -32,6 +33,20 @@ CAPABILITIES: dict[str, Any] = {
 # The `initialize` handshake's protocol revisions (the SDK's HANDSHAKE_PROTOCOL_VERSIONS; a test
 # keeps the two equal): a client asking for another one is offered the newest.
 HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+# The per-request-envelope revisions `server/discover` offers (the SDK's MODERN_PROTOCOL_VERSIONS).
+MODERN_VERSIONS = ("2026-07-28",)
+# The `_meta` keys of a 2026-07-28 request's envelope, and of the server's identity in a result.
+PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
+CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo"
+CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
+SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"
+# At 2026-07-28 change notifications travel on `subscriptions/listen` streams, which the server
+# serves: the SDK then advertises every list as changeable and resources as subscribable.
+MODERN_CAPABILITIES: dict[str, Any] = {
+    "prompts": {"listChanged": True},
+    "resources": {"subscribe": True, "listChanged": True},
+    "tools": {"listChanged": True},
+}
 
 
 def initialize_result(requested: str) -> dict[str, Any]:
@@ -42,4 +57,18 @@ def initialize_result(requested: str) -> dict[str, Any]:
         "capabilities": CAPABILITIES,
         "serverInfo": {"name": NAME, "version": VERSION},
         "instructions": INSTRUCTIONS,
+    }
+
+
+def discover_result() -> dict[str, Any]:
+    """The `server/discover` result (2026-07-28), as the SDK server stamps it: its versions,
+    capabilities and instructions, its identity in `_meta`, and no caching."""
+    return {
+        "supportedVersions": list(MODERN_VERSIONS),
+        "capabilities": MODERN_CAPABILITIES,
+        "instructions": INSTRUCTIONS,
+        "resultType": "complete",
+        "ttlMs": 0,
+        "cacheScope": "private",
+        "_meta": {SERVER_INFO_KEY: {"name": NAME, "version": VERSION}},
     }

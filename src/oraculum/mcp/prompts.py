@@ -3,16 +3,25 @@
 It follows the seed's `/oracle` flow: preflight first and before any expensive preparation,
 context-rich archives up to the provider ceiling, `archive_too_large` retried with a smaller
 selection at most twice in total, and a hard stop after a successful or queued submit.
+
+Some hosts cut a slash command's argument: Claude Code hands
+`/mcp__oraculum__oracle review notes.txt and explain X` over as `{"request": "review"}`. A
+request that looks cut (:func:`looks_cut`) reaches the agent with a note quoting what arrived
+and telling it to take the whole request from the user's message (:func:`as_received`).
 """
 
 from __future__ import annotations
+
+import json
 
 __all__ = [
     "BRIDGE_WAKEUP",
     "FOLLOWUP_PROMPT",
     "MCP_WAKEUP",
     "ORACLE_PROMPT",
+    "as_received",
     "followup_prompt",
+    "looks_cut",
     "oracle_prompt",
 ]
 
@@ -77,3 +86,34 @@ def oracle_prompt(request: str, *, wakeup: str = MCP_WAKEUP) -> str:
 
 def followup_prompt(job_id: str, request: str, *, wakeup: str = MCP_WAKEUP) -> str:
     return FOLLOWUP_PROMPT.format(job_id=job_id, request=request, wakeup=wakeup)
+
+
+_QUOTES = ('"', "'", "\u201c", "\u201d", "\u2018", "\u2019")
+_PAIRS = {"\u201c": "\u201d", "\u2018": "\u2019"}  # typographic quotes close with another
+
+
+def looks_cut(request: str) -> bool:
+    """Whether a prompt argument looks like the first word of a longer request: one word, or
+    an opening quote that never closes."""
+    text = request.strip()
+    if len(text.split()) <= 1:
+        return True
+    opening = text[0]
+    if opening not in _QUOTES:
+        return False
+    closing = _PAIRS.get(opening, opening)
+    return closing not in text[1:]
+
+
+def as_received(request: str) -> str:
+    """The request as an MCP host passed it, with a note when it looks cut."""
+    if not looks_cut(request):
+        return request
+    shown = json.dumps(request.strip()[:200], ensure_ascii=False)
+    return (
+        f"{request}\n"
+        f"(Only {shown} arrived as the request argument, which looks cut short: some hosts "
+        "pass only the first word of a prompt's argument. Take the whole request from the "
+        "user's message that invoked this prompt — everything they typed after the prompt's "
+        "name — and use that; if that message is not in view, ask the user for the request.)"
+    )

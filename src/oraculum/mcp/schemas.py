@@ -140,23 +140,21 @@ class ErrorData(TypedDict, total=False):
 @with_config(UNTITLED)
 class WakeupData(TypedDict, total=False):
     jobId: str
-    status: str
-    sessionId: str
-    originSessionId: str | None
-    adopted: Annotated[bool, Field(description="Delivered to this session for a gone one.")]
-    responsePath: str
-    responseAvailable: bool
-    artifactsPath: str
-    attempt: Annotated[int, Field(description="1, 2 or 3: reminders until the job is read.")]
     noticeId: Annotated[str, Field(description="A background task's notice (not a job).")]
-    kind: str
-    sourceId: str
-    title: str
-    data: dict[str, Any]
+    kind: Annotated[str, Field(description="The notice's task kind (fetch, codex_search, …).")]
+    status: Annotated[str, Field(description="How the job or task ended.")]
+    attempt: Annotated[int, Field(description="1, 2 or 3: reminders until the job is read.")]
+    adopted: Annotated[bool, Field(description="Delivered to this session for a gone one.")]
+    originSessionId: str
+    text: Annotated[
+        str, Field(description="The wake-up's notice, to act on: paths, outcome, next step.")
+    ]
 
 
 @with_config(UNTITLED)
 class _Common(TypedDict, total=False):
+    message: Annotated[str, Field(description="What happened (the text says it too).")]
+    nextStep: Annotated[str, Field(description="What to do next.")]
     error: Annotated[ErrorData, Field(description="Set on a tool error (isError: true).")]
     wakeups: Annotated[
         list[WakeupData],
@@ -164,20 +162,20 @@ class _Common(TypedDict, total=False):
     ]
 
 
-JobData = Annotated[dict[str, Any], Field(description="The job summary (docs/agents.md).")]
+JobData = Annotated[
+    dict[str, Any],
+    Field(description="The job's id, status and the facts this result is about (docs/agents.md)."),
+]
 
 
 @with_config(UNTITLED)
 class PreflightOutput(_Common, total=False):
     ready: bool
     provider: str
+    session: Annotated[dict[str, Any], Field(description="sessionId, and whether generated.")]
     projectRoot: str
-    session: dict[str, Any]
-    config: dict[str, Any]
-    auth: dict[str, Any]
-    browser: dict[str, Any]
-    capacity: dict[str, int]
     jobsDir: str
+    capacity: dict[str, int]
     followUpJobId: str
 
 
@@ -203,13 +201,13 @@ class ReadOutput(JobOutput, total=False):
     ]
     gaps: dict[str, Any]
     artifacts: list[dict[str, Any]]
+    artifactsPath: str
     recollection: dict[str, Any]
 
 
 @with_config(UNTITLED)
 class StatusOutput(JobOutput, total=False):
-    jobs: Annotated[list[dict[str, Any]], Field(description="Recent jobs, newest first.")]
-    project: str | None
+    recentJobIds: Annotated[list[str], Field(description="Recent jobs, newest first.")]
     problems: list[dict[str, Any]]
 
 

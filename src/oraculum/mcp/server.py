@@ -493,14 +493,14 @@ TOOLS: tuple[ToolSpec, ...] = (
 def oracle_prompt(
     request: Annotated[str, Field(description="What to ask the oracle, in your own words.")],
 ) -> str:
-    return prompts.oracle_prompt(request)
+    return prompts.oracle_prompt(prompts.as_received(request))
 
 
 def oracle_followup_prompt(
     jobId: Annotated[str, Field(description="The completed oracle job to continue.")],
     request: Annotated[str, Field(description="The follow-up request.")],
 ) -> str:
-    return prompts.followup_prompt(jobId, request)
+    return prompts.followup_prompt(jobId, prompts.as_received(request))
 
 
 def _resource_error(exc: Exception, uri: str) -> MCPError:

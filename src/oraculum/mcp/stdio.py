@@ -1,14 +1,17 @@
-"""`oraculum mcp` on stdio: answer `initialize` at once, then hand the stream to the SDK server.
+"""`oraculum mcp` on stdio: answer the client's opening at once, then hand the stream to the SDK
+server.
 
 Importing the MCP SDK costs most of a second of CPU (its protocol models), more than a host
-starting many servers should wait for the handshake. So this entry, which imports nothing
-heavy, reads the client's first message; when it is an `initialize` request it answers from
-:mod:`oraculum.mcp.identity` right away, then loads the SDK and runs the real server on a
-spliced stream: the server reads the same bytes (the `initialize` included, so its session
-state is exactly as if it had answered), and its own `initialize` answer is dropped on the way
-out — after checking that it says the same thing (a difference is logged on stderr). Any other
-first message goes to the server untouched. Requests the client sends meanwhile wait in the
-pipe until the server is up.
+starting many servers should wait for the handshake, and a 2026-07-28 client (Claude Code)
+that gets no `server/discover` answer within 2-3 s falls back to `initialize`, which the SDK
+then refuses (-32022) on a connection the late discover already made modern. So this entry,
+which imports nothing heavy, reads the client's first message; when it is a well-formed
+`initialize` or `server/discover` request it answers from :mod:`oraculum.mcp.identity` right
+away, then loads the SDK and runs the real server on a spliced stream: the server reads the
+same bytes (the opening request included, so its connection state is exactly as if it had
+answered), and its own answer is dropped on the way out — after checking that it says the
+same thing (a difference is logged on stderr). Any other first message goes to the server
+untouched. Requests the client sends meanwhile wait in the pipe until the server is up.
 """
 
 from __future__ import annotations
@@ -22,7 +25,14 @@ from pathlib import Path
 from typing import Any
 
 from oraculum.core.bounded import loads_bounded
-from oraculum.mcp.identity import initialize_result
+from oraculum.mcp.identity import (
+    CLIENT_CAPABILITIES_KEY,
+    CLIENT_INFO_KEY,
+    MODERN_VERSIONS,
+    PROTOCOL_VERSION_KEY,
+    discover_result,
+    initialize_result,
+)
 
 log = logging.getLogger("oraculum.mcp")
 
@@ -34,7 +44,7 @@ def serve(*, session: str | None = None, cwd: Path | None = None, profile: str =
     """Run the stdio server until the client closes it."""
     logging.basicConfig(level=logging.WARNING)  # stderr only: stdout is the protocol
     head = _read_first_line(0)
-    request = early_initialize(head)
+    request = early_answer(head)
     relay: _OutputRelay | None = None
     if request is not None:
         message_id, answer = request
@@ -52,32 +62,55 @@ def serve(*, session: str | None = None, cwd: Path | None = None, profile: str =
             relay.finish()
 
 
-def early_initialize(head: bytes) -> tuple[Any, dict[str, Any]] | None:
-    """(id, result) for a well-formed `initialize` request as the first line; None otherwise
-    (the SDK then answers whatever it is, errors included)."""
+def early_answer(head: bytes) -> tuple[Any, dict[str, Any]] | None:
+    """(id, result) for a well-formed `initialize` or `server/discover` request as the first
+    line; None otherwise (the SDK then answers whatever it is, errors included)."""
     line = head.split(b"\n", 1)[0]
     try:
         message = loads_bounded(line)
     except ValueError:
         return None
-    if not isinstance(message, dict) or message.get("method") != "initialize":
+    if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
         return None
-    params = message.get("params")
     message_id = message.get("id")
-    if message.get("jsonrpc") != "2.0" or not isinstance(message_id, int | str):
+    params = message.get("params")
+    if isinstance(message_id, bool) or not isinstance(message_id, int | str):
         return None
-    if isinstance(message_id, bool) or not isinstance(params, dict):
+    if not isinstance(params, dict):
         return None
-    client = params.get("clientInfo")
-    if not (
+    if message.get("method") == "initialize" and _is_initialize(params):
+        return message_id, initialize_result(params["protocolVersion"])
+    if message.get("method") == "server/discover" and _is_modern_envelope(params):
+        return message_id, discover_result()
+    return None
+
+
+def _is_client_info(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and isinstance(value.get("name"), str)
+        and isinstance(value.get("version"), str)
+    )
+
+
+def _is_initialize(params: dict[str, Any]) -> bool:
+    return (
         isinstance(params.get("protocolVersion"), str)
         and isinstance(params.get("capabilities"), dict)
-        and isinstance(client, dict)
-        and isinstance(client.get("name"), str)
-        and isinstance(client.get("version"), str)
-    ):
-        return None
-    return message_id, initialize_result(params["protocolVersion"])
+        and _is_client_info(params.get("clientInfo"))
+    )
+
+
+def _is_modern_envelope(params: dict[str, Any]) -> bool:
+    """A 2026-07-28 envelope at a version the server speaks; another version is the SDK's to
+    refuse (-32022, naming the versions it serves)."""
+    meta = params.get("_meta")
+    if not isinstance(meta, dict) or meta.get(PROTOCOL_VERSION_KEY) not in MODERN_VERSIONS:
+        return False
+    client = meta.get(CLIENT_INFO_KEY)
+    return isinstance(meta.get(CLIENT_CAPABILITIES_KEY), dict) and (
+        client is None or _is_client_info(client)
+    )
 
 
 def _read_first_line(fd: int) -> bytes:
@@ -130,7 +163,7 @@ class _InputSplice:
 
 class _OutputRelay:
     """fd 1 becomes a pipe whose lines go to the real stdout, except the server's own answer to
-    the `initialize` that was already answered."""
+    the opening request that was already answered."""
 
     def __init__(self, message_id: Any, answer: dict[str, Any]) -> None:
         self.message_id = message_id
@@ -184,7 +217,7 @@ class _OutputRelay:
         if "result" in message or "error" in message:
             if message.get("result") != self.answer:
                 log.warning(
-                    "oraculum mcp: the early initialize answer differed from the SDK's: %s",
+                    "oraculum mcp: the early answer differed from the SDK's: %s",
                     json.dumps(message)[:2000],
                 )
             return True

@@ -119,7 +119,7 @@ class PreflightReport:
             return for_surface(self.message, surface) or self.message
         assert self.capacity is not None
         text = (
-            f"Oracle preflight ready: provider {self.provider}, session {self.session_id}. "
+            f"Oracle preflight ready. Provider {self.provider}, session {self.session_id}. "
             f"{self.capacity.line()}"
         )
         if self.follow_up_job_id:

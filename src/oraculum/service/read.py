@@ -99,6 +99,16 @@ class ReadResult:
             out["recollection"] = self.recollection.to_json(surface)
         return out
 
+    def pending_step(self, surface: Surface) -> str | None:
+        """What the reader does about an answer not saved yet: the recollection's word, or
+        the job's recollect step (nothing is resent)."""
+        if self.recollection is not None:
+            return str(self.recollection.to_json(surface)["message"])
+        if self.job.get("nextStep"):
+            step = f"The answer is not saved yet: run `{self.job['nextStep']}` (nothing is resent)."
+            return for_surface(step, surface) or step
+        return None
+
     def text(self, surface: Surface) -> str:
         job, response = self.job, self.response
         lines = [f"Oracle job {job['id']} is {job['status']} ({job['phase']})."]
@@ -113,11 +123,9 @@ class ReadResult:
         )
         if compared:
             lines.append(compared)
-        if self.recollection is not None:
-            lines.append(self.recollection.to_json(surface)["message"])
-        elif job.get("nextStep"):
-            step = f"The answer is not saved yet: run `{job['nextStep']}` (nothing is resent)."
-            lines.append(for_surface(step, surface) or step)
+        step = self.pending_step(surface)
+        if step:
+            lines.append(step)
         if self.artifacts:
             lines.append(f"Artifacts: {len(self.artifacts)} in {job['artifactsPath']}")
         if not response.available:

@@ -92,6 +92,11 @@ class WaitResult:
         return self._still_open_mcp()
 
     def _still_open_mcp(self) -> str:
+        return " ".join(self.still_open())
+
+    def still_open(self) -> tuple[str, str]:
+        """A timeout, in MCP terms: what is still open, and what next (call again, or let the
+        wake-up come)."""
         waited = f"{self.elapsed_seconds:.0f} s"
         job = self.job
         if job is None:
@@ -102,10 +107,11 @@ class WaitResult:
             text = (
                 f"Oracle job {job['id']} is still {job['status']} ({job['phase']}) after {waited}."
             )
-        return text + (
-            f" It keeps running: call {again} again, or stop and let the wake-up arrive in a later "
+        step = (
+            f"It keeps running: call {again} again, or stop and let the wake-up arrive in a later "
             "oracle tool result."
         )
+        return text, step
 
 
 def job_age_s(job: Job) -> float:

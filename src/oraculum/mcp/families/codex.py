@@ -15,7 +15,7 @@ from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
 from pydantic import Field, with_config
 
-from oraculum.mcp.render import Outcome
+from oraculum.mcp.render import Outcome, outcome
 from oraculum.mcp.schemas import UNTITLED, _Common, arg, hints
 from oraculum.mcp.server import OracleMcp, run_operation
 from oraculum.mcp.toolkit import ToolSpec
@@ -55,17 +55,18 @@ class CodexOutput(_Common, total=False):
     taskId: Annotated[str, Field(description="The task whose one notice will come later.")]
     effort: Annotated[str, Field(description="The profile used (image forces research).")]
     image: bool
-    background: bool
 
 
 def _started(task_id: str, effort: str, image: bool) -> Outcome:
-    text = (
-        f"codex_search {task_id} started ({'image' if image else effort}). Its result (or "
-        "failure) arrives once, in a later tool result; do not wait or poll for it — continue "
-        "with independent work or end your response."
+    data: dict[str, Any] = {"taskId": task_id, "effort": effort}
+    if image:
+        data["image"] = True
+    return outcome(
+        f"codex_search {task_id} started ({'image' if image else effort}).",
+        data,
+        next_step="Its result (or failure) arrives once, in a later tool result; do not wait or "
+        "poll for it — continue with independent work or end your response.",
     )
-    data = {"taskId": task_id, "effort": effort, "image": image, "background": True}
-    return Outcome(text, data)
 
 
 async def codex_search(

@@ -20,7 +20,7 @@ from mcp.types import CallToolResult
 from pydantic import Field, with_config
 
 from oraculum.core.errors import OracleError
-from oraculum.mcp.render import Outcome
+from oraculum.mcp.render import Outcome, outcome
 from oraculum.mcp.schemas import UNTITLED, _Common, arg, hints
 from oraculum.mcp.server import OracleMcp, run_operation
 from oraculum.mcp.toolkit import ToolSpec
@@ -104,15 +104,17 @@ BACKGROUND = BackgroundTasks("fetch", MAX_CONCURRENT)
 def fetched_outcome(result: dict[str, Any]) -> Outcome:
     from oraculum.fetch.service import fetch_markdown
 
-    return Outcome(fetch_markdown(result), result)
+    text = fetch_markdown(result)
+    return outcome(text.splitlines()[0], result, text=text)
 
 
 def started_outcome(task_id: str, url: str) -> Outcome:
-    text = (
-        f"browser_fetch {task_id} started for {url}. Its page (or why there is none) arrives "
-        "once, in a later tool result; do not wait or poll for it."
+    return outcome(
+        f"browser_fetch {task_id} started for {url}.",
+        {"taskId": task_id, "url": url, "background": True},
+        next_step="Its page (or why there is none) arrives once, in a later tool result; do "
+        "not wait or poll for it.",
     )
-    return Outcome(text, {"taskId": task_id, "url": url, "background": True})
 
 
 def _task_result(result: dict[str, Any]) -> TaskResult:

@@ -17,7 +17,7 @@ from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
 from pydantic import Field, with_config
 
-from oraculum.mcp.render import Outcome
+from oraculum.mcp.render import Outcome, outcome
 from oraculum.mcp.schemas import UNTITLED, _Common, arg, hints
 from oraculum.mcp.server import OracleMcp, run_operation
 from oraculum.mcp.toolkit import ToolSpec
@@ -54,6 +54,12 @@ class ProcessOutput(_Common, total=False):
     stderr: str
     stdoutOmittedBytes: Annotated[int, Field(description="Earlier stdout bytes not shown.")]
     stderrOmittedBytes: int
+
+
+def shown(record: dict[str, Any], *more: str) -> dict[str, Any]:
+    """What a result's structured content holds of a process record: its id, state and
+    ``more`` (the text describes the rest: pid, argv, how it ended)."""
+    return {key: record[key] for key in ("id", "state", *more)}
 
 
 def manager_for(state: OracleMcp) -> Manager:
@@ -100,11 +106,12 @@ async def managed_process_start(
     def call(state: OracleMcp) -> Outcome:
         where = _cwd(state, cwd) or str(state.root)
         record = manager_for(state).start(executable, args, where)
-        text = (
-            f"Started {wording.describe(record)}. Read its output with "
-            f"managed_process_output, stop it with managed_process_stop."
+        return outcome(
+            f"Started {wording.describe(record)} in {record['cwd']}.",
+            {"process": shown(record, "pid")},
+            next_step="Read its output with managed_process_output, stop it with "
+            "managed_process_stop.",
         )
-        return Outcome(text, {"process": record})
 
     return await run_operation(ctx, "managed_process_start", call)
 
@@ -115,7 +122,8 @@ async def managed_process_list(ctx: Context) -> Annotated[CallToolResult, Proces
 
     def call(state: OracleMcp) -> Outcome:
         records = manager_for(state).list_records()
-        return Outcome(wording.list_text(records), {"processes": records})
+        text = wording.list_text(records)
+        return outcome(text.splitlines()[0], {"processes": [shown(r) for r in records]}, text=text)
 
     return await run_operation(ctx, "managed_process_list", call)
 
@@ -134,7 +142,9 @@ async def managed_process_output(
 
     def call(state: OracleMcp) -> Outcome:
         result = manager_for(state).output(id, maxBytes)
-        return Outcome(wording.output_text(result), result)
+        text = wording.output_text(result)
+        data = {**result, "process": shown(result["process"])}
+        return outcome(text.splitlines()[0], data, text=text)
 
     return await run_operation(ctx, "managed_process_output", call)
 
@@ -148,7 +158,7 @@ async def managed_process_stop(
 
     def call(state: OracleMcp) -> Outcome:
         record = manager_for(state).stop(id)
-        return Outcome(f"Stopped {wording.describe(record)}.", {"process": record})
+        return outcome(f"Stopped {wording.describe(record)}.", {"process": shown(record)})
 
     return await run_operation(ctx, "managed_process_stop", call)
 

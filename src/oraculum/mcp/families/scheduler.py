@@ -9,7 +9,7 @@ from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
 from pydantic import with_config
 
-from oraculum.mcp.render import Outcome
+from oraculum.mcp.render import Outcome, outcome
 from oraculum.mcp.schemas import UNTITLED, _Common, arg, hints
 from oraculum.mcp.server import OracleMcp, run_operation
 from oraculum.mcp.toolkit import ToolSpec
@@ -21,19 +21,19 @@ FAMILY = "scheduler"
 
 @with_config(UNTITLED)
 class ScheduleOutput(_Common, total=False):
-    schedule: Annotated[dict[str, Any], arg("Schedule", "The stored schedule and next runs.")]
-    runnerStarted: bool
+    schedule: Annotated[dict[str, Any], arg("Schedule", "The schedule's id and state.")]
 
 
 def submitted_outcome(result: dict[str, Any]) -> Outcome:
     """Accepted: the id and the next fire times; the wakes come in later tool results."""
     schedule = result["schedule"]
     when = ", ".join(schedule["nextRuns"]) or "now"
-    text = (
-        f"Scheduled {schedule['id']} (next: {when}). Each occurrence's outcome wakes this "
-        "session once, in a later tool result; do not wait or poll for it."
+    return outcome(
+        f"Scheduled {schedule['id']} (next: {when}).",
+        {"schedule": {"id": schedule["id"], "state": schedule["state"]}},
+        next_step="Each occurrence's outcome wakes this session once, in a later tool result; "
+        "do not wait or poll for it.",
     )
-    return Outcome(text, result)
 
 
 async def scheduler_submit(

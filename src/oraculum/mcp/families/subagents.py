@@ -15,7 +15,7 @@ from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
 from pydantic import Field, with_config
 
-from oraculum.mcp.render import Outcome
+from oraculum.mcp.render import Outcome, outcome
 from oraculum.mcp.schemas import UNTITLED, _Common, arg, hints
 from oraculum.mcp.server import OracleMcp, run_operation
 from oraculum.mcp.toolkit import ToolSpec
@@ -84,14 +84,15 @@ def _owner(state: OracleMcp) -> Owner:
 
 def _accepted(view: dict[str, Any]) -> Outcome:
     if "result" in view:
-        return Outcome(view["result"]["text"], view)
-    text = (
-        f"subagent {view['id']} accepted the prompt. Its one completion, failure or "
-        "interruption pong arrives in a later tool result: do not sleep, wait or poll "
-        "subagent_list for it. Start independent subagents in the same turn, continue other "
-        "work, or end your response."
+        message = f"subagent {view['id']}'s turn ended ({view['state']}); its result:"
+        return outcome(message, view, text=view["result"]["text"])
+    return outcome(
+        f"subagent {view['id']} accepted the prompt.",
+        view,
+        next_step="Its one completion, failure or interruption pong arrives in a later tool "
+        "result: do not sleep, wait or poll subagent_list for it. Start independent subagents "
+        "in the same turn, continue other work, or end your response.",
     )
-    return Outcome(text, view)
 
 
 async def subagent_start(
@@ -145,7 +146,7 @@ async def subagent_steer(
 
     def call(state: OracleMcp) -> Outcome:
         view = REGISTRY.steer(_owner(state), id, message)
-        return Outcome(f"subagent {id}: steering queued for its active turn.", view)
+        return outcome(f"subagent {id}: steering queued for its active turn.", view)
 
     return await run_operation(ctx, "subagent_steer", call)
 
@@ -155,7 +156,7 @@ async def subagent_interrupt(ctx: Context, id: IdArg) -> Annotated[CallToolResul
 
     def call(state: OracleMcp) -> Outcome:
         view = REGISTRY.interrupt(_owner(state), id)
-        return Outcome(f"subagent {id} interrupted; its interruption pong follows.", view)
+        return outcome(f"subagent {id} interrupted; its interruption pong follows.", view)
 
     return await run_operation(ctx, "subagent_interrupt", call)
 
@@ -170,7 +171,9 @@ async def subagent_list(ctx: Context) -> Annotated[CallToolResult, SubagentOutpu
             f"{r['turns']} turn(s), last {r['lastStatus'] or '-'}; session {r['session']}"
             for r in rows
         ]
-        return Outcome("\n".join(lines) or "No subagents in this session.", {"subagents": rows})
+        text = "\n".join(lines) or "No subagents in this session."
+        message = f"{len(rows)} subagent(s) in this session." if rows else text
+        return outcome(message, {"subagents": rows}, text=text)
 
     return await run_operation(ctx, "subagent_list", call)
 
