@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from oraculum.providers.adoption import strip_url
 from oraculum.providers.chatgpt.page_state import (
     PageObservation,
     PageState,
     allowed_origins,
     classify,
     conversation_id_from_url,
-    strip_url,
 )
 
 ORIGINS = allowed_origins("http://127.0.0.1:8765/", "http://127.0.0.1:8765/auth/login")

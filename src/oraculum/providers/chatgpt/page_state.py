@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from urllib.parse import urlsplit
 
 from oraculum.core import providers
 from oraculum.providers.chatgpt import vocabulary as vocab
@@ -85,11 +84,6 @@ COMPOSER_WANTED = (
 def conversation_id_from_url(url: str) -> str | None:
     """The conversation id of a ChatGPT URL (its registry entry's rule), else None."""
     return providers.CHATGPT.conversation_id(url)
-
-
-def strip_url(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}{parts.path}"
 
 
 # What a page's scoped text says went wrong, read with the vocabulary's patterns.

@@ -1,44 +1,31 @@
 """After send: wait for the Grok reply that follows this job's user message.
 
-The decisions are ChatGPT's and provider-neutral (`StaleStop`, `answer_index`, the terminal
-evidence of `providers.terminal`, URL adoption and the reload reconciliation all work on a
-`TurnsReading` and a page offering ``turns()``); what is Grok's own is its failure text, its
-messages and its vocabulary (action buttons, thinking shimmer, reasoning labels).
+The decisions are every provider's (`StaleStop`, `answer_index`, the terminal evidence of
+`providers.terminal`, URL adoption and the reload reconciliation all work on a `TurnsReading`
+and a page offering ``turns()``); what is Grok's own is its failure text, its messages and its
+vocabulary (action buttons, thinking shimmer, reasoning labels).
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any, cast
 
 from oraculum.core.errors import OracleError
-from oraculum.providers.chatgpt import completion as shared
-from oraculum.providers.chatgpt.completion import (
-    AdoptedUrl,
+from oraculum.core.providers import conversation_id_from_url
+from oraculum.providers.adoption import strip_url
+from oraculum.providers.completion import (
     Answer,
     CompletionContext,
     StaleStop,
-    reply_at,
+    reconcile_after_reload,
 )
-from oraculum.providers.chatgpt.page_state import conversation_id_from_url, strip_url
 from oraculum.providers.grok import vocabulary as vocab
 from oraculum.providers.grok.page import GrokPage
 from oraculum.providers.grok.page_state import generation_failure, rate_limited
+from oraculum.providers.turns import reply_at, text_at
 
-__all__ = ["AdoptedUrl", "Answer", "CompletionContext", "adopt_conversation_url", "wait_for_answer"]
-
-
-async def adopt_conversation_url(
-    grok: GrokPage, archive_name: str, **kwargs: Any
-) -> AdoptedUrl | None:
-    """ChatGPT's adoption (a conversation path whose user message shows the job's archive,
-    read with the location in one evaluation, seen twice) over Grok's reading."""
-    return await shared.adopt_conversation_url(cast(Any, grok), archive_name, **kwargs)
-
-
-def _text_at(texts: list[str], index: int | None) -> str:
-    return texts[index] if index is not None and index < len(texts) else ""
+__all__ = ["wait_for_answer"]
 
 
 async def wait_for_answer(grok: GrokPage, ctx: CompletionContext) -> Answer:
@@ -64,7 +51,7 @@ async def wait_for_answer(grok: GrokPage, ctx: CompletionContext) -> Answer:
                 retryable=True,
             )
         index = ctx.index_in(reading)
-        text = _text_at(reading.assistant_texts, index)
+        text = text_at(reading, index)
         failure = None if reading.stop_present else generation_failure(text)
         if failure:
             retry = grok.retry_button()
@@ -89,7 +76,7 @@ async def wait_for_answer(grok: GrokPage, ctx: CompletionContext) -> Answer:
         how = finish.observe(reply_at(reading, index), time.monotonic())
         if how is not None and index is not None:
             ctx.finished(how, text)
-            return await shared.reconcile_after_reload(cast(Any, grok), ctx, Answer(text, index))
+            return await reconcile_after_reload(grok, ctx, Answer(text, index))
         await asyncio.sleep(ctx.poll_s)
     raise OracleError(
         "response_timeout",

@@ -16,6 +16,7 @@ from oraculum.capture.grok_collect import collect_with, recollect_with
 from oraculum.core.config import Config, provider_urls
 from oraculum.jobs.model import Job, Phase, Status
 from oraculum.jobs.store import JobPaths
+from oraculum.providers.adoption import adopt_conversation_url
 from oraculum.providers.base import ProviderOutcome, RecollectHooks, WorkerContext
 from oraculum.providers.browser_job import (
     BrowserProvider,
@@ -28,12 +29,9 @@ from oraculum.providers.browser_job import (
     send_recorded,
     watch_obstacles,
 )
-from oraculum.providers.chatgpt.completion import revival_context
+from oraculum.providers.completion import revival_context
 from oraculum.providers.grok import composer
-from oraculum.providers.grok.completion import (
-    adopt_conversation_url,
-    wait_for_answer,
-)
+from oraculum.providers.grok.completion import wait_for_answer
 from oraculum.providers.grok.model import select_heavy
 from oraculum.providers.grok.page import GrokPage
 from oraculum.providers.grok.page_state import allowed_origins

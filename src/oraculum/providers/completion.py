@@ -1,0 +1,158 @@
+"""The parts of waiting for an answer that every provider shares: how the wait is set up
+(`CompletionContext`), the stale stop control, stable readings, the reload reconciliation and
+the revival wait of a recollection. A provider's own loop adds its failure words and its page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from oraculum.core.config import Config
+from oraculum.core.providers import conversation_id_from_url
+from oraculum.jobs.model import Job
+from oraculum.providers.shared_vocabulary import REASONING_LABEL_PATTERNS
+from oraculum.providers.terminal import Finish, FinishedBy
+from oraculum.providers.turns import TurnsReading, TurnsView, answer_index, signature, text_at
+
+__all__ = [
+    "Answer",
+    "CompletionContext",
+    "Stability",
+    "StaleStop",
+    "reconcile_after_reload",
+    "revival_context",
+]
+
+RECONCILE_TIMEOUT_S = 45.0
+RECONCILE_POLL_S = 0.25
+# How long a revived job's reply may still be finishing before a recollection gives up.
+REVIVE_WAIT_S = 600.0
+
+
+@dataclass
+class StaleStop:
+    """The stop control lingering over an unchanged, non-empty answer (a known UI fault)."""
+
+    limit_s: float
+    text: str | None = None
+    since: float | None = None
+
+    def observe(self, stop_present: bool, text: str, now: float) -> bool:
+        """True once the stop control has sat over the same text for ``limit_s``."""
+        if not stop_present or not text:
+            self.text, self.since = None, None
+            return False
+        if text != self.text:
+            self.text, self.since = text, now
+            return False
+        return self.since is not None and now - self.since >= self.limit_s
+
+
+@dataclass
+class Stability:
+    """The same completed reading on consecutive polls."""
+
+    needed: int = 2
+    last: str | None = None
+    count: int = 0
+
+    def observe(self, signature: str | None) -> bool:
+        if signature is None:
+            self.last, self.count = None, 0
+            return False
+        self.count = self.count + 1 if signature == self.last else 1
+        self.last = signature
+        return self.count >= self.needed
+
+
+@dataclass(frozen=True)
+class Answer:
+    text: str
+    index: int  # the position of this job's answer among the assistant turns
+
+
+@dataclass
+class CompletionContext:
+    conversation_id: str
+    chat_url: str
+    index: int  # the pre-send position of this job's answer (used without archive evidence)
+    poll_s: float
+    timeout_s: float
+    stale_stop_s: float
+    log: Callable[[str], None]
+    on_navigation: Callable[[str], Awaitable[None]]
+    heartbeat: Callable[[], Awaitable[None]] | None = None
+    archive_name: str | None = None  # the job's archive, as its user turn shows it
+    retried: bool = field(default=False)
+    # Without its action bar, how long an answer must hold still to count as finished
+    # (`worker.completionQuietMs`), and the lines that only label reasoning.
+    quiet_s: float = 90.0
+    labels: Sequence[re.Pattern[str]] = REASONING_LABEL_PATTERNS
+
+    def index_in(self, reading: TurnsReading) -> int | None:
+        return answer_index(reading, self.archive_name, self.index)
+
+    def finish(self) -> Finish:
+        return Finish(self.quiet_s, self.labels)
+
+    def finished(self, how: FinishedBy, text: str) -> None:
+        evidence = (
+            "its action bar"
+            if how == FinishedBy.ACTION_BAR
+            else f"no change for {self.quiet_s:.0f}s without stop control or indicator"
+        )
+        self.log(f"answer finished ({len(text)} characters): {evidence}")
+
+
+async def reconcile_after_reload(
+    view: TurnsView, ctx: CompletionContext, streamed: Answer
+) -> Answer:
+    """Reload and read the turn again: a hidden tab freezes its stream while the server has
+    the whole answer, so the streamed text is only a lower bound. Keep the longer."""
+    await view.page.goto(ctx.chat_url)
+    stability = Stability()
+    deadline = time.monotonic() + RECONCILE_TIMEOUT_S
+    while time.monotonic() < deadline:
+        reading = await view.turns(ctx.archive_name)
+        index = ctx.index_in(reading)
+        if (
+            conversation_id_from_url(reading.url) == ctx.conversation_id
+            and index == streamed.index
+            and stability.observe(signature(reading, index, ctx.labels))
+        ):
+            reloaded = text_at(reading, index)
+            if len(reloaded) > len(streamed.text):
+                ctx.log(f"reload recovered {len(reloaded) - len(streamed.text)} more characters")
+                return Answer(reloaded, index)
+            return streamed
+        await asyncio.sleep(RECONCILE_POLL_S)
+    ctx.log("reload reconciliation found no stable turn; keeping the streamed text")
+    return streamed
+
+
+def revival_context(job: Job, config: Config, log: Callable[[str], None]) -> CompletionContext:
+    """The wait for a failed job's reply in its reopened conversation (its worker may have
+    died while it streamed; the provider may still be writing it), anchored to the user turn
+    that shows the job's archive."""
+
+    async def navigated(away: str) -> None:
+        log(f"recollect: the tab showed another page ({away}); reopening")
+
+    chat_url = job.chat_url or ""
+    return CompletionContext(
+        conversation_id=job.conversation_id or conversation_id_from_url(chat_url) or "",
+        chat_url=chat_url,
+        index=0,
+        poll_s=config.worker.poll_ms / 1000,
+        timeout_s=min(config.worker.completion_timeout_ms / 1000, REVIVE_WAIT_S),
+        stale_stop_s=config.worker.stale_stop_ms / 1000,
+        log=log,
+        on_navigation=navigated,
+        archive_name=Path(job.archive_path).name,
+        quiet_s=config.worker.completion_quiet_ms / 1000,
+    )
