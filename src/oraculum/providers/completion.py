@@ -1,6 +1,10 @@
-"""The parts of waiting for an answer that every provider shares: how the wait is set up
-(`CompletionContext`), the stale stop control, stable readings, the reload reconciliation and
-the revival wait of a recollection. A provider's own loop adds its failure words and its page.
+"""After send: wait for the answer of exactly this job's turn, the same way for every provider.
+
+Every poll reads location, turns and the stop control in one evaluation (the provider's
+``turns()``), so what is judged always comes from one page at one moment. A provider brings its
+page and its words (`AnswerWords`: rate-limit and failure text, its Retry control); the loop,
+the stale stop control, the terminal evidence, the reload reconciliation and the revival wait of
+a recollection are shared.
 """
 
 from __future__ import annotations
@@ -11,21 +15,36 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
+
+from playwright.async_api import Locator
 
 from oraculum.core.config import Config
+from oraculum.core.errors import OracleError
 from oraculum.core.providers import conversation_id_from_url
 from oraculum.jobs.model import Job
+from oraculum.providers.adoption import strip_url
 from oraculum.providers.shared_vocabulary import REASONING_LABEL_PATTERNS
 from oraculum.providers.terminal import Finish, FinishedBy
-from oraculum.providers.turns import TurnsReading, TurnsView, answer_index, signature, text_at
+from oraculum.providers.turns import (
+    TurnsReading,
+    TurnsView,
+    answer_index,
+    reply_at,
+    signature,
+    text_at,
+)
 
 __all__ = [
     "Answer",
+    "AnswerView",
+    "AnswerWords",
     "CompletionContext",
     "Stability",
     "StaleStop",
     "reconcile_after_reload",
     "revival_context",
+    "wait_for_answer",
 ]
 
 RECONCILE_TIMEOUT_S = 45.0
@@ -155,4 +174,104 @@ def revival_context(job: Job, config: Config, log: Callable[[str], None]) -> Com
         on_navigation=navigated,
         archive_name=Path(job.archive_path).name,
         quiet_s=config.worker.completion_quiet_ms / 1000,
+    )
+
+
+class AnswerView(TurnsView, Protocol):
+    """A provider's tab wrapper as the answer wait uses it (a `providers.page.ScriptedPage`
+    with ``turns()``, ``scoped_text()`` and its Retry control)."""
+
+    async def scoped_text(self) -> str: ...
+
+    def retry_button(self) -> Locator: ...
+
+    async def present(self, control: Locator, wanted: str) -> bool: ...
+
+    async def guarded_click(self, control: Locator, wanted: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class AnswerWords:
+    """What a provider's page says while it answers (read with its vocabulary's patterns)."""
+
+    label: str  # the provider's name in messages
+    rate_limited: Callable[[str], str | None]  # a rate-limit notice in the page's scoped text
+    generation_failure: Callable[[str], str | None]  # a failed turn's words
+    retry_label: str  # the Retry control's name (pressed once for a failed turn)
+    # Whether the page may show a failed turn's words outside the turn too (ChatGPT does).
+    failure_outside_turn: bool = False
+
+    def failure(self, reading: TurnsReading, text: str, scoped: str) -> str | None:
+        """Why the bound turn failed to generate (None while it streams, or it did not)."""
+        if reading.stop_present:
+            return None
+        outside = self.generation_failure(scoped) if self.failure_outside_turn else None
+        return outside or self.generation_failure(text)
+
+
+async def _retried_failed_turn(
+    view: AnswerView, ctx: CompletionContext, words: AnswerWords, failure: str
+) -> None:
+    """A turn that failed to generate gets Retry pressed once; a second failure, or one
+    without a Retry button, fails the job."""
+    retry = view.retry_button()
+    if ctx.retried or not await view.present(retry, words.retry_label):
+        raise OracleError(
+            "generation_failed", f"{words.label} response failed: {failure}", retryable=True
+        )
+    ctx.log(f"generation failed ({failure}); pressing Retry once")
+    ctx.retried = True
+    await view.guarded_click(retry.first, words.retry_label)
+
+
+async def wait_for_answer(view: AnswerView, ctx: CompletionContext, words: AnswerWords) -> Answer:
+    """The finished text of the bound turn, and where it is: its action bar under a stable
+    answer, or an answer quiet for ``ctx.quiet_s`` (`providers.terminal`)."""
+    deadline = time.monotonic() + ctx.timeout_s
+    finish, stale = ctx.finish(), StaleStop(ctx.stale_stop_s)
+    while time.monotonic() < deadline:
+        reading = await view.turns(ctx.archive_name)
+        if conversation_id_from_url(reading.url) != ctx.conversation_id:
+            # Another conversation contributes nothing: go back and count afresh.
+            await ctx.on_navigation(strip_url(reading.url))
+            await view.page.goto(ctx.chat_url)
+            finish, stale = ctx.finish(), StaleStop(ctx.stale_stop_s)
+            await asyncio.sleep(ctx.poll_s)
+            continue
+        scoped = await view.scoped_text()
+        limited = words.rate_limited(scoped)
+        if limited:
+            raise OracleError(
+                "provider_rate_limited",
+                f"{words.label} is showing a rate-limit notice while answering: {limited}",
+                retryable=True,
+            )
+        index = ctx.index_in(reading)
+        text = text_at(reading, index)
+        failure = words.failure(reading, text, scoped)
+        if failure:
+            await _retried_failed_turn(view, ctx, words, failure)
+            finish = ctx.finish()
+            await asyncio.sleep(ctx.poll_s)
+            continue
+        if stale.observe(reading.stop_present, text, time.monotonic()):
+            ctx.log(
+                f"Stop control still present after {ctx.stale_stop_s:.0f}s with the turn "
+                "unchanged; reloading the conversation"
+            )
+            await view.page.goto(ctx.chat_url)
+            finish, stale = ctx.finish(), StaleStop(ctx.stale_stop_s)
+            continue
+        how = finish.observe(reply_at(reading, index), time.monotonic())
+        if how is not None and index is not None:
+            ctx.finished(how, text)
+            return await reconcile_after_reload(view, ctx, Answer(text, index))
+        if ctx.heartbeat:
+            await ctx.heartbeat()
+        await asyncio.sleep(ctx.poll_s)
+    raise OracleError(
+        "response_timeout",
+        f"Timed out waiting for {words.label} response completion",
+        retryable=True,
+        suggested_next_step="The answer may still arrive: try `oraculum read --recollect` later.",
     )

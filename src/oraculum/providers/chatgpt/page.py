@@ -94,6 +94,12 @@ class ChatGPTPage(ScriptedPage):
             composer_seen="" if ready else await self.composer_seen(),
         )
 
+    async def identity(self) -> tuple[int, str | None]:
+        """What the app's own backend says of this browser's session: its HTTP status, and the
+        account's email (or name) when it names one."""
+        me = await self.evaluate("me_probe.js")
+        return int(me.get("status") or 0), me.get("identity")
+
     async def composer_seen(self) -> str:
         """What the page offers instead of a ready composer (for the error that says so)."""
         return str(await self.evaluate("composer_seen.js", addFilesLabel=vocab.ADD_FILES_LABEL))

@@ -106,3 +106,8 @@ class GrokPage(ScriptedPage):
             conversationPattern=CONVERSATION_PATH.pattern,
         )
         return TurnCapture.from_js(data)
+
+
+async def capture(page: Page, request: CaptureRequest) -> TurnCapture:
+    """Grok's capture function (its registry entry's ``capture``): one bound reply of ``page``."""
+    return await GrokPage(page).capture(request)

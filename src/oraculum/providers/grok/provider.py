@@ -11,8 +11,7 @@ from pathlib import Path
 
 from playwright.async_api import Page
 
-from oraculum.capture.collect import CollectionResult
-from oraculum.capture.grok_collect import collect_with, recollect_with
+from oraculum.capture.collect import CollectionResult, collect, recollect
 from oraculum.core.config import Config, provider_urls
 from oraculum.jobs.model import Job, Phase, Status
 from oraculum.jobs.store import JobPaths
@@ -113,19 +112,18 @@ class GrokProvider(BrowserProvider):
     ) -> CollectionResult:
         grok = GrokPage(page)
         if job.status == Status.COMPLETE:
-            return await recollect_with(
-                grok.capture, page, job, paths, config, reopen=hooks.reopen, persist=hooks.persist
+            return await recollect(
+                page, job, paths, config, reopen=hooks.reopen, persist=hooks.persist
             )
         await wait_for_answer(grok, revival_context(job, config, hooks.log))
-        return await collect_with(
-            grok.capture, page, job, paths, config,
-            response_index=0, reopen=hooks.reopen, persist=hooks.persist,
-        )  # fmt: skip
+        return await collect(
+            page, job, paths, config, response_index=0, reopen=hooks.reopen, persist=hooks.persist
+        )
 
     async def _collect(self, ctx: WorkerContext, grok: GrokPage, index: int) -> ProviderOutcome:
         reopen, persist = collection_hooks(ctx, grok.page)
-        result = await collect_with(
-            grok.capture,
+        # Grok's own capture function reads the page (its registry entry's ``capture``).
+        result = await collect(
             grok.page,
             ctx.job,
             ctx.paths,
