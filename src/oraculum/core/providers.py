@@ -322,8 +322,14 @@ def unregister_provider(name: str) -> None:
 def load_provider_modules(value: str | None) -> None:
     """Import each module ``value`` names (comma-separated); each registers its providers."""
     for module in (part.strip() for part in (value or "").split(",")):
-        if module:
+        if not module:
+            continue
+        try:
             importlib.import_module(module)
+        except ImportError as exc:  # say which setting named it: nothing else would
+            raise ImportError(
+                f"${PROVIDER_MODULES_ENV} names {module}, which fails: {exc}"
+            ) from exc
 
 
 def browser_providers() -> tuple[str, ...]:

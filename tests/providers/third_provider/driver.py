@@ -108,16 +108,7 @@ class ThirdPage(ScriptedPage):
         return TurnsReading.from_js(data)
 
     async def capture(self, request: CaptureRequest) -> TurnCapture:
-        data = await self.evaluate(
-            "messages.js",
-            mode="capture",
-            responseIndex=request.response_index,
-            expectConversationId=request.expect_conversation_id,
-            messageId=request.message_id,
-            archiveName=request.archive_name,
-            bindByArchive=request.bind_by_archive,
-            conversationPattern=SPEC.conversation_path.pattern,
-        )
+        data = await self.evaluate("messages.js", **request.to_js())  # capture.js's argument
         return TurnCapture.from_js(data)
 
 
