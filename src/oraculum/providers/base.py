@@ -93,17 +93,19 @@ class ProbeEntry:
 
 class LiveProbe(Protocol):
     """`oraculum doctor`'s look at a provider's signed-in page (its registry entry's
-    ``live_probe``). Read-only: nothing is sent, uploaded or chosen."""
+    ``live_probe`` names the class, made with the page: one view of it throughout, so what its
+    readiness wait cleared is what the entries report). Read-only: nothing is sent, uploaded
+    or chosen."""
 
-    async def identity(self, page: Page) -> tuple[int, str | None]:
+    async def identity(self) -> tuple[int, str | None]:
         """What the site's backend says of the session: HTTP status and the account's name."""
         ...
 
-    async def wait_ready(self, page: Page, config: Config) -> None:
+    async def wait_ready(self, config: Config) -> None:
         """Until the page is ready for a prompt; the readiness error a job would get if not."""
         ...
 
-    async def entries(self, page: Page) -> list[ProbeEntry]:
+    async def entries(self) -> list[ProbeEntry]:
         """Every control the next job needs, in the order it meets them; never raises for
         what the page shows."""
         ...

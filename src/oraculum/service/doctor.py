@@ -443,7 +443,7 @@ async def _page_checks(
     Nothing is typed or sent."""
 
     chat_url, _ = provider_urls(config, spec.name)
-    probe: LiveProbe = load_named(str(spec.live_probe))()
+    probe_class = load_named(str(spec.live_probe))
     checks: list[Check] = []
     live_part: dict[str, Any] | None = None
     step = "seed identity"
@@ -454,7 +454,8 @@ async def _page_checks(
         ):
             page = context.pages[0] if context.pages else await context.new_page()
             await page.goto(chat_url)
-            checks.append(identity_check(*await probe.identity(page), spec.label))
+            probe: LiveProbe = probe_class(page)
+            checks.append(identity_check(*await probe.identity(), spec.label))
             if live:  # a failed identity probe is reported beside the live probe's findings
                 step, live_part = "live page", {"url": chat_url, "entries": []}
                 checks.extend(await _live(page, config, probe, live_part))
@@ -467,14 +468,14 @@ async def _live(
     page: Any, config: Config, probe: LiveProbe, live_part: dict[str, Any]
 ) -> list[Check]:
     try:
-        await probe.wait_ready(page, config)
+        await probe.wait_ready(config)
     except OracleError as error:
         if error.code not in (NOT_READY_CODE, ErrorCode.PAGE_OBSTRUCTED):
             return [failed("live page", error)]  # signed out, a challenge, an outage: not drift
         ready = failed("live page", error)  # it loaded but never looked ready: the probe says why
     else:
         ready = Check("live page", OK, f"ready at {page.url}")
-    entries = await probe.entries(page)
+    entries = await probe.entries()
     live_part["entries"] = [e.to_json() for e in entries]
     return [ready, vocabulary_check(entries)]
 

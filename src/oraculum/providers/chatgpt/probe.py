@@ -443,20 +443,23 @@ class ChatGPTLiveProbe:
     """ChatGPT's `LiveProbe` (its registry entry's ``live_probe``): `/backend-api/me` for the
     session, the job's own readiness wait, then :func:`probe`."""
 
-    async def identity(self, page: Page) -> tuple[int, str | None]:
-        return await ChatGPTPage(page).identity()
+    def __init__(self, page: Page) -> None:
+        self.chat = ChatGPTPage(page)
 
-    async def wait_ready(self, page: Page, config: Config) -> None:
+    async def identity(self) -> tuple[int, str | None]:
+        return await self.chat.identity()
+
+    async def wait_ready(self, config: Config) -> None:
         async def quiet(_state: Any) -> None:
             return None
 
         await wait_until_ready(
-            ChatGPTPage(page),
+            self.chat,
             allowed_origins(config.browser.chat_url, config.browser.auth_url),
             timeout_s=config.worker.readiness_timeout_ms / 1000,
             on_failure=quiet,
             log=lambda _message: None,
         )
 
-    async def entries(self, page: Page) -> list[ProbeEntry]:
-        return await probe(ChatGPTPage(page))
+    async def entries(self) -> list[ProbeEntry]:
+        return await probe(self.chat)
