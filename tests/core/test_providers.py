@@ -11,6 +11,7 @@ from oraculum.core import providers
 from oraculum.core.config import Config, provider_urls, seed_profile_dir
 from oraculum.core.errors import OracleError
 from oraculum.core.providers import REGISTRY, conversation_id_from_url, provider_spec
+from oraculum.core.selection import Choice, SelectionTable
 
 
 @pytest.mark.parametrize(
@@ -95,3 +96,41 @@ def test_a_provider_without_config_keys_uses_its_own_defaults() -> None:
     )
     assert newcomer.archive_ceiling(config.archive) == 42
     assert policy_of(newcomer).provider == "newcomer"
+
+
+def test_every_named_hook_loads() -> None:
+    """Each entry's sign-in check, live probe and capture function names what exists."""
+    named = [
+        path
+        for spec in REGISTRY.values()
+        for path in (spec.sign_in_check, spec.live_probe, spec.capture)
+        if path
+    ]
+    assert len(named) >= 4
+    assert all(providers.load_named(path) for path in named)
+
+
+def test_a_registered_provider_is_asked_like_a_built_in_one() -> None:
+    """Issue 39 §5: `register_provider` is the hook (a module named in
+    $ORACULUM_PROVIDER_MODULES calls it); its name and aliases then resolve everywhere."""
+    newcomer = providers.GROK._replace(name="newcomer", label="Newcomer", aliases=("nc",))
+    providers.register_provider(newcomer)
+    try:
+        assert provider_spec("NC") is newcomer
+        assert "newcomer" in providers.browser_providers()
+        with pytest.raises(ValueError, match="collides"):
+            providers.register_provider(newcomer._replace(name="other", aliases=("xai",)))
+        assert provider_spec("xai").name == "grok"  # a refused entry shadows nothing
+    finally:
+        providers.unregister_provider("newcomer")
+    assert providers.canonical_name("nc") is None
+    assert "newcomer" not in REGISTRY
+    with pytest.raises(ValueError, match="built in"):
+        providers.unregister_provider("grok")
+
+
+def test_a_selection_table_refuses_an_ambiguous_alias() -> None:
+    with pytest.raises(ValueError, match="claimed by both"):
+        SelectionTable(
+            key="mode", choices=(Choice("a", "Fast", "f", None), Choice("b", "fast", "f", None))
+        )

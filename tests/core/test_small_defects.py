@@ -29,9 +29,9 @@ from oraculum.core.config import (
 from oraculum.core.errors import ExitCode, OracleError
 from oraculum.core.fsio import ensure_private_dir
 from oraculum.core.paths import jobs_dir
+from oraculum.core.providers import provider_spec
 from oraculum.jobs.retention import remove_job
 from oraculum.jobs.store import JobStore
-from oraculum.service.prompt import PROMPT_MAX_BYTES
 from oraculum.service.submit import submit
 
 ORACULUM = Path(sys.executable).with_name("oraculum")
@@ -211,7 +211,7 @@ def test_prompt_file_missing_or_unreadable_has_a_clear_code(
 def test_prompt_over_the_provider_cap_is_prompt_too_large(
     project: Path, session: str, provider: str
 ) -> None:
-    limit = PROMPT_MAX_BYTES[provider]
+    limit = provider_spec(provider).max_prompt_bytes
     assert limit >= 8 * MIB  # a 5 MB prompt (the example) must fit
     with pytest.raises(OracleError) as caught:
         submit("é" * (limit // 2) + "x", ["src"], provider=provider)
@@ -224,7 +224,7 @@ def test_prompt_over_the_provider_cap_is_prompt_too_large(
 def test_prompt_file_over_the_cap_is_refused_without_reading_it_all(
     project: Path, session: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    limit = PROMPT_MAX_BYTES["test"]
+    limit = provider_spec("test").max_prompt_bytes
     huge = project.parent / "huge.md"
     with huge.open("wb") as handle:
         handle.truncate(limit + 1)  # sparse: big on paper, free on disk
@@ -415,7 +415,7 @@ async def test_mcp_tools_refuse_empty_job_ids_and_bad_prompts(project: Path) -> 
             assert result.is_error, (tool, result.content[0].text)
             assert result.structured_content["error"]["code"] == "invalid_job_id", tool
 
-        limit = PROMPT_MAX_BYTES["test"]
+        limit = provider_spec("test").max_prompt_bytes
         too_large = await client.call_tool(
             "oracle_submit", {"prompt": "x" * (limit + 1), "files": ["src"], "provider": "test"}
         )

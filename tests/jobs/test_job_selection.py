@@ -12,7 +12,7 @@ import pytest
 from homes import write_fast_config
 from oraculum.core.config import Config
 from oraculum.core.fsio import atomic_write_json
-from oraculum.core.presets import chatgpt_selection, grok_selection
+from oraculum.core.presets import selection_of
 from oraculum.jobs.model import Job, JobSelection
 from oraculum.jobs.store import JobStore
 from oraculum.providers.chatgpt.provider import _is_research
@@ -24,7 +24,7 @@ from oraculum.service.wait import wait
 
 from .conftest import build_job
 
-DEEP_RESEARCH = chatgpt_selection("deep_research").to_json_dict()
+DEEP_RESEARCH = selection_of("chatgpt", "deep_research").to_json_dict()
 
 
 def write_legacy(store: JobStore, job: Job, selection: dict[str, Any]) -> Path:
@@ -44,7 +44,7 @@ def test_a_legacy_job_json_loads_with_its_extras_as_options(store: JobStore) -> 
     path = write_legacy(store, job, {**DEEP_RESEARCH, "research_answer": "Both, weigh speed."})
 
     loaded = store.load(job.id)
-    assert loaded.selection == JobSelection.of(chatgpt_selection("deep_research"))
+    assert loaded.selection == JobSelection.of(selection_of("chatgpt", "deep_research"))
     assert loaded.selection.tool == "deep_research" and _is_research(loaded)
     assert loaded.options == {"research_answer": "Both, weigh speed."}
     # What users see is the selection as documented, in its order, nulls included.
@@ -64,7 +64,7 @@ def test_a_legacy_job_json_loads_with_its_extras_as_options(store: JobStore) -> 
         {},
         {"provider": "chatgpt", "preset": "pro_extended"},
         {"provider": "test", "label": "Test (dry run)"},
-        grok_selection("heavy").to_json_dict(),
+        selection_of("grok", "heavy").to_json_dict(),
     ],
 )
 def test_a_selection_reads_back_exactly_as_written(
@@ -91,7 +91,7 @@ def test_given_options_win_over_legacy_extras_and_unknown_selection_keys_are_opt
 def test_new_choices_keep_the_selection_and_the_options_apart() -> None:
     extras = {"research_answer": "Both."}
     chatgpt = choose_provider("chatgpt", "deep research", Config(), extras)
-    assert chatgpt.selection == JobSelection.of(chatgpt_selection("deep_research"))
+    assert chatgpt.selection == JobSelection.of(selection_of("chatgpt", "deep_research"))
     assert chatgpt.options == extras and chatgpt.options is not extras
     dry = choose_provider("test", "pro-extended", Config(), {"outcome": "hang"})
     assert dry.selection.to_json_dict() == {

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from oraculum.providers.chatgpt.completion import Stability, StaleStop, signature, url_candidate
-from oraculum.providers.chatgpt.composer import SendBaseline, send_accepted
-from oraculum.providers.chatgpt.page import TurnsReading
+from oraculum.providers.adoption import url_candidate
 from oraculum.providers.chatgpt.pickers import Wanted, chip_label
+from oraculum.providers.completion import Stability, StaleStop
+from oraculum.providers.send import SendBaseline, send_accepted
+from oraculum.providers.turns import TurnsReading, signature
 
 HOME = "https://chatgpt.com/"
 CONV = "https://chatgpt.com/c/6760a1b2-0000-4000-8000-1234567890ab"

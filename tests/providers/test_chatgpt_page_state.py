@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from oraculum.core.providers import CHATGPT
+from oraculum.providers.adoption import strip_url
 from oraculum.providers.chatgpt.page_state import (
     PageObservation,
     PageState,
     allowed_origins,
     classify,
-    conversation_id_from_url,
-    strip_url,
 )
 
 ORIGINS = allowed_origins("http://127.0.0.1:8765/", "http://127.0.0.1:8765/auth/login")
@@ -81,7 +81,7 @@ def test_real_origins_are_allowed() -> None:
     ],
 )
 def test_conversation_ids(url: str, conversation: str | None) -> None:
-    assert conversation_id_from_url(url) == conversation
+    assert CHATGPT.conversation_id(url) == conversation
 
 
 def test_strip_url() -> None:

@@ -17,8 +17,7 @@ import pytest
 from homes import SIMULATOR_WORKER, bare_project, complete, finished, log_of, write_global_config  # noqa: F401 (bare_project: the fixture)
 from oraculum.auth.simulator import seed_simulator_profile
 from oraculum.browser.session import LaunchOptions
-from oraculum.capture.collect import CollectionResult
-from oraculum.capture.grok_collect import recollect_with
+from oraculum.capture.collect import CollectionResult, recollect
 from oraculum.core.config import Config, seed_profile_dir
 from oraculum.core.errors import OracleError
 from oraculum.core.paths import private_home_environment
@@ -265,8 +264,7 @@ async def recollect_in_browser(sim: SimulatorThread, job: Job, config: Config) -
         async def persist(_patch: dict) -> Job:
             return job
 
-        return await recollect_with(
-            GrokPage(page).capture,
+        return await recollect(  # through Grok's own capture function (its registry entry's)
             page,
             job,
             JobStore().paths(job.id),

@@ -17,7 +17,7 @@ from .test_chatgpt_vocabulary import (
 PACKAGE = Path(oraculum.__file__).parent
 DRIVER = PACKAGE / "providers" / "grok"
 DRIVER_MODULES = sorted(p for p in DRIVER.glob("*.py") if p.name != "vocabulary.py")
-CAPTURE = PACKAGE / "capture" / "grok_collect.py"
+CAPTURE = PACKAGE / "capture" / "own_capture.py"
 # ARIA role names (and the tag `button`) are the platform's, not Grok's: used where they are.
 ROLES = frozenset({"button", "link", "menuitem", "menuitemradio", "option", "textbox"})
 

@@ -12,8 +12,6 @@ from oraculum.core.config import WorkerSection
 from oraculum.core.errors import ErrorCode, ExitCode
 from oraculum.jobs.model import Job, PromptSendState, Status
 from oraculum.providers.chatgpt import vocabulary as chatgpt_vocab
-from oraculum.providers.chatgpt.completion import reply_at, signature
-from oraculum.providers.chatgpt.page import TurnsReading
 from oraculum.providers.grok import vocabulary as grok_vocab
 from oraculum.providers.terminal import (
     Finish,
@@ -22,6 +20,7 @@ from oraculum.providers.terminal import (
     answer_text,
     is_label_only,
 )
+from oraculum.providers.turns import TurnsReading, reply_at, signature
 from oraculum.service.summary import _answer_facts
 
 LABELS = chatgpt_vocab.REASONING_LABEL_PATTERNS

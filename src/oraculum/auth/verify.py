@@ -80,23 +80,6 @@ class Verified:
     identity: str | None  # the account's email (or name) from the identity probe
 
 
-IDENTITY_PROBE = """async (path) => {
-  try {
-    const r = await fetch(path, { credentials: "include", cache: "no-store" });
-    let body = {};
-    try { body = await r.json(); } catch (e) {}
-    const email = typeof body.email === "string" && body.email.includes("@") ? body.email : null;
-    const name = typeof body.name === "string" ? body.name : null;
-    return { status: r.status, identity: email || name };
-  } catch (e) { return { status: 0, identity: null }; }
-}"""
-
-
-async def identity_of(page: Page) -> tuple[int, str | None]:
-    found = await page.evaluate(IDENTITY_PROBE, vocab.ME_ENDPOINT)
-    return int(found.get("status") or 0), found.get("identity")
-
-
 def auth_command(provider: str) -> str:
     """The command that signs ``provider`` in (ChatGPT is the default: it needs no name)."""
     return "oraculum auth" if provider == "chatgpt" else f"oraculum auth {provider}"
@@ -140,7 +123,7 @@ class ChatGPTCheck:
         return auth_page_state(self.last, origins), self.last.url
 
     async def confirm(self, ready: Classification, log: Log) -> Verified | None:
-        status, identity = await identity_of(self.page)
+        status, identity = await ChatGPTPage(self.page).identity()
         if status == 200:
             return Verified(ready.reason, self.page.url, identity)
         log(f"identity probe answered {status}; looking again")

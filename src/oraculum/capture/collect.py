@@ -37,7 +37,14 @@ from oraculum.capture.files import (
     write_response,
 )
 from oraculum.capture.outcome import CollectionStatus, Gaps
-from oraculum.capture.page import CaptureRequest, TurnCapture, TurnVocabulary, capture_turn
+from oraculum.capture.own_capture import provider_capture
+from oraculum.capture.page import (
+    CaptureFn,
+    CaptureRequest,
+    TurnCapture,
+    TurnVocabulary,
+    capture_turn,
+)
 from oraculum.capture.replies import comparison_record, reply_choice, reply_evidence, write_compared
 from oraculum.capture.research import ReportSources, read_report
 from oraculum.core.config import Config
@@ -49,7 +56,6 @@ MAX_CAPTURE_ATTEMPTS = 3
 RENDER_RETRY_DELAY_S = 0.5
 
 Reopen = Callable[[], Awaitable[None]]
-CaptureFn = Callable[[CaptureRequest], Awaitable[TurnCapture]]
 Persist = Callable[[dict[str, Any]], Awaitable[Job]]
 
 
@@ -380,7 +386,7 @@ async def collect(
             reopen,
             archive_name=Path(job.archive_path).name if anchored else None,
             anchored=anchored,
-            capture_fn=capture_fn,
+            capture_fn=capture_fn or provider_capture(job.provider, page),
             vocabulary=vocabulary,
         )
     except CaptureFailed as error:
@@ -424,7 +430,7 @@ async def recollect(
             binding,
             reopen,
             archive_name=archive_name,
-            capture_fn=capture_fn,
+            capture_fn=capture_fn or provider_capture(job.provider, page),
             vocabulary=vocabulary,
         )
     except CaptureFailed as error:

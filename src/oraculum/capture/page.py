@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from functools import cache
 from importlib import resources
@@ -244,6 +245,10 @@ class TurnCapture:
 
     def candidate_dicts(self) -> list[dict[str, Any]]:
         return [asdict(c) for c in self.candidates]
+
+
+# One read of the bound turn: capture.js (`capture_turn`) or a provider's own capture.
+CaptureFn = Callable[[CaptureRequest], Awaitable[TurnCapture]]
 
 
 async def capture_turn(page: Page, request: CaptureRequest) -> TurnCapture:

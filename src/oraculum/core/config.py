@@ -40,7 +40,6 @@ from oraculum.core.presets import (
     CHATGPT,
     GROK_MODE_IDS,
     PRESET_IDS,
-    PROVIDERS,
     canonical_grok_mode,
     canonical_preset_id,
     canonical_provider,
@@ -247,7 +246,8 @@ class DefaultsSection(_Section):
             return value
         name = canonical_provider(value)
         if name is None:
-            raise ConfigProblem(f"must be one of {', '.join(PROVIDERS)}", value=value)
+            choices = ", ".join(providers.browser_providers())
+            raise ConfigProblem(f"must be one of {choices}", value=value)
         return name
 
     @field_validator("grok_mode", mode="before")
@@ -533,13 +533,20 @@ PROJECT_MAXIMA: Final[dict[str, int]] = {
 }
 
 _ALLOWED_VALUES: Final[dict[str, tuple[str, ...]]] = {
-    "defaults.provider": PROVIDERS,
     "defaults.preset": PRESET_IDS,
     "defaults.grokMode": GROK_MODE_IDS,
     "browser.cloneStrategy": get_args(CloneStrategy),
     "browser.runMode": get_args(RunMode),
     "browser.transport": get_args(Transport),
 }
+
+
+def _allowed_values(key: str) -> tuple[str, ...] | None:
+    """The values a setting may take, where they are a closed list (the providers are the
+    registry's at the time of asking: a registered one counts)."""
+    if key == "defaults.provider":
+        return providers.browser_providers()
+    return _ALLOWED_VALUES.get(key)
 
 
 def section_keys(section: str) -> tuple[str, ...]:
@@ -710,7 +717,7 @@ def _error_from_validation(
         display,
         problem,
         value=value,
-        allowed=_ALLOWED_VALUES.get(key or ""),
+        allowed=_allowed_values(key or ""),
         more=len(errors) - 1,
     )
     # The message shows the exact element (`browser.args[2]`); details carry the setting's key.

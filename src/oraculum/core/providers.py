@@ -1,22 +1,36 @@
 """The providers oraculum drives, as data: one registry entry each.
 
 Every layer asks here for a provider's facts — its names, the hosts its real site lives on, the
-cookies that sign it in, its archive format and ceiling, how its conversation URLs name a
-conversation, where its settings live in the config, and which driver the worker runs — so
-adding a provider is its own package plus one entry in ``REGISTRY``. Nothing here imports the
-driver: it is loaded by name, in the worker, when a job needs it.
+cookies that sign it in, its archive format and ceiling, its prompt cap, the models a caller may
+pick (its selection table), how its conversation URLs name a conversation, where its settings
+live in the config, and which driver, sign-in check, capture and live probe serve it — so adding
+a provider is its own package plus one entry. Nothing here imports a driver: drivers, checks and
+probes are loaded by name, where a job or command needs them.
+
+Built-in entries are listed in ``BUILT_IN``. A provider outside oraculum's source (a test's, a
+plug-in) calls :func:`register_provider` from a module named in ``$ORACULUM_PROVIDER_MODULES``
+(comma-separated): every oraculum process — the CLI, the MCP server, the detached worker —
+imports those modules when it first imports this one, so they all see the same registry.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import re
 from typing import Any, Final, Literal, NamedTuple
 from urllib.parse import urlsplit
 
 from oraculum.core.errors import OracleError
+from oraculum.core.selection import Choice, SelectionTable
 
 MIB: Final = 1024 * 1024
+# Where modules that register providers are named (comma-separated import paths).
+PROVIDER_MODULES_ENV: Final = "ORACULUM_PROVIDER_MODULES"
+# Neither web app documents a composer limit and the reference facts name none, so the default
+# cap is generous: a long prompt belongs in a file, the project in the archive. It exists so a
+# runaway input (a log piped in by mistake) is refused before anything is built.
+DEFAULT_PROMPT_MAX_BYTES: Final = 8 * MIB
 
 # `/c/<id>` and `/chat/<id>`, at the end of the path (ChatGPT's GPTs live under `/g/<gpt>/c/<id>`).
 CONVERSATION_PATH: Final = re.compile(r"/(?:c|chat)/([A-Za-z0-9][A-Za-z0-9_-]{0,127})/?$")
@@ -65,7 +79,7 @@ class ProviderSpec(NamedTuple):
     archive_suffix: str
     archive_compression: Literal["zstd", "gzip"]
     max_archive_bytes: int  # the site's upload ceiling; an archive must be strictly smaller
-    selection: Literal["preset", "mode", "none"]  # how a caller picks the model
+    selection: SelectionTable | None  # the models a caller may pick (None: no choice)
     driver: str  # "module:Class", the worker's browser flow (loaded on demand)
     default_chat_url: str  # the real site's new-chat page
     default_auth_url: str  # where a user signs in
@@ -76,6 +90,13 @@ class ProviderSpec(NamedTuple):
     max_bytes_key: str | None = None
     # "module:Class" of the page check `oraculum auth` signs a seed in with (None: no sign-in).
     sign_in_check: str | None = None
+    # "module:Class" of doctor's look at the signed-in page (a `providers.base.LiveProbe`;
+    # None: doctor checks the seed only).
+    live_probe: str | None = None
+    # "module:function" reading one bound reply, `async (page, CaptureRequest) -> TurnCapture`,
+    # for a provider with its own capture root (None: the shared capture.js).
+    capture: str | None = None
+    max_prompt_bytes: int = DEFAULT_PROMPT_MAX_BYTES  # the largest prompt (UTF-8 bytes) it takes
     seed_suffix: str = ""  # the seed profile's directory is the configured one plus this
     explicit_threads: bool = False  # a caller may name an existing conversation to continue
     dry_run: bool = False  # no browser and no sign-in: the pipeline only
@@ -118,6 +139,46 @@ class ProviderSpec(NamedTuple):
         """A new instance of the provider's browser flow (a ``providers.base.Provider``)."""
         return load_named(self.driver)()
 
+
+# The ChatGPT presets, as the reference table gives them (a model family and an effort each).
+CHATGPT_PRESETS: Final = SelectionTable(
+    key="preset",
+    choices=(
+        Choice("pro_standard", "Pro - Standard", "pro", "standard"),
+        Choice("pro_extended", "Pro - Extended", "pro", "extended"),
+        Choice("thinking_light", "Thinking - Light", "thinking", "light"),
+        Choice("thinking_standard", "Thinking - Standard", "thinking", "standard"),
+        Choice("thinking_extended", "Thinking - Extended", "thinking", "extended"),
+        Choice("thinking_heavy", "Thinking - Heavy", "thinking", "heavy"),
+        Choice("instant", "Instant", "instant", None),
+        Choice(
+            "instant_auto_switch",
+            "Instant - Auto-switch to Thinking Enabled",
+            "instant",
+            None,
+            auto_switch_to_thinking=True,
+        ),
+        # Deep Research is a composer tool, not a model; "pro" is nominal and no effort is set.
+        Choice("deep_research", "Deep Research", "pro", None, tool="deep_research"),
+    ),
+    default_key="preset",
+    noun="preset",
+    unknown="Unknown preset",
+    use="Use one of the canonical ids ({ids}) or a matching preset label.",
+    next_step="Run `oraculum presets` to list the presets.",
+)
+GROK_MODES: Final = SelectionTable(
+    key="mode",
+    choices=(
+        Choice(
+            "heavy", "Grok Heavy", "grok", "heavy", aliases=("heavy", "grok heavy", "grok-heavy")
+        ),
+    ),
+    default_key="grok_mode",
+    unknown="Unknown Grok mode",
+    use="Use one of the Grok modes ({ids}).",
+    next_step="Omit the preset for Grok's default mode, or choose provider chatgpt.",
+)
 
 CHATGPT: Final = ProviderSpec(
     name="chatgpt",
@@ -166,9 +227,10 @@ CHATGPT: Final = ProviderSpec(
     archive_suffix=".tar.zst",
     archive_compression="zstd",
     max_archive_bytes=250 * MIB,
-    selection="preset",
+    selection=CHATGPT_PRESETS,
     driver="oraculum.providers.chatgpt.provider:ChatGPTProvider",
     sign_in_check="oraculum.auth.verify:ChatGPTCheck",
+    live_probe="oraculum.providers.chatgpt.probe:ChatGPTLiveProbe",
     default_chat_url="https://chatgpt.com/",
     default_auth_url="https://chatgpt.com/auth/login",
     chat_url_key="chat_url",
@@ -191,9 +253,10 @@ GROK: Final = ProviderSpec(
     archive_suffix=".tar.gz",
     archive_compression="gzip",
     max_archive_bytes=200 * MIB,
-    selection="mode",
+    selection=GROK_MODES,
     driver="oraculum.providers.grok.provider:GrokProvider",
     sign_in_check="oraculum.auth.verify:GrokCheck",
+    capture="oraculum.providers.grok.page:capture",
     default_chat_url="https://grok.com/",
     default_auth_url="https://grok.com/",
     chat_url_key="grok_url",
@@ -210,9 +273,10 @@ TEST: Final = CHATGPT._replace(
     hosts=frozenset(),
     cookie_domains=frozenset(),
     cookies=CookieNames(session=(), allowed=(), noise=()),
-    selection="none",
+    selection=None,
     driver="oraculum.providers.testing:TestProvider",
     sign_in_check=None,
+    live_probe=None,
     dry_run=True,
 )
 
@@ -223,23 +287,59 @@ def load_named(path: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-REGISTRY: Final[dict[str, ProviderSpec]] = {spec.name: spec for spec in (CHATGPT, GROK, TEST)}
-# The providers with a real site (what a config default, auth and archives may name).
-BROWSER_PROVIDERS: Final[tuple[str, ...]] = tuple(
-    name for name, spec in REGISTRY.items() if not spec.dry_run
-)
-
+BUILT_IN: Final[tuple[ProviderSpec, ...]] = (CHATGPT, GROK, TEST)
+# Every provider by name, built-in entries first, then registered ones in registration order.
+REGISTRY: Final[dict[str, ProviderSpec]] = {}
 _NON_WORD = re.compile(r"[\W_]+")
-_ALIASES: Final[dict[str, str]] = {
-    _NON_WORD.sub("", alias.lower()): spec.name
-    for spec in REGISTRY.values()
-    for alias in (spec.name, *spec.aliases)
-}
+_ALIASES: Final[dict[str, str]] = {}
+
+
+def _alias_key(value: str) -> str:
+    return _NON_WORD.sub("", value.strip().lower())
+
+
+def register_provider(spec: ProviderSpec) -> ProviderSpec:
+    """Add ``spec`` to the registry. Its name and aliases must be new: a collision is a bug in
+    the registering package, so it raises instead of shadowing a provider."""
+    keys = {_alias_key(alias) for alias in (spec.name, *spec.aliases)}
+    taken = sorted(key for key in keys if key in _ALIASES)
+    if spec.name in REGISTRY or taken:
+        raise ValueError(f"provider {spec.name!r} collides with a registered one: {taken}")
+    REGISTRY[spec.name] = spec
+    _ALIASES.update(dict.fromkeys(keys, spec.name))
+    return spec
+
+
+def unregister_provider(name: str) -> None:
+    """Remove a registered provider (a test's, when it is done with it); built-ins stay."""
+    if any(spec.name == name for spec in BUILT_IN):
+        raise ValueError(f"{name!r} is built in")
+    REGISTRY.pop(name, None)
+    for key in [key for key, owner in _ALIASES.items() if owner == name]:
+        del _ALIASES[key]
+
+
+def load_provider_modules(value: str | None) -> None:
+    """Import each module ``value`` names (comma-separated); each registers its providers."""
+    for module in (part.strip() for part in (value or "").split(",")):
+        if not module:
+            continue
+        try:
+            importlib.import_module(module)
+        except ImportError as exc:  # say which setting named it: nothing else would
+            raise ImportError(
+                f"${PROVIDER_MODULES_ENV} names {module}, which fails: {exc}"
+            ) from exc
+
+
+def browser_providers() -> tuple[str, ...]:
+    """The providers with a real site (what a config default, auth and archives may name)."""
+    return tuple(name for name, spec in REGISTRY.items() if not spec.dry_run)
 
 
 def canonical_name(value: str, *, dry_run: bool = True) -> str | None:
     """The provider ``value`` names (any alias, any case), or None."""
-    name = _ALIASES.get(_NON_WORD.sub("", value.strip().lower()))
+    name = _ALIASES.get(_alias_key(value))
     if name is None or (not dry_run and REGISTRY[name].dry_run):
         return None
     return name
@@ -266,3 +366,9 @@ def conversation_id_from_url(url: str | None) -> str | None:
         if found:
             return found
     return None
+
+
+for _spec in BUILT_IN:
+    register_provider(_spec)
+# Last, so that a registering module finds every name above defined.
+load_provider_modules(os.environ.get(PROVIDER_MODULES_ENV))

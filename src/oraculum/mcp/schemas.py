@@ -9,17 +9,25 @@ what a property is.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
 from mcp.types import ToolAnnotations
 from pydantic import ConfigDict, Field, WithJsonSchema, with_config
 from typing_extensions import TypedDict  # pydantic needs it on Python < 3.12
 
-from oraculum.core.presets import GROK_MODE_IDS, PRESET_IDS
+from oraculum.core import providers
+from oraculum.core.presets import choice_ids
 
-Provider = Literal["chatgpt", "grok", "test"]
-RealProvider = Literal["chatgpt", "grok"]
-PresetId = Literal[(*PRESET_IDS, *GROK_MODE_IDS)]  # type: ignore[valid-type]
+# The registry's providers and every provider's model choices (a registered provider's too),
+# as the tools' enums; to the type checker they are strings (the values exist only at runtime).
+if TYPE_CHECKING:
+    Provider: TypeAlias = str
+    RealProvider: TypeAlias = str
+    PresetId: TypeAlias = str
+else:
+    Provider = Literal[tuple(providers.REGISTRY)]
+    RealProvider = Literal[providers.browser_providers()]
+    PresetId = Literal[choice_ids()]
 
 
 # Arguments: a human title and a description each (no generated titles such as "Jobid").

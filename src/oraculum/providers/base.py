@@ -79,6 +79,39 @@ class Recollector(Protocol):
 
 
 @dataclass(frozen=True)
+class ProbeEntry:
+    """One control a live probe looked for: what the vocabulary expects, what the page shows."""
+
+    entry: str
+    expected: str
+    found: str
+    ok: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"entry": self.entry, "expected": self.expected, "found": self.found, "ok": self.ok}
+
+
+class LiveProbe(Protocol):
+    """`oraculum doctor`'s look at a provider's signed-in page (its registry entry's
+    ``live_probe`` names the class, made with the page: one view of it throughout, so what its
+    readiness wait cleared is what the entries report). Read-only: nothing is sent, uploaded
+    or chosen."""
+
+    async def identity(self) -> tuple[int, str | None]:
+        """What the site's backend says of the session: HTTP status and the account's name."""
+        ...
+
+    async def wait_ready(self, config: Config) -> None:
+        """Until the page is ready for a prompt; the readiness error a job would get if not."""
+        ...
+
+    async def entries(self) -> list[ProbeEntry]:
+        """Every control the next job needs, in the order it meets them; never raises for
+        what the page shows."""
+        ...
+
+
+@dataclass(frozen=True)
 class RecollectHooks:
     reopen: Callable[[], Awaitable[None]]
     persist: Callable[[dict[str, Any]], Awaitable[Job]]

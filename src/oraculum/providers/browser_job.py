@@ -27,12 +27,11 @@ from oraculum.capture.files import CAPTURE_JSON
 from oraculum.core.config import seed_profile_dir
 from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.fsio import atomic_write_json
-from oraculum.core.providers import provider_spec
+from oraculum.core.providers import conversation_id_from_url, provider_spec
 from oraculum.jobs.locks import named_lock
 from oraculum.jobs.model import EventKind, Job, Phase, PromptSendState
 from oraculum.providers.base import AdoptedUrl, ProviderOutcome, WorkerContext, with_send_warning
-from oraculum.providers.chatgpt.completion import CompletionContext
-from oraculum.providers.chatgpt.page_state import conversation_id_from_url
+from oraculum.providers.completion import CompletionContext
 from oraculum.providers.obstacles import Dismissal
 from oraculum.providers.page import ScriptedPage
 

@@ -23,7 +23,6 @@ from typing import Any
 
 from oraculum.auth.seed import staging_entries, sweep_choice
 from oraculum.auth.seed_check import seed_session_problem
-from oraculum.auth.verify import identity_of
 from oraculum.browser.chromium import resolve_executable
 from oraculum.browser.errors import classify_browser_error, first_line
 from oraculum.browser.profile import remove_profile
@@ -32,19 +31,15 @@ from oraculum.core.config import Config, load_config, provider_urls, seed_profil
 from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.fsio import DIR_MODE
 from oraculum.core.paths import data_dir, jobs_dir, state_dir
-from oraculum.core.presets import CHATGPT, GROK
-from oraculum.core.providers import provider_spec
+from oraculum.core.providers import CHATGPT, REGISTRY, ProviderSpec, load_named, provider_spec
 from oraculum.core.surface import Surface, for_surface
 from oraculum.jobs.admission import Capacity, capacity, lease_is_live
 from oraculum.jobs.leases import CONVERSATION, RUNTIME, Lease, list_leases
 from oraculum.jobs.leftovers import orphan_profiles, stray_reserves
 from oraculum.jobs.process import kill_profile_processes
 from oraculum.jobs.store import JobStore
+from oraculum.providers.base import LiveProbe
 from oraculum.providers.browser_job import clone_seed_under_auth_lock
-from oraculum.providers.chatgpt.page import ChatGPTPage
-from oraculum.providers.chatgpt.page_state import allowed_origins
-from oraculum.providers.chatgpt.probe import probe
-from oraculum.providers.chatgpt.readiness import wait_until_ready
 from oraculum.service.common import check_seed_profile, project_root
 from oraculum.service.selfcheck import launch_blank
 
@@ -440,11 +435,15 @@ async def throwaway_profile(config: Config, seed: Path) -> AsyncIterator[Path]:
         remove_profile(target)
 
 
-async def _page_checks(config: Config, seed: Path, live: bool) -> tuple[list[Check], dict | None]:
+async def _page_checks(
+    config: Config, spec: ProviderSpec, seed: Path, live: bool
+) -> tuple[list[Check], dict | None]:
     """The identity probe (ChatGPT's `/backend-api/me`, as `oraculum auth` verifies with) and,
-    with ``live``, the vocabulary probe of the ready chat page. Nothing is typed or sent."""
+    with ``live``, the vocabulary probe of the ready chat page: the provider's `LiveProbe`.
+    Nothing is typed or sent."""
 
-    chat_url, _ = provider_urls(config, CHATGPT)
+    chat_url, _ = provider_urls(config, spec.name)
+    probe_class = load_named(str(spec.live_probe))
     checks: list[Check] = []
     live_part: dict[str, Any] | None = None
     step = "seed identity"
@@ -455,43 +454,28 @@ async def _page_checks(config: Config, seed: Path, live: bool) -> tuple[list[Che
         ):
             page = context.pages[0] if context.pages else await context.new_page()
             await page.goto(chat_url)
-            checks.append(await _identity(page))
+            probe: LiveProbe = probe_class(page)
+            checks.append(identity_check(*await probe.identity(), spec.label))
             if live:  # a failed identity probe is reported beside the live probe's findings
                 step, live_part = "live page", {"url": chat_url, "entries": []}
-                checks.extend(await _live(page, config, live_part))
+                checks.extend(await _live(page, config, probe, live_part))
     except Exception as exc:
         checks.append(failed(step, classify_browser_error(exc)))
     return checks, live_part
 
 
-async def _identity(page: Any) -> Check:
-
-    status, identity = await identity_of(page)
-    return identity_check(status, identity, "ChatGPT")
-
-
-async def _live(page: Any, config: Config, live_part: dict[str, Any]) -> list[Check]:
-
-    chat = ChatGPTPage(page)
-
-    async def quiet(_state: Any) -> None:
-        return None
-
+async def _live(
+    page: Any, config: Config, probe: LiveProbe, live_part: dict[str, Any]
+) -> list[Check]:
     try:
-        await wait_until_ready(
-            chat,
-            allowed_origins(config.browser.chat_url, config.browser.auth_url),
-            timeout_s=config.worker.readiness_timeout_ms / 1000,
-            on_failure=quiet,
-            log=lambda _message: None,
-        )
+        await probe.wait_ready(config)
     except OracleError as error:
         if error.code not in (NOT_READY_CODE, ErrorCode.PAGE_OBSTRUCTED):
             return [failed("live page", error)]  # signed out, a challenge, an outage: not drift
         ready = failed("live page", error)  # it loaded but never looked ready: the probe says why
     else:
         ready = Check("live page", OK, f"ready at {page.url}")
-    entries = await probe(chat)
+    entries = await probe.entries()
     live_part["entries"] = [e.to_json() for e in entries]
     return [ready, vocabulary_check(entries)]
 
@@ -505,12 +489,17 @@ NOT_PROBED = Check(
 )
 
 
-def _grok_live() -> Check:
+def _no_live_probe(spec: ProviderSpec) -> Check:
+    """--live for a provider whose registry entry names no live probe."""
+    probed = [s for s in REGISTRY.values() if s.live_probe]
     return Check(
         "live page",
         WARN,
-        "Not yet: the live probe knows ChatGPT's page only; Grok's page is not checked.",
-        "Run `oraculum doctor --live --provider chatgpt` for ChatGPT.",
+        f"Not yet: the live probe knows {', '.join(s.label for s in probed)}'s page only; "
+        f"{spec.label}'s page is not checked.",
+        " ".join(
+            f"Run `oraculum doctor --live --provider {p.name}` for {p.label}." for p in probed
+        ),
         "provider_unsupported",
     )
 
@@ -539,7 +528,8 @@ async def _doctor(
 ) -> DoctorReport:
     wanted = choose_doctor_provider(provider) if provider is not None else None
     config_check, config = _config_check(cwd)
-    chosen = wanted or (config.defaults.provider if config is not None else CHATGPT)
+    chosen = wanted or (config.defaults.provider if config is not None else CHATGPT.name)
+    spec = provider_spec(chosen)
     checks = [config_check, *_directory_checks(config)]
     checks += await _chromium_checks(config)
     live_part = None
@@ -549,11 +539,11 @@ async def _doctor(
     elif config is not None:
         seed_checks, seed = _seed_checks(config, chosen)
         checks += [*seed_checks, *_housekeeping_checks(store, config, chosen)]
-        if chosen == GROK:
-            checks += [_grok_live()] if live else []
+        if spec.live_probe is None:
+            checks += [_no_live_probe(spec)] if live else []
         elif seed is not None and (live or all(c.status != FAIL for c in seed_checks)):
-            page_checks, live_part = await _page_checks(config, seed, live)
+            page_checks, live_part = await _page_checks(config, spec, seed, live)
             checks += page_checks
-    if live and chosen == CHATGPT and live_part is None:
+    if live and spec.live_probe is not None and live_part is None:
         checks.append(NOT_PROBED)
     return DoctorReport(chosen, tuple(checks), live_part)

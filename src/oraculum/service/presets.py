@@ -5,13 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from oraculum.core.presets import (
-    GROK_MODES_LIST,
-    PRESETS,
-    Selection,
-    chatgpt_selection,
-    grok_selection,
-)
+from oraculum.core import providers
+from oraculum.core.presets import Selection, selection_of
 from oraculum.core.surface import Surface
 
 __all__ = ["PresetsResult", "preset_row", "presets"]
@@ -53,7 +48,13 @@ class PresetsResult:
 
 
 def presets() -> PresetsResult:
-    """One selection per ChatGPT preset and Grok mode: provider, id, label, family, effort, tool."""
-    chatgpt = [chatgpt_selection(preset.id) for preset in PRESETS]
-    grok = [grok_selection(mode.id) for mode in GROK_MODES_LIST]
-    return PresetsResult((*chatgpt, *grok))
+    """One selection per choice of every provider's table (ChatGPT's presets, Grok's modes, in
+    the registry's order): provider, id, label, family, effort, tool."""
+    return PresetsResult(
+        tuple(
+            selection_of(spec.name, choice.id)
+            for spec in providers.REGISTRY.values()
+            if spec.selection is not None
+            for choice in spec.selection.choices
+        )
+    )

@@ -1,5 +1,5 @@
 """The prompt a job sends: where it comes from (`-p`, `--prompt-file PATH`, `-` for stdin), that
-it is UTF-8 text, and how large it may be for each provider.
+it is UTF-8 text, and how large it may be for each provider (its registry entry's cap).
 
 Every check runs before the archive is built, so a bad prompt costs nothing and leaves no file.
 """
@@ -9,23 +9,17 @@ from __future__ import annotations
 import sys
 from typing import BinaryIO, Final
 
+from oraculum.core import providers
 from oraculum.core.bounded import InputRefused, read_bounded
 from oraculum.core.errors import OracleError
 
-MIB: Final = 1024 * 1024
 STDIN: Final = "-"
 
-# The largest prompt (UTF-8 bytes) each provider takes. Neither web app documents a limit for
-# the composer, and the reference facts name none, so the caps are generous: a long prompt
-# belongs in a file (`--prompt-file`), and the project itself goes in the archive. They exist
-# so a runaway input (a log piped in by mistake) is refused before anything is built.
-PROMPT_MAX_BYTES: Final[dict[str, int]] = {
-    "chatgpt": 8 * MIB,
-    "grok": 8 * MIB,
-    "test": 8 * MIB,
-}
-# What a prompt file may hold at most before the provider is known: the largest cap.
-READ_CEILING: Final = max(PROMPT_MAX_BYTES.values())
+
+def read_ceiling() -> int:
+    """What a prompt file may hold at most before the provider is known: the largest cap of
+    any provider (each entry's ``max_prompt_bytes``)."""
+    return max(spec.max_prompt_bytes for spec in providers.REGISTRY.values())
 
 
 # --- pure rules -------------------------------------------------------------------------------
@@ -57,7 +51,7 @@ def prompt_text(prompt: object) -> str:
 def check_prompt_size(prompt: str, provider: str) -> None:
     """Refuse a prompt larger than ``provider`` takes (``prompt_too_large``)."""
     size = len(prompt.encode("utf-8"))
-    limit = PROMPT_MAX_BYTES[provider]
+    limit = providers.provider_spec(provider).max_prompt_bytes
     if size > limit:
         raise too_large(size, limit, provider)
 
@@ -113,10 +107,10 @@ def read_prompt_file(source: str, *, stdin: BinaryIO | None = None) -> str:
 
 def _read_path(source: str) -> bytes:
     try:
-        return read_bounded(source, READ_CEILING)
+        return read_bounded(source, read_ceiling())
     except InputRefused as exc:
         if exc.size is not None:
-            raise too_large(exc.size, READ_CEILING) from None
+            raise too_large(exc.size, read_ceiling()) from None
         raise OracleError(
             "prompt_file_unreadable",
             f"The prompt file {source} {exc.reason}.",
@@ -128,9 +122,10 @@ def _read_path(source: str) -> bytes:
 
 
 def _read_capped(handle: BinaryIO) -> bytes:
-    data = handle.read(READ_CEILING + 1)
-    if len(data) > READ_CEILING:
-        raise too_large(len(data), READ_CEILING)
+    ceiling = read_ceiling()
+    data = handle.read(ceiling + 1)
+    if len(data) > ceiling:
+        raise too_large(len(data), ceiling)
     return data
 
 

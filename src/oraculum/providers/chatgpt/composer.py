@@ -3,22 +3,18 @@
 from __future__ import annotations
 
 import asyncio
-import re
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
 from oraculum.core.errors import OracleError
 from oraculum.providers import upload
 from oraculum.providers.chatgpt import vocabulary as vocab
-from oraculum.providers.chatgpt.page import ChatGPTPage, ChipReading, TurnsReading
-from oraculum.providers.chatgpt.page_state import (
-    conversation_id_from_url,
-    rate_limited,
-    upload_error,
-)
+from oraculum.providers.chatgpt.page import ChatGPTPage, ChipReading
+from oraculum.providers.chatgpt.page_state import rate_limited, upload_error
+from oraculum.providers.send import SendBaseline, send_accepted, squash
+from oraculum.providers.turns import TurnsReading
 
 UPLOAD_POLL_S = 0.1
 # A chip can flicker between states while it processes: done must hold this long, on every
@@ -147,39 +143,12 @@ async def fill_prompt(chat: ChatGPTPage, prompt: str) -> None:
         raise OracleError("composer_not_found", "Could not find the ChatGPT composer textbox")
     await chat.guarded_fill(composer.first, prompt, "the composer")
     shown = await chat.page.locator(vocab.COMPOSER_EDITOR_SELECTOR).first.inner_text()
-    if _squash(shown) != _squash(prompt):
+    if squash(shown) != squash(prompt):
         raise OracleError(
             "composer_not_ready",
             "The ChatGPT composer does not hold the prompt after filling it; nothing was sent.",
             retryable=True,
         )
-
-
-def _squash(text: str) -> str:
-    return re.sub(r"\s+", " ", text.replace("\u200b", "").replace("\ufeff", "")).strip()
-
-
-@dataclass(frozen=True)
-class SendBaseline:
-    url: str
-    assistant_count: int
-    stop_present: bool
-
-    @classmethod
-    def of(cls, reading: TurnsReading) -> SendBaseline:
-        return cls(reading.url, len(reading.assistant_texts), reading.stop_present)
-
-
-def send_accepted(before: SendBaseline, now: TurnsReading) -> bool:
-    """Evidence that the prompt left the composer: a new conversation URL, a new assistant
-    turn, or a stop control that was not there before."""
-    before_id = conversation_id_from_url(before.url)
-    now_id = conversation_id_from_url(now.url)
-    if now_id and now_id != before_id:
-        return True
-    if len(now.assistant_texts) > before.assistant_count:
-        return True
-    return now.stop_present and not before.stop_present
 
 
 async def wait_send_ready(

@@ -29,8 +29,8 @@ from oraculum.core.errors import OracleError
 from oraculum.core.fsio import atomic_write_json, atomic_write_text
 from oraculum.jobs.model import iso, utc_now
 from oraculum.providers.chatgpt import vocabulary as vocab
-from oraculum.providers.chatgpt.composer import _squash
 from oraculum.providers.chatgpt.page import ChatGPTPage
+from oraculum.providers.send import squash
 
 __all__ = [
     "QUESTION_FILE",
@@ -123,9 +123,9 @@ def pill_verdict(reading: dict[str, Any], prompt: str) -> str | None:
         return (
             f"no {vocab.DEEP_RESEARCH_PILL!r} pill in the composer (pills: {reading.get('labels')})"
         )
-    if _squash(str(reading.get("after") or "")):
+    if squash(str(reading.get("after") or "")):
         return f"text after the pill: {reading['after']!r}"
-    if _squash(str(reading.get("before") or "")) != _squash(prompt):
+    if squash(str(reading.get("before") or "")) != squash(prompt):
         return "the prompt before the pill is not the job's prompt"
     return None
 

@@ -12,42 +12,7 @@ from playwright.async_api import Locator, Page
 from oraculum.providers.chatgpt import vocabulary as vocab
 from oraculum.providers.chatgpt.page_state import PageObservation
 from oraculum.providers.page import ScriptedPage
-
-
-@dataclass(frozen=True)
-class TurnsReading:
-    """The conversation at one instant (one evaluation)."""
-
-    url: str
-    assistant_texts: list[str]
-    user_texts: list[str]
-    stop_present: bool
-    send_enabled: bool
-    hidden: bool
-    # Read only when an archive name was asked about: how many user turns show it, and the
-    # index of the first assistant turn after the one that does (when exactly one does).
-    archive_matches: int | None = None
-    archive_reply_index: int | None = None
-    # Per assistant turn (parallel to assistant_texts): its own action bar is shown; a
-    # reasoning or streaming indicator is shown in it.
-    action_bars: tuple[bool, ...] = ()
-    indicators: tuple[bool, ...] = ()
-
-    @classmethod
-    def from_js(cls, data: dict[str, Any]) -> TurnsReading:
-        anchor = data.get("archiveAnchor") or {}
-        return cls(
-            url=data["url"],
-            assistant_texts=list(data["assistantTexts"]),
-            user_texts=list(data["userTexts"]),
-            stop_present=bool(data["stopPresent"]),
-            send_enabled=bool(data["sendEnabled"]),
-            hidden=bool(data["hidden"]),
-            archive_matches=anchor.get("matches"),
-            archive_reply_index=anchor.get("followingIndex"),
-            action_bars=tuple(bool(x) for x in data.get("actionBars") or ()),
-            indicators=tuple(bool(x) for x in data.get("indicators") or ()),
-        )
+from oraculum.providers.turns import TurnsReading
 
 
 @dataclass(frozen=True)
@@ -128,6 +93,12 @@ class ChatGPTPage(ScriptedPage):
             work_composer=work > 0,
             composer_seen="" if ready else await self.composer_seen(),
         )
+
+    async def identity(self) -> tuple[int, str | None]:
+        """What the app's own backend says of this browser's session: its HTTP status, and the
+        account's email (or name) when it names one."""
+        me = await self.evaluate("me_probe.js")
+        return int(me.get("status") or 0), me.get("identity")
 
     async def composer_seen(self) -> str:
         """What the page offers instead of a ready composer (for the error that says so)."""

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from urllib.parse import urlsplit
 
-from oraculum.core import providers
 from oraculum.providers.chatgpt import vocabulary as vocab
 from oraculum.providers.readiness import (
     Classification,
@@ -80,16 +78,6 @@ def classify(observation: PageObservation, origins: frozenset[str]) -> Classific
 COMPOSER_WANTED = (
     f'an editable textbox in the composer form, beside an enabled "{vocab.ADD_FILES_LABEL}"'
 )
-
-
-def conversation_id_from_url(url: str) -> str | None:
-    """The conversation id of a ChatGPT URL (its registry entry's rule), else None."""
-    return providers.CHATGPT.conversation_id(url)
-
-
-def strip_url(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}{parts.path}"
 
 
 # What a page's scoped text says went wrong, read with the vocabulary's patterns.

@@ -18,38 +18,30 @@ import asyncio
 import contextlib
 import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
-from playwright.async_api import ElementHandle, Locator
+from playwright.async_api import ElementHandle, Locator, Page
 
 from oraculum.browser.errors import first_line
+from oraculum.core.config import Config
 from oraculum.core.errors import OracleError
 from oraculum.providers import upload
+from oraculum.providers.base import ProbeEntry
 from oraculum.providers.chatgpt import vocabulary as vocab
 from oraculum.providers.chatgpt.composer import UPLOAD_ROUTE
 from oraculum.providers.chatgpt.page import ChatGPTPage, exact_any
+from oraculum.providers.chatgpt.page_state import allowed_origins
 from oraculum.providers.chatgpt.pickers import (
     OPENER_NAME,
     choice,
     parse_power,
     tier_matches,
 )
+from oraculum.providers.chatgpt.readiness import wait_until_ready
 
 SETTLE_S = 0.3
 CLICK_TIMEOUT_MS = 5_000
 LISTED = 8  # names shown when describing what the page has instead
-
-
-@dataclass(frozen=True)
-class ProbeEntry:
-    entry: str
-    expected: str
-    found: str
-    ok: bool
-
-    def to_json(self) -> dict[str, Any]:
-        return {"entry": self.entry, "expected": self.expected, "found": self.found, "ok": self.ok}
 
 
 # What each entry expects, as the vocabulary says it ------------------------------------------
@@ -445,3 +437,29 @@ async def probe(chat: ChatGPTPage) -> list[ProbeEntry]:
     await run.guarded("model picker", EXPECT_OPENER, run.picker)
     await run.guarded("send", EXPECT_SEND, run.send_and_stop)
     return run.entries
+
+
+class ChatGPTLiveProbe:
+    """ChatGPT's `LiveProbe` (its registry entry's ``live_probe``): `/backend-api/me` for the
+    session, the job's own readiness wait, then :func:`probe`."""
+
+    def __init__(self, page: Page) -> None:
+        self.chat = ChatGPTPage(page)
+
+    async def identity(self) -> tuple[int, str | None]:
+        return await self.chat.identity()
+
+    async def wait_ready(self, config: Config) -> None:
+        async def quiet(_state: Any) -> None:
+            return None
+
+        await wait_until_ready(
+            self.chat,
+            allowed_origins(config.browser.chat_url, config.browser.auth_url),
+            timeout_s=config.worker.readiness_timeout_ms / 1000,
+            on_failure=quiet,
+            log=lambda _message: None,
+        )
+
+    async def entries(self) -> list[ProbeEntry]:
+        return await probe(self.chat)

@@ -18,6 +18,7 @@ from oraculum.capture.collect import CollectionResult, collect, recollect
 from oraculum.core.config import Config
 from oraculum.jobs.model import Job, Phase, Status
 from oraculum.jobs.store import JobPaths
+from oraculum.providers.adoption import adopt_conversation_url
 from oraculum.providers.base import ProviderOutcome, RecollectHooks, WorkerContext
 from oraculum.providers.browser_job import (
     BrowserProvider,
@@ -32,17 +33,13 @@ from oraculum.providers.browser_job import (
     watch_obstacles,
 )
 from oraculum.providers.chatgpt import composer, deep_research, vocabulary
-from oraculum.providers.chatgpt.completion import (
-    Answer,
-    CompletionContext,
-    adopt_conversation_url,
-    revival_context,
-    wait_for_answer,
-)
-from oraculum.providers.chatgpt.page import ChatGPTPage, TurnsReading
+from oraculum.providers.chatgpt.completion import wait_for_answer
+from oraculum.providers.chatgpt.page import ChatGPTPage
 from oraculum.providers.chatgpt.page_state import allowed_origins
 from oraculum.providers.chatgpt.pickers import Configurator, Wanted
 from oraculum.providers.chatgpt.readiness import wait_until_ready
+from oraculum.providers.completion import Answer, CompletionContext, revival_context
+from oraculum.providers.turns import TurnsReading
 
 
 class ChatGPTProvider(BrowserProvider):

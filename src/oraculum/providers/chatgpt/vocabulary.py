@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from oraculum.capture.page import TurnVocabulary
+from oraculum.providers import shared_vocabulary as shared
 from oraculum.providers.obstacle_guard import ObstacleVocabulary
 from oraculum.providers.obstacles import DismissVocabulary
 
@@ -52,48 +53,10 @@ CLOSE_LABELS = ("Close", "Close dialog")
 
 # Obstacles: what covers the page, and the only controls that may clear it ---------------------
 
-# Pressed (after Escape) to get rid of a dialog, banner or toast and nothing else; earlier wins.
-DISMISS_LABELS = (
-    "Not now",
-    "Maybe later",
-    "No thanks",
-    "No, thanks",
-    "Dismiss",
-    "Close dialog",
-    "Close",
-    "Got it",
-    "Skip",
-    "Reject non-essential",
-    "Necessary cookies only",
-    "Only necessary",
-    "Reject all",
-    "Decline",
-    "×",
-)
-# Never pressed, whatever else the name says: upgrading, buying, enabling a feature, changing
-# the model, accepting all cookies.
-FORBIDDEN_LABELS = (
-    "Try it",
-    "Try now",
-    "Upgrade",
-    "Buy",
-    "Purchase",
-    "Subscribe",
-    "Start trial",
-    "Free trial",
-    "Accept",
-    "Accept all",
-    "Allow all",
-    "Agree",
-    "Get started",
-    "Enable",
-    "Turn on",
-    "Switch",
-    "Use",
-    "Continue",
-    "Confirm",
-    "Yes",
-)
+# The words every chat site shares (`providers.shared_vocabulary`): dismissed, and never pressed.
+DISMISS_LABELS = shared.DISMISS_LABELS
+FORBIDDEN_LABELS = shared.FORBIDDEN_LABELS
+
 # Turns -------------------------------------------------------------------------------------
 
 ASSISTANT_HEADING = "ChatGPT said:"
@@ -115,14 +78,7 @@ TURN_CHROME_SELECTORS = (
     'button, [role="button"]',  # every control (one selector list: a role is no label)
     '[data-testid$="turn-action-button"]',
 )
-TURN_CHROME_PATTERNS = (
-    r"(?:Thought|Reasoned|Worked) for(?:\s+\d+(?:\.\d+)?\s*[hms])+",
-    r"Stopped thinking",
-    r"Memory (?:updated|saved|full)",
-    r"Manage memories",
-    r"Is this conversation helpful so far\?",
-    r"Do you like this personality\?",
-)
+TURN_CHROME_PATTERNS = shared.TURN_CHROME_PATTERNS
 # Two candidate answers side by side, the page asking which one is preferred.
 COMPARISON_QUESTIONS = (r"Which response do you prefer\?.*",)
 COMPARISON_CHOICES = ("I prefer this response", "I prefer this")
@@ -146,15 +102,8 @@ ACTION_BAR_SELECTOR = ", ".join(
 TURN_SCOPE_SELECTORS = ("[data-turn-key]", '[data-testid^="conversation-turn"]', "article")
 # Still reasoning or streaming: the "Thinking" shimmer, a streaming message, a busy region.
 STREAMING_INDICATOR_SELECTOR = '[class*="shimmer"], .result-streaming, [aria-busy="true"]'
-# A line that only says the model reasons or reasoned ("Thought for 25s", "Thinking…",
-# "Reasoned for 2m", "Worked for 1m 7s"): a reply made only of these is not an answer yet.
-REASONING_LABEL_PATTERNS = (
-    re.compile(
-        r"^(?:Thought|Worked|Reasoned|Thinking|Reasoning)\s+for\s+[\w .,]{1,40}$", re.IGNORECASE
-    ),
-    re.compile(r"^(?:Thinking|Reasoning)\s*(?:…|\.\.\.)?$", re.IGNORECASE),
-    re.compile(r"^Stopped (?:thinking|reasoning)$", re.IGNORECASE),
-)
+# Lines that only label reasoning ("Thought for 25s"): not an answer yet.
+REASONING_LABEL_PATTERNS = shared.REASONING_LABEL_PATTERNS
 
 # Page-state signals (searched in banners, dialogs and the composer region; never in turns) --
 
@@ -170,21 +119,14 @@ CHALLENGE_SETTLING_PATTERNS = (
     re.compile(r"verification successful", re.I),
     re.compile(r"waiting for chatgpt\.com to respond", re.I),
 )
-OUTAGE_PATTERNS = (
-    re.compile(r"too many requests", re.I),
-    re.compile(r"rate limit", re.I),
-    re.compile(r"try again later", re.I),
-    re.compile(r"something went wrong", re.I),
-    re.compile(r"a network error occurred", re.I),
-    re.compile(r"an error occurred while connecting to the websocket", re.I),
-)
+OUTAGE_PATTERNS = shared.OUTAGE_PATTERNS
 # Seen while signing a seed profile in: the server refused the request headers, because the
 # imported cookie set is too large or stale. It means "sign in again", not an outage.
 COOKIE_REJECTED_PATTERNS = (
     re.compile(r"http error 431", re.I),
     re.compile(r"request header or cookie too large", re.I),
 )
-RATE_LIMIT_PATTERNS = (re.compile(r"too many requests", re.I), re.compile(r"rate limit", re.I))
+RATE_LIMIT_PATTERNS = shared.RATE_LIMIT_PATTERNS
 LOGIN_CTA_PREFIXES = ("log in", "login", "sign in", "signin", "continue with", "sign up")
 UPLOAD_ERROR_PATTERNS = (
     re.compile(r"failed upload", re.I),
@@ -193,13 +135,7 @@ UPLOAD_ERROR_PATTERNS = (
     re.compile(r"please ensure your network settings allow access to this site", re.I),
     re.compile(r"could not upload", re.I),
 )
-GENERATION_FAILURE_PATTERNS = (
-    re.compile(r"message delivery timed out", re.I),
-    re.compile(r"a network error occurred", re.I),
-    re.compile(r"an error occurred while connecting to the websocket", re.I),
-    re.compile(r"there was an error generating a response", re.I),
-    re.compile(r"something went wrong while generating the response", re.I),
-)
+GENERATION_FAILURE_PATTERNS = shared.GENERATION_FAILURE_PATTERNS
 
 # Deep Research (a composer tool, not a model) ----------------------------------------------
 

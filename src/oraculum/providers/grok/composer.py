@@ -1,6 +1,6 @@
 """Grok's composer: attach the archive, type the prompt, send it — and know whether it left.
 
-Send acceptance is ChatGPT's rule (`SendBaseline`, `send_accepted`) over Grok's reading.
+Send acceptance is every provider's rule (`providers.send`) over Grok's reading.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from pathlib import Path
 
 from oraculum.core.errors import OracleError
 from oraculum.providers import upload
-from oraculum.providers.chatgpt.composer import SendBaseline, _squash, send_accepted
-from oraculum.providers.chatgpt.page import TurnsReading
 from oraculum.providers.grok import vocabulary as vocab
 from oraculum.providers.grok.page import GrokPage
 from oraculum.providers.grok.page_state import rate_limited, upload_error
+from oraculum.providers.send import SendBaseline, send_accepted, squash
+from oraculum.providers.turns import TurnsReading
 
 __all__ = [
     "SendBaseline",
@@ -121,7 +121,7 @@ async def fill_prompt(grok: GrokPage, prompt: str) -> None:
             f"The Grok composer never became editable ({result['reason']}); nothing was sent.",
             retryable=True,
         )
-    if _squash(result["text"]) != _squash(prompt):
+    if squash(result["text"]) != squash(prompt):
         raise OracleError(
             "composer_not_ready",
             "The Grok composer does not hold the prompt after typing it; nothing was sent.",

@@ -9,10 +9,10 @@ from playwright.async_api import Locator, Page
 
 from oraculum.capture.page import CaptureRequest, TurnCapture
 from oraculum.core.providers import CONVERSATION_PATH
-from oraculum.providers.chatgpt.page import TurnsReading
 from oraculum.providers.grok import vocabulary as vocab
 from oraculum.providers.grok.page_state import GrokObservation
 from oraculum.providers.page import ScriptedPage
+from oraculum.providers.turns import TurnsReading
 
 
 class GrokPage(ScriptedPage):
@@ -106,3 +106,8 @@ class GrokPage(ScriptedPage):
             conversationPattern=CONVERSATION_PATH.pattern,
         )
         return TurnCapture.from_js(data)
+
+
+async def capture(page: Page, request: CaptureRequest) -> TurnCapture:
+    """Grok's capture function (its registry entry's ``capture``): one bound reply of ``page``."""
+    return await GrokPage(page).capture(request)

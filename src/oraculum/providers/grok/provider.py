@@ -11,11 +11,11 @@ from pathlib import Path
 
 from playwright.async_api import Page
 
-from oraculum.capture.collect import CollectionResult
-from oraculum.capture.grok_collect import collect_with, recollect_with
+from oraculum.capture.collect import CollectionResult, collect, recollect
 from oraculum.core.config import Config, provider_urls
 from oraculum.jobs.model import Job, Phase, Status
 from oraculum.jobs.store import JobPaths
+from oraculum.providers.adoption import adopt_conversation_url
 from oraculum.providers.base import ProviderOutcome, RecollectHooks, WorkerContext
 from oraculum.providers.browser_job import (
     BrowserProvider,
@@ -28,12 +28,9 @@ from oraculum.providers.browser_job import (
     send_recorded,
     watch_obstacles,
 )
-from oraculum.providers.chatgpt.completion import revival_context
+from oraculum.providers.completion import revival_context
 from oraculum.providers.grok import composer
-from oraculum.providers.grok.completion import (
-    adopt_conversation_url,
-    wait_for_answer,
-)
+from oraculum.providers.grok.completion import wait_for_answer
 from oraculum.providers.grok.model import select_heavy
 from oraculum.providers.grok.page import GrokPage
 from oraculum.providers.grok.page_state import allowed_origins
@@ -115,19 +112,18 @@ class GrokProvider(BrowserProvider):
     ) -> CollectionResult:
         grok = GrokPage(page)
         if job.status == Status.COMPLETE:
-            return await recollect_with(
-                grok.capture, page, job, paths, config, reopen=hooks.reopen, persist=hooks.persist
+            return await recollect(
+                page, job, paths, config, reopen=hooks.reopen, persist=hooks.persist
             )
         await wait_for_answer(grok, revival_context(job, config, hooks.log))
-        return await collect_with(
-            grok.capture, page, job, paths, config,
-            response_index=0, reopen=hooks.reopen, persist=hooks.persist,
-        )  # fmt: skip
+        return await collect(
+            page, job, paths, config, response_index=0, reopen=hooks.reopen, persist=hooks.persist
+        )
 
     async def _collect(self, ctx: WorkerContext, grok: GrokPage, index: int) -> ProviderOutcome:
         reopen, persist = collection_hooks(ctx, grok.page)
-        result = await collect_with(
-            grok.capture,
+        # Grok's own capture function reads the page (its registry entry's ``capture``).
+        result = await collect(
             grok.page,
             ctx.job,
             ctx.paths,

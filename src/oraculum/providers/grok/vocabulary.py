@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from oraculum.providers.chatgpt import vocabulary as chatgpt_vocab
+from oraculum.providers import shared_vocabulary as shared
 from oraculum.providers.obstacle_guard import ObstacleVocabulary
 from oraculum.providers.obstacles import DismissVocabulary
 
@@ -64,18 +64,18 @@ CHROME_SELECTORS = (
     '[role="button"]',
 )
 # Notices inside a reply known only by their whole text ("Thought for 25s"): the same words
-# as ChatGPT's (issue 37 §6).
-CHROME_PATTERNS = chatgpt_vocab.TURN_CHROME_PATTERNS
+# as every chat site's (issue 37 §6).
+CHROME_PATTERNS = shared.TURN_CHROME_PATTERNS
 THINKING_SELECTOR = ".thinking-container"
 THOUGHT_FOR_PREFIX = "Thought for"
 EXECUTED_CODE_PREFIX = "executed code"  # tool-output messages, not answers
 # Completion evidence (issue 37 §4): a reply's own action buttons, in its row; the thinking
-# shimmer; and the reasoning-label lines that are not an answer (ChatGPT's, the same words).
+# shimmer; and the reasoning-label lines that are not an answer (the shared words).
 ACTION_BAR_SELECTOR = ", ".join(
     f'button[aria-label="{name}"]' for name in ("Copy", "Like", "Dislike", "Regenerate")
 )
 STREAMING_INDICATOR_SELECTOR = '[class*="shimmer"], [aria-busy="true"]'
-REASONING_LABEL_PATTERNS = chatgpt_vocab.REASONING_LABEL_PATTERNS
+REASONING_LABEL_PATTERNS = shared.REASONING_LABEL_PATTERNS
 
 # Page-state signals (searched outside the messages) -----------------------------------------
 
@@ -88,8 +88,8 @@ CHALLENGE_PATTERNS = (
     re.compile(r"suspicious activity", re.I),
 )
 CHALLENGE_SETTLING_PATTERNS = (re.compile(r"verification successful", re.I),)
-OUTAGE_PATTERNS = chatgpt_vocab.OUTAGE_PATTERNS  # facts §5: the outage list is shared
-RATE_LIMIT_PATTERNS = chatgpt_vocab.RATE_LIMIT_PATTERNS
+OUTAGE_PATTERNS = shared.OUTAGE_PATTERNS  # facts §5: the outage list is shared
+RATE_LIMIT_PATTERNS = shared.RATE_LIMIT_PATTERNS
 UPLOAD_ERROR_PATTERNS = (
     re.compile(r"upload failed", re.I),
     re.compile(r"failed upload", re.I),
@@ -97,13 +97,13 @@ UPLOAD_ERROR_PATTERNS = (
 )
 GENERATION_FAILURE_PATTERNS = (
     re.compile(r"something went wrong while generating a response", re.I),
-    *chatgpt_vocab.GENERATION_FAILURE_PATTERNS,
+    *shared.GENERATION_FAILURE_PATTERNS,
 )
 
 
-# Obstacles: Grok's pages interrupt the same ways (its own words join ChatGPT's list).
-DISMISS_LABELS = (*chatgpt_vocab.DISMISS_LABELS, "Not interested")
-FORBIDDEN_LABELS = (*chatgpt_vocab.FORBIDDEN_LABELS, "SuperGrok", "Get Premium")
+# Obstacles: Grok's pages interrupt the same ways (its own words join the shared list).
+DISMISS_LABELS = (*shared.DISMISS_LABELS, "Not interested")
+FORBIDDEN_LABELS = (*shared.FORBIDDEN_LABELS, "SuperGrok", "Get Premium")
 
 
 def obstacle_vocabulary() -> ObstacleVocabulary:
