@@ -152,3 +152,21 @@ def run_cli(
     )
     assert b"Traceback" not in done.stderr, done.stderr.decode(errors="replace")
     return done.returncode, json.loads(done.stdout)
+
+
+CHROME_EPOCH_S = 11_644_473_600
+
+
+def write_cookie_store(profile: Path, *cookies: tuple[str, str, float]) -> None:
+    """A Chromium-shaped cookie store in ``profile``: (name, host, unix expiry; 0 = session)."""
+    import sqlite3
+
+    (profile / "Default").mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(profile / "Default" / "Cookies")
+    db.execute("CREATE TABLE cookies (name TEXT, host_key TEXT, expires_utc INTEGER)")
+    db.executemany(
+        "INSERT INTO cookies VALUES (?, ?, ?)",
+        [(n, h, int((e + CHROME_EPOCH_S) * 1e6) if e else 0) for n, h, e in cookies],
+    )
+    db.commit()
+    db.close()

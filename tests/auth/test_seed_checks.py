@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
 
+from homes import write_cookie_store
 from oraculum.core.config import load_config, seed_profile_dir
 from oraculum.core.paths import global_config_path
 from oraculum.service.preflight import preflight
 
-CHROME_EPOCH_S = 11_644_473_600
+store = write_cookie_store
 
 
 @pytest.fixture
@@ -21,19 +21,6 @@ def seed(home: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"browser": {"chatUrl": "http://127.0.0.1:9/"}}))
     return seed_profile_dir(load_config().config, "chatgpt")
-
-
-def store(seed: Path, *cookies: tuple[str, str, float]) -> None:
-    """A Chromium-shaped cookie store: (name, host, unix expiry; 0 = session)."""
-    (seed / "Default").mkdir(parents=True, exist_ok=True)
-    db = sqlite3.connect(seed / "Default" / "Cookies")
-    db.execute("CREATE TABLE cookies (name TEXT, host_key TEXT, expires_utc INTEGER)")
-    db.executemany(
-        "INSERT INTO cookies VALUES (?, ?, ?)",
-        [(n, h, int((e + CHROME_EPOCH_S) * 1e6) if e else 0) for n, h, e in cookies],
-    )
-    db.commit()
-    db.close()
 
 
 def problem(result: dict) -> str | None:

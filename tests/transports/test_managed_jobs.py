@@ -17,8 +17,9 @@ import psutil
 import pytest
 
 from homes import bare_project, complete, finished, log_of, write_global_config  # noqa: F401 (bare_project: the fixture)
+from oraculum.auth.seed_check import managed_session_problem
 from oraculum.browser import cdp, keeper
-from oraculum.core.config import Config
+from oraculum.core.config import Config, load_config
 from oraculum.core.paths import private_home_environment
 from oraculum.jobs.model import Status
 from oraculum.simulator import SimulatorThread
@@ -74,6 +75,8 @@ def test_the_keeper_records_its_endpoint_privately(keeper_home) -> None:
     assert len(record.token) == 32
     status = asyncio.run(keeper.keeper_status())
     assert status["running"] and status["proven"]
+    # Issue 38 §8: the running keeper is asked for its live cookies, and it is signed in.
+    assert asyncio.run(managed_session_problem(load_config().config, "chatgpt")) is None
     # DevTools listens on loopback only (Chromium's own processes: the browser and its children).
     browser = psutil.Process(record.pid)
     listening = [

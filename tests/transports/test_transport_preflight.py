@@ -8,19 +8,28 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from homes import write_fast_config
+from homes import write_cookie_store, write_fast_config
+from oraculum.browser.keeper import profile_dir
 from oraculum.service.preflight import preflight
 
 if TYPE_CHECKING:
     from oraculum.service.doctor import DoctorReport
 
 
-def test_the_managed_transport_needs_no_seed(project: Path) -> None:
+def test_the_managed_transport_needs_no_seed_but_a_signed_in_browser(project: Path) -> None:
     write_fast_config({"browser": {"transport": "managed"}})
+    report = preflight(session="s", provider="chatgpt")
+    assert not report.ready  # issue 38 §8: never ready while a job could not sign in
+    assert report.error is not None and report.error.code == "managed_browser_signed_out"
+    assert "oraculum browser login" in (report.error.suggested_next_step or "")
+    write_cookie_store(profile_dir(), ("__Secure-next-auth.session-token", ".chatgpt.com", 0))
     report = preflight(session="s", provider="chatgpt")
     assert report.ready, report.error
     assert report.auth.seed_profile_dir is None
     assert report.browser_executable is not None
+    write_fast_config({"browser": {"transport": "managed", "managed": {"startOnDemand": False}}})
+    report = preflight(session="s", provider="chatgpt")  # signed in, but nothing would start it
+    assert report.error is not None and report.error.code == "managed_browser_not_running"
 
 
 @pytest.mark.browser
@@ -95,6 +104,9 @@ def test_doctor_checks_the_attached_browser_instead_of_a_seed(project: Path) -> 
     write_fast_config({"browser": {"transport": "managed"}})
     managed = _checks(doctor("chatgpt"))
     assert "seed profile" not in managed
+    assert managed["managed browser"]["code"] == "managed_browser_signed_out"
+    write_cookie_store(profile_dir(), ("__Secure-next-auth.session-token", ".chatgpt.com", 0))
+    managed = _checks(doctor("chatgpt"))
     assert managed["managed browser"]["status"] == "warn"  # not running: a job starts it
 
     write_fast_config({"browser": {"transport": "managed", "managed": {"startOnDemand": False}}})

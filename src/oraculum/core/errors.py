@@ -473,6 +473,12 @@ class ErrorCode(StrEnum):
         _RETRY,
         "the managed browser is not running (`oraculum browser start`)",
     )
+    MANAGED_BROWSER_SIGNED_OUT = (
+        "managed_browser_signed_out",
+        _SETUP,
+        _FINAL,
+        "the managed browser is not signed in to the provider (`oraculum browser login`)",
+    )
     MANAGED_BROWSER_START_FAILED = (
         "managed_browser_start_failed",
         _SETUP,

@@ -40,7 +40,7 @@ from oraculum.jobs.process import kill_profile_processes
 from oraculum.jobs.store import JobStore
 from oraculum.providers.base import LiveProbe
 from oraculum.providers.browser_job import clone_seed_under_auth_lock
-from oraculum.service.common import check_seed_profile, project_root
+from oraculum.service.common import TEST_PROVIDER, check_seed_profile, project_root
 from oraculum.service.selfcheck import launch_blank
 
 OK, WARN, FAIL = "ok", "warn", "fail"
@@ -357,7 +357,7 @@ async def _chromium_checks(config: Config | None) -> list[Check]:
     ]
 
 
-async def _attached_check(config: Config) -> Check:
+async def _attached_check(config: Config, provider: str) -> Check:
     """The managed or relay browser proves its endpoint (docs/transports.md); the keeper is
     only looked at, never started."""
     from oraculum.browser import keeper
@@ -368,13 +368,18 @@ async def _attached_check(config: Config) -> Check:
             relay = config.browser.relay
             found = await prove_relay(relay.endpoint, enabled=relay.enabled)
             return Check("relay browser", OK, f"{relay.endpoint}: Chrome {found.browser_id}")
+        from oraculum.auth.seed_check import managed_session_problem
+
+        problem = None
+        if provider != TEST_PROVIDER:  # the test provider signs in nowhere
+            problem = await managed_session_problem(config, provider)
+        if problem is not None:
+            raise problem
         record = keeper.read_record()
         if record is None or not keeper.keeper_alive(record):
-            if config.browser.managed.start_on_demand:
-                return Check("managed browser", WARN, "not running; the next job starts it")
-            raise keeper.not_running("browser.managed.startOnDemand is off")
+            return Check("managed browser", WARN, "signed in, not running; the next job starts it")
         found = await keeper.prove_keeper(record)
-        return Check("managed browser", OK, f"running, DevTools on {found.http_url}")
+        return Check("managed browser", OK, f"running and signed in, DevTools on {found.http_url}")
     except OracleError as error:
         name = "relay browser" if config.browser.transport == "relay" else "managed browser"
         return failed(name, error)
@@ -535,7 +540,10 @@ async def _doctor(
     live_part = None
     if config is not None and config.browser.transport != "isolated":
         # Managed and relay: signed in by hand in an attached browser, so no seed to check.
-        checks += [await _attached_check(config), *_housekeeping_checks(store, config, chosen)]
+        checks += [
+            await _attached_check(config, chosen),
+            *_housekeeping_checks(store, config, chosen),
+        ]
     elif config is not None:
         seed_checks, seed = _seed_checks(config, chosen)
         checks += [*seed_checks, *_housekeeping_checks(store, config, chosen)]

@@ -200,6 +200,8 @@ def _check(
 
             relay = config.browser.relay
             prove_relay_now(relay.endpoint, enabled=relay.enabled)
+        elif chosen != TEST_PROVIDER and config.browser.transport == "managed":
+            _check_managed_session(config, chosen)
         if chosen != TEST_PROVIDER:
             # Managed and relay browsers are signed in by hand: there is no seed to check.
             seed = found.get("seedProfileDir")
@@ -213,6 +215,17 @@ def _check(
         return replace(report, jobs_dir=found["jobsDir"])
     except OracleError as error:
         raise blocked(error) from None
+
+
+def _check_managed_session(config: Config, provider: str) -> None:
+    """Ready only when the managed browser can run the job signed in (it is never started)."""
+    import asyncio
+
+    from oraculum.auth.seed_check import managed_session_problem
+
+    problem = asyncio.run(managed_session_problem(config, provider))
+    if problem is not None:
+        raise problem
 
 
 def _check_seed_session(config: Config, provider: str, seed: Path) -> None:
