@@ -893,12 +893,6 @@ def with_error_code_table(doc: str) -> str:
     return f"{head}{start}\n{error_code_table()}{end}{tail}"
 
 
-# Kept for readers of the old mapping: the exit code of every code that does not exit FAILED.
-_EXIT_BY_CODE: dict[str, ExitCode] = {
-    code.value: code.exit_code for code in ErrorCode if code.exit_code != ExitCode.FAILED
-}
-
-
 class OracleError(Exception):
     """A refusal or failure with a stable code.
 
