@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -40,16 +41,16 @@ def oraculum_env(project: Path) -> dict[str, str]:
     return {name: os.environ[name] for name in ORACULUM_VARIABLES}
 
 
-StartModel = Callable[[list[Step]], Awaitable[ScriptedModel]]
+StartModel = Callable[..., Awaitable[ScriptedModel]]
 
 
 @pytest.fixture
 async def scripted_model() -> AsyncIterator[StartModel]:
-    """Start a scripted OpenAI-compatible endpoint with the given steps."""
+    """Start a scripted model endpoint with the given steps (``options``: ScriptedModel's)."""
     started: list[ScriptedModel] = []
 
-    async def start(steps: list[Step]) -> ScriptedModel:
-        model = ScriptedModel(steps)
+    async def start(steps: list[Step], **options: Any) -> ScriptedModel:
+        model = ScriptedModel(steps, **options)
         await model.start()
         started.append(model)
         return model
