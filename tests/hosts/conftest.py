@@ -11,7 +11,7 @@ import pytest
 
 from homes import write_fast_config
 
-from .host_tools import HostTools, RegistryUnreachable, ensure_installed
+from .host_tools import HostTools, HostUnavailable, RegistryUnreachable, ensure_installed
 from .pi_host import ORACULUM_VARIABLES, PiHost
 from .scripted_model import ScriptedModel, Step
 
@@ -63,3 +63,17 @@ async def scripted_model() -> AsyncIterator[StartModel]:
 @pytest.fixture
 def pi_host(host_tools: HostTools, project: Path, tmp_path: Path) -> PiHost:
     return PiHost(tools=host_tools, root=tmp_path / "pi", project=project, session="pi-hosts-1")
+
+
+@pytest.fixture
+def native_host(host_tools: HostTools) -> Callable[[str], Path]:
+    """A native host's binary (`claude`, `codex`, `opencode`); its tests skip, saying why,
+    only when none is installed for this machine."""
+
+    def binary(name: str) -> Path:
+        try:
+            return host_tools.native(name)
+        except HostUnavailable as exc:
+            pytest.skip(f"{name} cannot be installed here: {exc}")
+
+    return binary

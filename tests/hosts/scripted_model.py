@@ -152,6 +152,8 @@ class ToolCall:
     arguments: dict[str, Any] | Callable[[Transcript], dict[str, Any]]
     before: Gate | None = None
     prefix: str = MCP_PREFIX  # how the host names the tool ("" for a pi extension's tools)
+    # The Responses API's tool namespace the host declared it in (Codex: `mcp__oraculum`).
+    namespace: str | None = None
 
 
 @dataclass(frozen=True)
@@ -273,6 +275,8 @@ def response_events(step: Step, transcript: Transcript, call_id: str) -> list[di
             "arguments": json.dumps(step_arguments(step, transcript)),
             "status": "completed",
         }
+        if step.namespace is not None:
+            item["namespace"] = step.namespace
     response: dict[str, Any] = {
         "id": f"resp_{call_id}",
         "object": "response",
