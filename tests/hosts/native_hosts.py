@@ -123,16 +123,25 @@ class ClaudeCode(NativeHost):
         flags = readme[2:-1]  # the README's flags; its prompt and file name are examples
         flags[flags.index("--mcp-config") + 1] = str(config)
         env = {
-            **base_environment(self.root),
+            **self.environment(),
             "ANTHROPIC_BASE_URL": base_url.removesuffix("/v1"),
             "ANTHROPIC_API_KEY": "scripted-test-key",
-            "CLAUDE_CONFIG_DIR": str(self.root / "claude"),
-            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-            "DISABLE_AUTOUPDATER": "1",
             "MCP_TOOL_TIMEOUT": str(int(tool_timeout_s * 1000)),
         }
         argv = ["-p", *flags, "--strict-mcp-config", "--output-format", "json", prompt]
         return await self._run(argv, env, timeout_s, "claude")
+
+    def environment(self) -> dict[str, str]:
+        return {
+            **base_environment(self.root),
+            "CLAUDE_CONFIG_DIR": str(self.root / "claude"),
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            "DISABLE_AUTOUPDATER": "1",
+        }
+
+    async def command(self, argv: list[str], timeout_s: float = 60) -> HostRun:
+        """A `claude` subcommand (`mcp add`, `mcp list`) in the project."""
+        return await self._run(argv, self.environment(), timeout_s, "claude " + argv[0])
 
 
 @dataclass(frozen=True)
@@ -157,8 +166,10 @@ class Codex(NativeHost):
         profile: str | None = None,
         tool_timeout_s: float = 60,
         timeout_s: float = 180,
+        without: tuple[str, ...] = (),
     ) -> HostRun:
-        table = self.readme_table()
+        """``without``: keys of the README's table left out (to show what each is for)."""
+        table = {k: v for k, v in self.readme_table().items() if k not in without}
         command = filled_command([table["command"], *table["args"]])
         if profile is not None:
             command += ["--profile", profile]

@@ -21,7 +21,7 @@ from .host_scenario import (
     server_environment,
     tool_call,
 )
-from .native_hosts import ClaudeCode
+from .native_hosts import ClaudeCode, filled_command
 from .scripted_model import Reply
 
 pytestmark = [pytest.mark.hosts, pytest.mark.slow]
@@ -32,6 +32,21 @@ SESSION = "claude-hosts-1"
 @pytest.fixture
 def claude(native_host: Callable[[str], Path], project: Path, tmp_path: Path) -> ClaudeCode:
     return ClaudeCode(binary=native_host("claude"), root=tmp_path / "claude", project=project)
+
+
+async def test_readme_claude_mcp_add_connects(claude: ClaudeCode) -> None:
+    """The README's `claude mcp add` line, `oraculum` given by its path: Claude Code's own
+    health check connects to the server."""
+    argv = claude.readme_add_argv()
+    assert argv[:3] == ["claude", "mcp", "add"], argv
+    split = argv.index("--")
+    added = await claude.command([*argv[1:split], "--", *filled_command(argv[split + 1 :])])
+    assert added.returncode == 0, added.stderr
+
+    listed = await claude.command(["mcp", "list"])
+
+    assert listed.returncode == 0, listed.stderr
+    assert "oraculum: " in listed.stdout and "Connected" in listed.stdout, listed.stdout
 
 
 async def test_claude_code_runs_the_oracle_conversation(

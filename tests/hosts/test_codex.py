@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,6 +23,7 @@ from .host_scenario import (
     tool_call,
 )
 from .native_hosts import Codex
+from .scripted_model import Reply
 
 pytestmark = [pytest.mark.hosts, pytest.mark.slow]
 
@@ -68,3 +70,42 @@ async def test_codex_runs_the_oracle_conversation(
     assert_oracle_conversation(model, lambda tool: tool)
     (namespace,) = [t for t in model.requests[0]["tools"] if t.get("name") == Codex.NAMESPACE]
     assert {"oracle_submit", "oracle_wait"} <= {t["name"] for t in namespace["tools"]}
+
+
+SUBMIT = {"prompt": "q", "files": ["."], "provider": "test"}
+
+
+@pytest.mark.parametrize(
+    ("left_out", "call", "arguments", "expected"),
+    [
+        ("env_vars", "oracle_preflight", {"provider": "test"}, "home/.local/state/oraculum/jobs"),
+        ("default_tools_approval_mode", "oracle_submit", SUBMIT, "requires approval"),
+    ],
+)
+async def test_codex_needs_the_readme_table_keys(
+    codex: Codex,
+    oraculum_env: dict[str, str],
+    scripted_model: StartModel,
+    left_out: str,
+    call: str,
+    arguments: dict[str, Any],
+    expected: str,
+) -> None:
+    """Why the README's table has these keys: without `env_vars` the server never sees the
+    ORACULUM_* variables of Codex's environment (its jobs go to the default place under HOME),
+    and without `default_tools_approval_mode` `codex exec` refuses `oracle_submit`."""
+    model = await scripted_model(
+        [tool_call("", namespace=Codex.NAMESPACE)(call, arguments), Reply("Done.")],
+        side_without_tools=True,
+    )
+
+    run = await codex.run(
+        "Consult the oracle.",
+        model.base_url,
+        server_environment(oraculum_env, SESSION),
+        without=(left_out,),
+    )
+
+    assert run.returncode == 0, run.stderr[-3000:]
+    (result,) = model.transcript.results_of(call)
+    assert expected in result, result

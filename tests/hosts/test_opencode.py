@@ -33,6 +33,14 @@ def opencode(native_host: Callable[[str], Path], project: Path, tmp_path: Path) 
     return Opencode(binary=native_host("opencode"), root=tmp_path / "opencode", project=project)
 
 
+def test_readme_opencode_entry_outlasts_a_wait(opencode: Opencode) -> None:
+    """opencode times every MCP request out after the entry's `timeout` (5000 ms when unset):
+    the README's entry must outlast `oracle_wait`'s longest call (50 s)."""
+    entry = opencode.readme_config()["mcp"]["oraculum"]
+    assert entry["type"] == "local" and entry["command"] == ["oraculum", "mcp"]
+    assert entry["timeout"] >= 55_000
+
+
 async def test_opencode_runs_the_oracle_conversation(
     opencode: Opencode, oraculum_env: dict[str, str], scripted_model: StartModel
 ) -> None:
