@@ -2,17 +2,18 @@
 `oraculum mcp --profile processes`, and what its model must have received.
 
 One host session runs it all, in order: preflight → submit (test provider) → a wait that
-runs out while the job's worker is held (`done:false` well within the host's tool timeout)
-→ a tool of the profile (`managed_process_list`) → the worker released, the next oracle
-result carries the job's wake-up → read → two bad arguments (an unknown job, a timeout out of
-range). Assertions read the tool results as the host handed them to its model: the text
-(opencode) or the structured content's JSON (Claude Code, Codex) must each carry the facts and
-the guidance.
+runs out while the job's worker is held (`done:false`, well within the host's tool timeout,
+which the job then outlives) → a tool of the profile (`managed_process_list`) → the worker
+released, the next oracle result carries the job's wake-up → read → two bad arguments (an
+unknown job, a timeout out of range). Assertions read the tool results as the host handed
+them to its model: the text (opencode) or the structured content's JSON (Claude Code, Codex)
+must each carry the facts and the guidance.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -26,7 +27,7 @@ PROFILE = "processes"
 PROFILE_TOOL = "managed_process_list"
 PROMPT = "What is 6 x 7?"
 # The host's tool timeout, set the way the README says for each host, and a wait well inside it.
-HOST_TOOL_TIMEOUT_S = 20
+HOST_TOOL_TIMEOUT_S = 8
 SHORT_WAIT_S = 2
 UNKNOWN_JOB = "0000000000000"
 ORACLE_TOOLS = ("oracle_preflight", "oracle_submit", "oracle_wait", "oracle_read")
@@ -42,6 +43,7 @@ class EarlyHold:
     def __init__(self) -> None:
         self.worker = HeldWorker()
         self._task: asyncio.Task[None] | None = None
+        self._held_at = 0.0
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._hold())
@@ -49,12 +51,16 @@ class EarlyHold:
     async def _hold(self) -> None:
         await until(lambda: bool(JobStore().list_ids()), "the submitted job", timeout_s=180)
         await self.worker.hold()
+        self._held_at = time.monotonic()
 
     async def held(self) -> None:
         assert self._task is not None
         await self._task
 
     async def released_and_finished(self) -> None:
+        """Release the worker once the job has outlived the host's tool timeout (a wait for
+        it would have timed out), then let it finish."""
+        await asyncio.sleep(max(0.0, self._held_at + HOST_TOOL_TIMEOUT_S - time.monotonic()))
         self.release()
         await job_finished()
 
