@@ -360,10 +360,6 @@ class ScriptedModel:
             return Transcript([], self.protocol.name)
         return Transcript(self.requests[-1].get(self.protocol.history) or [], self.protocol.name)
 
-    def tools_of(self, index: int = 0) -> list[str]:
-        """The tool names an agent request declared to the model (by default the first)."""
-        return [tool_name(t) for t in self.requests[index].get("tools") or []]
-
     async def _models(self, _request: web.Request) -> web.Response:
         return web.json_response(
             {"object": "list", "data": [{"id": MODEL_ID, "object": "model", "owned_by": "tests"}]}
@@ -405,8 +401,3 @@ class ScriptedModel:
             await response.write(sse_event("[DONE]"))
         await response.write_eof()
         return response
-
-
-def tool_name(tool: dict[str, Any]) -> str:
-    """A declared tool's name: chat nests it under `function`, the others keep it on top."""
-    return str(tool.get("function", {}).get("name") or tool.get("name", ""))
