@@ -5,12 +5,13 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from homes import write_fast_config
 
-from .host_tools import HostTools, RegistryUnreachable, ensure_installed
+from .host_tools import HostTools, HostUnavailable, RegistryUnreachable, ensure_installed
 from .pi_host import ORACULUM_VARIABLES, PiHost
 from .scripted_model import ScriptedModel, Step
 
@@ -40,16 +41,16 @@ def oraculum_env(project: Path) -> dict[str, str]:
     return {name: os.environ[name] for name in ORACULUM_VARIABLES}
 
 
-StartModel = Callable[[list[Step]], Awaitable[ScriptedModel]]
+StartModel = Callable[..., Awaitable[ScriptedModel]]
 
 
 @pytest.fixture
 async def scripted_model() -> AsyncIterator[StartModel]:
-    """Start a scripted OpenAI-compatible endpoint with the given steps."""
+    """Start a scripted model endpoint with the given steps (``options``: ScriptedModel's)."""
     started: list[ScriptedModel] = []
 
-    async def start(steps: list[Step]) -> ScriptedModel:
-        model = ScriptedModel(steps)
+    async def start(steps: list[Step], **options: Any) -> ScriptedModel:
+        model = ScriptedModel(steps, **options)
         await model.start()
         started.append(model)
         return model
@@ -62,3 +63,17 @@ async def scripted_model() -> AsyncIterator[StartModel]:
 @pytest.fixture
 def pi_host(host_tools: HostTools, project: Path, tmp_path: Path) -> PiHost:
     return PiHost(tools=host_tools, root=tmp_path / "pi", project=project, session="pi-hosts-1")
+
+
+@pytest.fixture
+def native_host(host_tools: HostTools) -> Callable[[str], Path]:
+    """A native host's binary (`claude`, `codex`, `opencode`); its tests skip, saying why,
+    only when none is installed for this machine."""
+
+    def binary(name: str) -> Path:
+        try:
+            return host_tools.native(name)
+        except HostUnavailable as exc:
+            pytest.skip(f"{name} cannot be installed here: {exc}")
+
+    return binary

@@ -1,8 +1,13 @@
 """The agent hosts the host tests drive, installed from the npm registry at pinned versions.
 
 `tests/hosts/package.json` and its committed `package-lock.json` pin pi
-(`@earendil-works/pi-coding-agent`), the MCP Inspector and a Node 22 binary (pi needs
-Node >= 22.19; the `node-linux-<arch>` packages carry the official binary). They are installed
+(`@earendil-works/pi-coding-agent`), the MCP Inspector, a Node 22 binary (pi needs
+Node >= 22.19; the `node-linux-<arch>` packages carry the official binary), Claude Code
+(`@anthropic-ai/claude-code`), Codex (`@openai/codex`) and opencode. The last three are native
+binaries their packages take from per-platform optional dependencies (`npm ci` installs this
+machine's); opencode is pinned by its platform package (`opencode-linux-x64`, what the
+`opencode-ai` launcher runs) because the registry lacks some of `opencode-ai`'s other platform
+packages, which `npm ci` would then refuse as a lockfile out of sync. They are installed
 with `npm ci --ignore-scripts` into `<repo>/.cache/hosts` (git-ignored), once per lockfile: a
 stamp holding the lockfile's hash says the tree is current, and an flock keeps parallel test
 workers from installing at the same time.
@@ -35,6 +40,13 @@ CACHE = REPO / ".cache" / "hosts"
 MANIFESTS = ("package.json", "package-lock.json")
 PI_PACKAGE = "@earendil-works/pi-coding-agent"
 INSPECTOR_PACKAGE = "@modelcontextprotocol/inspector"
+# Each native host: its binary under node_modules, by npm's name for this machine's arch.
+NATIVE_HOSTS = {
+    "claude": "@anthropic-ai/claude-code-linux-{arch}/claude",
+    "codex": "@openai/codex-linux-{arch}/vendor/{triple}/bin/codex",
+    "opencode": "opencode-linux-{arch}/bin/opencode",
+}
+RUST_TRIPLES = {"x64": "x86_64-unknown-linux-musl", "arm64": "aarch64-unknown-linux-musl"}
 NODE_MINIMUM = (22, 19)
 INSTALL_TIMEOUT_S = 600
 
@@ -43,11 +55,30 @@ class RegistryUnreachable(RuntimeError):
     """npm cannot reach its registry (or is not installed): the only reason to skip."""
 
 
+class HostUnavailable(RuntimeError):
+    """A native host has no binary for this machine: its tests skip, saying so."""
+
+
 @dataclass(frozen=True)
 class HostTools:
     node: Path
     pi_cli: Path
     inspector_cli: Path
+    modules: Path = CACHE / "node_modules"
+
+    def native(self, host: str) -> Path:
+        """A native host's binary (`claude`, `codex`, `opencode`); HostUnavailable when none
+        is pinned for this machine or npm did not install it."""
+        arch = linux_arch()
+        if arch is None:
+            raise HostUnavailable(f"no {host} is pinned for {sys.platform}/{platform.machine()}")
+        binary = self.modules / NATIVE_HOSTS[host].format(arch=arch, triple=RUST_TRIPLES[arch])
+        if not binary.is_file():
+            raise HostUnavailable(
+                f"{binary} is not installed: tests/hosts/package.json pins no {host} for "
+                f"linux-{arch}, or the registry has none"
+            )
+        return binary
 
     @property
     def pi(self) -> list[str]:
@@ -71,14 +102,18 @@ def pinned_versions(directory: Path = HERE) -> dict[str, str]:
     return {**manifest.get("dependencies", {}), **manifest.get("optionalDependencies", {})}
 
 
-def node_package() -> str | None:
-    """The npm package holding this machine's Node binary, when one is pinned for it."""
+def linux_arch() -> str | None:
+    """npm's name for this machine's architecture, on Linux (the only platform pinned)."""
     arch = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}.get(
         platform.machine().lower()
     )
-    if sys.platform != "linux" or arch is None:
-        return None
-    return f"node-linux-{arch}"
+    return arch if sys.platform == "linux" else None
+
+
+def node_package() -> str | None:
+    """The npm package holding this machine's Node binary, when one is pinned for it."""
+    arch = linux_arch()
+    return None if arch is None else f"node-linux-{arch}"
 
 
 def node_version(node: Path | str) -> tuple[int, int] | None:
@@ -166,6 +201,7 @@ def ensure_installed(cache: Path = CACHE) -> HostTools:
         node=find_node(cache),
         pi_cli=modules / PI_PACKAGE / "dist" / "cli.js",
         inspector_cli=modules / INSPECTOR_PACKAGE / "clients" / "launcher" / "build" / "index.js",
+        modules=modules,
     )
     for path in (tools.pi_cli, tools.inspector_cli):
         if not path.is_file():
@@ -179,3 +215,8 @@ if __name__ == "__main__":
     except RegistryUnreachable as exc:
         sys.exit(f"host tools not installed: {exc}")
     print(f"pi: {' '.join(installed.pi)}\ninspector: {' '.join(installed.inspector)}")
+    for host in NATIVE_HOSTS:
+        try:
+            print(f"{host}: {installed.native(host)}")
+        except HostUnavailable as exc:
+            print(f"{host}: not installed: {exc}")
