@@ -105,8 +105,8 @@ async def configure_all(
         observed = await configurator.configure(wanted)
         # Never continue with a menu open: the opener must say it is closed.
         opener = await configurator.find_opener()
-        assert opener is not None, preset
-        assert await opener.get_attribute("aria-expanded") != "true", preset
+        assert opener is not None, (preset, shell, scenario)
+        assert await opener.get_attribute("aria-expanded") != "true", (preset, shell, scenario)
         results[preset] = observed.to_json_dict() | {
             "serverFamily": await server_family(sim, wanted.family)
         }
@@ -162,17 +162,20 @@ def test_a_slow_picker_is_waited_for(sim, picker: str) -> None:
 
 def check_observed(picker: str, preset: str, observed: dict) -> None:
     selection = resolve_selection("chatgpt", preset, Config())
-    assert observed["picker"] == picker, preset
-    assert observed["family"] == selection.model_family, preset
+    assert observed["picker"] == picker, (preset, observed)
+    assert observed["family"] == selection.model_family, (preset, observed)
     assert observed["serverFamily"] == selection.model_family, (preset, observed)
     if picker in EXPECTED_SHOWS:
         assert observed["shows"].endswith(EXPECTED_SHOWS[picker][preset]), (preset, observed)
     if picker == "legacy":
-        assert observed["verification"] == "strong", preset
+        assert observed["verification"] == "strong", (preset, observed)
         if selection.model_family == "instant":
-            assert observed["autoSwitchToThinking"] is selection.auto_switch_to_thinking, preset
+            assert observed["autoSwitchToThinking"] is selection.auto_switch_to_thinking, (
+                preset,
+                observed,
+            )
         else:
-            assert observed["effort"] == selection.effort, preset
+            assert observed["effort"] == selection.effort, (preset, observed)
     if picker in ("power", "intelligence") and selection.model_family == "pro":
         assert observed["effort"] == selection.effort, (preset, observed)
         assert observed["verification"] == "strong", (preset, observed)
