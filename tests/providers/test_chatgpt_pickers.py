@@ -5,14 +5,14 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from playwright.async_api import Page
+from playwright.async_api import Browser, Page
 
 from oraculum.core.config import Config
 from oraculum.core.presets import resolve_selection
 from oraculum.providers.chatgpt.page import ChatGPTPage
 from oraculum.providers.chatgpt.pickers import Configurator, Wanted, parse_power, tier_matches
 
-from .conftest import simulator_page
+from .conftest import signed_in_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -123,38 +123,34 @@ async def server_family(sim, wanted: str) -> str:
     return sim.state.selection.family
 
 
-# Both shells, as shipped and drifted: one picker's four pages share one browser (a Chromium
-# start-up per combination was a third of the matrix's time).
+# Both shells, as shipped and drifted: one picker's four pages in one page of the module's one
+# browser (a Chromium start-up per combination was a third of the matrix's time).
 PAGES = [(shell, scenario) for shell in ("classic", "redesign") for scenario in ("", DRIFT)]
 
 
+@pytest.mark.asyncio(loop_scope="module")
 @pytest.mark.parametrize("picker", ["legacy", "chips", "intelligence", "power"])
-def test_every_preset_on_every_picker(sim, picker: str) -> None:
-    async def every_page() -> dict[tuple[str, str], dict[str, dict]]:
-        async with simulator_page(sim) as page:
-            return {
-                (shell, scenario): await configure_all(page, sim, shell, picker, scenario)
-                for shell, scenario in PAGES
-            }
-
-    for (shell, scenario), results in asyncio.run(every_page()).items():
+async def test_every_preset_on_every_picker(sim, module_chromium: Browser, picker: str) -> None:
+    async with signed_in_page(module_chromium, sim) as page:
+        pages = {
+            (shell, scenario): await configure_all(page, sim, shell, picker, scenario)
+            for shell, scenario in PAGES
+        }
+    for (shell, scenario), results in pages.items():
         assert list(results) == MODEL_PRESETS, (shell, scenario)
         for preset, observed in results.items():
             check_observed(picker, preset, observed | {"page": (shell, scenario or "as-shipped")})
 
 
+@pytest.mark.asyncio(loop_scope="module")
 @pytest.mark.parametrize("picker", ["legacy", "chips", "intelligence", "power"])
-def test_a_slow_picker_is_waited_for(sim, picker: str) -> None:
+async def test_a_slow_picker_is_waited_for(sim, module_chromium: Browser, picker: str) -> None:
     """Every choice shows 0.7 s late (drift_slow_picker): more than the fixed pause the driver
     once took after each step. Each step waits for its effect instead, so the read-back is
     the choice made, not the one before it."""
     presets = ["thinking_extended", "pro_extended", "instant"]
-
-    async def slow() -> dict[str, dict]:
-        async with simulator_page(sim) as page:
-            return await configure_all(page, sim, "classic", picker, "drift_slow_picker", presets)
-
-    results = asyncio.run(slow())
+    async with signed_in_page(module_chromium, sim) as page:
+        results = await configure_all(page, sim, "classic", picker, "drift_slow_picker", presets)
     assert list(results) == presets
     for preset, observed in results.items():
         check_observed(picker, preset, observed)
