@@ -1,5 +1,6 @@
 """oraculum installed like a tool: a built wheel in a fresh venv, and `scripts/demo` on a copy of
-the checkout. Both install from the package index (pip's cache makes a rerun faster)."""
+the checkout. One install from the package index (`scripts/demo`'s, a module fixture) serves
+both: the wheel is installed over it."""
 
 from __future__ import annotations
 
