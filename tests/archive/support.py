@@ -31,12 +31,30 @@ def git_init(root: Path, *, commit: bool = True) -> None:
         subprocess.run([*GIT, "commit", "-q", "-m", "init", "--allow-empty"], cwd=root, check=True)
 
 
+def _tar(archive: Path, mode: str, *rest: str) -> bytes:
+    """The system tar's output for ``mode`` (``-xf``, ``-tf``, ``-xOf``) on ``archive``."""
+    flag = "--zstd" if archive.name.endswith(".zst") else "-z"
+    done = subprocess.run(["tar", flag, mode, str(archive), *rest], capture_output=True)
+    assert done.returncode == 0, done.stderr.decode(errors="replace")
+    return done.stdout
+
+
 def extract(archive: Path, dest: Path) -> Path:
     """Unpack with the system tar (the way a provider's sandbox would)."""
     dest.mkdir(parents=True, exist_ok=True)
-    flag = "--zstd" if archive.name.endswith(".zst") else "-z"
-    subprocess.run(["tar", flag, "-xf", str(archive), "-C", str(dest)], check=True)
+    _tar(archive, "-xf", "-C", str(dest))
     return dest
+
+
+def tar_names(archive: Path) -> list[str]:
+    """The non-directory members the system tar lists in ``archive``, in archive order (the
+    check of a very large archive that writes no file)."""
+    return [n for n in _tar(archive, "-tf").decode().splitlines() if not n.endswith("/")]
+
+
+def tar_read(archive: Path, name: str) -> bytes:
+    """One member's bytes as the system tar unpacks it (to stdout)."""
+    return _tar(archive, "-xOf", name)
 
 
 def tree_listing(root: Path) -> dict[bytes, tuple[str, bytes]]:

@@ -25,7 +25,7 @@ from oraculum.archive.writer import write_archive
 from oraculum.core.errors import OracleError
 from oraculum.core.providers import REGISTRY
 
-from .support import extract, git_init, link, tree_listing, write
+from .support import extract, git_init, link, tar_names, tar_read, tree_listing, write
 
 MIB = 1024 * 1024
 
@@ -327,15 +327,11 @@ def test_scenario_59_120k_files(tmp_path: Path) -> None:
     assert paths == sorted(paths)
     result = build_archive(root, ["."], _mk(tmp_path / "o"), "j", "chatgpt", timeout_s=600)
     assert result.file_count == 120_000
-    dest = extract(result.path, tmp_path / "x")
-    extracted = sorted(
-        os.path.relpath(os.path.join(d, f), dest)
-        for d, _dirs, files in os.walk(dest)
-        for f in files
-    )
-    assert extracted == paths
-    assert (dest / "b/d59/f0999.txt").read_bytes() == b"b/59/999\n"
-    assert (dest / "a/d31/f0500.txt").read_bytes() == b"a/31/500\n"
+    # The system tar reads it whole without unpacking 120,000 files (a third of this test's
+    # time); byte-for-byte extraction is checked on the smaller trees above.
+    assert sorted(tar_names(result.path)) == paths
+    assert tar_read(result.path, "b/d59/f0999.txt") == b"b/59/999\n"
+    assert tar_read(result.path, "a/d31/f0500.txt") == b"a/31/500\n"
 
 
 def _open_fds() -> set[str]:

@@ -1,5 +1,6 @@
 """oraculum installed like a tool: a built wheel in a fresh venv, and `scripts/demo` on a copy of
-the checkout. Both install from the package index (pip's cache makes a rerun faster)."""
+the checkout. One install from the package index (`scripts/demo`'s, a module fixture) serves
+both: the wheel is installed over it."""
 
 from __future__ import annotations
 
@@ -8,13 +9,20 @@ import shutil
 import subprocess
 import sys
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from cli.test_demo import demo_outside_a_project
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(900)]
+# One xdist worker takes both checks, so the module's one install serves them.
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.timeout(900),
+    pytest.mark.xdist_group("install"),
+]
 
 ROOT = Path(__file__).resolve().parents[2]
 # The interpreter the venvs are made from: the one this test venv was made from.
@@ -59,18 +67,42 @@ def assert_no_dev_tools(venv: Path) -> None:
     assert done.stdout.strip() == "[]"
 
 
-def test_a_built_wheel_runs_the_demo_from_a_fresh_venv(oraculum_home: Path, tmp_path: Path) -> None:
-    checkout = copy_checkout(tmp_path / "checkout")
-    env = install_env()
-    wheels = tmp_path / "wheels"
+@dataclass(frozen=True)
+class Installed:
+    """A copy of the checkout after a person's first `scripts/demo`, and the wheel built from it
+    before that run."""
+
+    checkout: Path
+    wheel: Path
+    first_demo: subprocess.CompletedProcess[str]
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    """One build and one install from the package index serve both checks (each took two
+    minutes on its own): the wheel is built from a clean copy, then `scripts/demo` makes its
+    fresh venv there. The wheel check installs the wheel over that venv's editable install."""
+    tmp = tmp_path_factory.mktemp("install")
+    checkout = copy_checkout(tmp / "checkout")
+    wheels = tmp / "wheels"
     built = run(
         [str(BASE_PYTHON), "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(wheels), "."],
         cwd=checkout,
-        env=env,
+        env=install_env(),
     )
     assert built.returncode == 0, built.stdout + built.stderr
     (wheel,) = wheels.glob("oraculum-*.whl")
-    names = zipfile.ZipFile(wheel).namelist()
+    # As a fresh clone for `scripts/demo`: no build output.
+    for junk in (checkout / "build", *checkout.glob("src/*.egg-info")):
+        shutil.rmtree(junk, ignore_errors=True)
+    first = run([str(checkout / "scripts" / "demo"), "--help"], cwd=checkout, env=install_env())
+    return Installed(checkout, wheel, first)
+
+
+def test_a_built_wheel_runs_the_demo_from_a_fresh_venv(
+    installed: Installed, oraculum_home: Path, tmp_path: Path
+) -> None:
+    names = zipfile.ZipFile(installed.wheel).namelist()
     # Package data the code reads at run time: page scripts, the simulator's pages.
     for data in (
         "oraculum/capture/capture_rules.js",
@@ -79,12 +111,21 @@ def test_a_built_wheel_runs_the_demo_from_a_fresh_venv(oraculum_home: Path, tmp_
         "oraculum/simulator/static/index.html",
     ):
         assert data in names
-    venv = tmp_path / "tool-venv"
-    made = run([str(BASE_PYTHON), "-m", "venv", str(venv)], cwd=tmp_path, env=env)
-    assert made.returncode == 0, made.stderr
-    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel)]
-    installed = run(pip, cwd=tmp_path, env=env)
-    assert installed.returncode == 0, installed.stdout + installed.stderr
+    assert installed.first_demo.returncode == 0, installed.first_demo.stderr
+    venv = installed.checkout / ".venv"
+    python = str(venv / "bin" / "python")
+    env = install_env()
+    pip = [python, "-m", "pip", "install", "-q", "--force-reinstall", "--no-deps"]
+    done = run([*pip, str(installed.wheel)], cwd=tmp_path, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    # The wheel's own requirements are what the venv holds (`pip check`), and the package is
+    # the wheel's copy in site-packages, not the checkout's sources.
+    checked = run([python, "-m", "pip", "check"], cwd=tmp_path, env=env)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    where = run([python, "-c", "import oraculum; print(oraculum.__file__)"], cwd=tmp_path, env=env)
+    assert where.returncode == 0, where.stderr
+    assert "site-packages" in where.stdout, where.stdout
+    assert str(installed.checkout / "src") not in where.stdout, where.stdout
     assert_no_dev_tools(venv)
     # The demo by the installed entry point, as `pipx install` would put it on PATH.
     job = demo_outside_a_project(tmp_path, exe=venv / "bin" / "oraculum")["job"]
@@ -92,10 +133,10 @@ def test_a_built_wheel_runs_the_demo_from_a_fresh_venv(oraculum_home: Path, tmp_
     assert job["collectionStatus"] == "complete"
 
 
-def test_scripts_demo_installs_once_and_no_dev_tools(tmp_path: Path) -> None:
-    checkout = copy_checkout(tmp_path / "checkout")
+def test_scripts_demo_installs_once_and_no_dev_tools(installed: Installed, tmp_path: Path) -> None:
+    checkout = installed.checkout
     demo = [str(checkout / "scripts" / "demo"), "--help"]
-    first = run(demo, cwd=checkout, env=install_env())
+    first = installed.first_demo
     assert first.returncode == 0, first.stdout + first.stderr
     assert "--answer" in first.stdout
     assert_no_dev_tools(checkout / ".venv")

@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 import zstandard
-from playwright.async_api import Page, async_playwright
+from playwright.async_api import Browser, Page, async_playwright
 
 from homes import SIMULATOR_WORKER, log_of, write_global_config
 from oraculum.auth.simulator import seed_simulator_profile
@@ -55,19 +56,44 @@ def write_config(sim: SimulatorThread, **chat_knobs: Any) -> Config:
 
 
 @contextlib.asynccontextmanager
-async def simulator_page(sim: SimulatorThread) -> AsyncIterator[Page]:
-    """A page of a fresh headless Chromium signed in to ``sim`` (its session cookie); the
-    browser closes with the block."""
+async def headless_chromium() -> AsyncIterator[Browser]:
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(
             executable_path=str(resolve_executable()), args=launch_args(), headless=True
         )
         try:
-            context = await browser.new_context()
-            await context.add_cookies([sim.session_cookie()])  # type: ignore[list-item]
-            yield await context.new_page()
+            yield browser
         finally:
             await browser.close()
+
+
+@contextlib.asynccontextmanager
+async def signed_in_page(browser: Browser, sim: SimulatorThread) -> AsyncIterator[Page]:
+    """A page in a new context of ``browser`` signed in to ``sim`` (its session cookie); the
+    context closes with the block."""
+    context = await browser.new_context()
+    try:
+        await context.add_cookies([sim.session_cookie()])  # type: ignore[list-item]
+        yield await context.new_page()
+    finally:
+        await context.close()
+
+
+@contextlib.asynccontextmanager
+async def simulator_page(sim: SimulatorThread) -> AsyncIterator[Page]:
+    """A page of a fresh headless Chromium signed in to ``sim`` (its session cookie); the
+    browser closes with the block."""
+    async with headless_chromium() as browser, signed_in_page(browser, sim) as page:
+        yield page
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def module_chromium() -> AsyncIterator[Browser]:
+    """One headless Chromium for a module's page-level tests (no worker), which run on the
+    module's event loop (``@pytest.mark.asyncio(loop_scope="module")``): each test takes its
+    own context from it (``signed_in_page``), so they share the start-up, not cookies."""
+    async with headless_chromium() as browser:
+        yield browser
 
 
 # Pages that stop a job before it sends: (scenario knobs, error code, diagnostics name).
