@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import click
 
@@ -112,7 +112,7 @@ def council_command(
 
     text = choose_prompt(prompt, prompt_file)
     inputs = list(files or ["."])
-    common = {
+    common: dict[str, Any] = {
         "session": session,
         "synthesize": synthesize,
         "include_git_dir": include_git_dir,
