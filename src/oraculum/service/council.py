@@ -410,8 +410,12 @@ def _jobs(store: JobStore, council: Council) -> dict[str, Job]:
 
 
 def _ended(jobs: dict[str, Job], member: CouncilMember) -> bool:
-    job = jobs.get(member.job_id or "")
-    return member.job_id is None or job is None or job.is_terminal
+    """A member refused at admission has ended; one not admitted yet (the council is being
+    submitted) has not."""
+    if member.job_id is None:
+        return member.error_code is not None
+    job = jobs.get(member.job_id)
+    return job is None or job.is_terminal
 
 
 def advance_council(
