@@ -6,20 +6,23 @@ sign-in per provider serve both councils."""
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from homes import SIMULATOR_WORKER, write_global_config
+from homes import SIMULATOR_WORKER, finished, write_global_config
 from oraculum.auth.simulator import seed_simulator_profile
 from oraculum.browser.session import LaunchOptions
 from oraculum.core.config import seed_profile_dir
 from oraculum.core.project import project_id
-from oraculum.jobs.model import Status
+from oraculum.jobs.model import Phase, Status
 from oraculum.jobs.store import JobStore
 from oraculum.service.council import read_council, submit_council
+from oraculum.service.read import read
 from oraculum.sessions.poller import Poller
 from oraculum.sessions.sinks import Inbox
 from oraculum.sessions.wakeup import Wakeup
@@ -92,3 +95,48 @@ def test_chatgpt_grok_and_a_failing_member_on_both_shells(
         assert "model shown on the page:" in chatgpt_part and "not recorded" not in chatgpt_part
         assert "## grok:heavy" in markdown
         assert "test:instant (job" in markdown.split("## Gaps")[1]
+
+        if shell == "classic":
+            continue
+        # The same home, one more council: its ChatGPT member's worker is SIGKILLed while the
+        # answer streams; the council ends with it lost, and a recollection completes it.
+        slow = {"browser": {"chatUrl": chatgpt.chat_url(shell=shell, token_ms=150, answer="echo")}}
+        started = submit_council(
+            "Echo this back: " + "word " * 60,
+            "chatgpt:thinking_standard,grok:heavy",
+            ["."],
+            session=SESSION,
+            config_overrides=slow,
+        )
+        council_id = started.council["id"]
+        member = started.council["members"][0]["jobId"]
+        running = _until(member, lambda j: j.phase == Phase.AWAITING_RESPONSE and j.chat_url)
+        time.sleep(1.0)  # the answer is streaming
+        assert running.worker is not None
+        os.kill(running.worker.pid, signal.SIGKILL)
+        lost = finished(member, timeout=60)
+        assert lost.status == Status.FAILED and lost.error_code == "worker_lost"
+        woken = _woken(project)
+        assert [w.source_id for w in woken] == [council_id]
+        assert "1 of 2 members answered" in woken[0].text and "worker_lost" in woken[0].text
+        started_again = read(member, cwd=project, action="recollect").recollection
+        assert started_again is not None and started_again.started
+        revived = _until(member, lambda j: j.status == Status.COMPLETE, timeout=90)
+        assert Path(revived.response_path).read_text().count("word") == 60
+        markdown = read_council(council_id).markdown or ""
+        assert (
+            "## chatgpt:thinking_standard" in markdown
+            and "None: every member answered." in markdown
+        )
+        assert _woken(project, timeout=2) == []  # the council's one wake-up was its last
+
+
+def _until(job_id: str, check, timeout: float = 90.0):  # type: ignore[no-untyped-def]
+    store = JobStore()
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        job = store.load(job_id)
+        if check(job):
+            return job
+        time.sleep(0.1)
+    raise AssertionError(f"job {job_id} never got there: {store.load(job_id).phase}")

@@ -561,7 +561,8 @@ def _gap(member: CouncilMember, jobs: dict[str, Job]) -> str:
     if not job.is_terminal:
         return f"- {member.name} (job {job.id}): still {job.status.value} at the deadline"
     reason = f"{job.error_code}: {job.error}" if job.error_code else (job.error or "no reason")
-    return f"- {member.name} (job {job.id}): {job.status.value} — {reason}"
+    step = f" Next: {job.error_next_step}" if job.error_next_step else ""
+    return f"- {member.name} (job {job.id}): {job.status.value} — {reason}{step}"
 
 
 def render_markdown(council: Council, jobs: dict[str, Job]) -> str:
@@ -650,8 +651,8 @@ def council_result(
     councils: CouncilStore | None = None,
     markdown: bool = False,
 ) -> CouncilResult:
-    """The council (advanced first); with ``markdown`` its council.md, read once it ended
-    (which settles its wake-up, as reading a job does), else what has ended so far."""
+    """The council (advanced first); with ``markdown`` its council.md once it ended (which
+    settles its wake-up, as reading a job does), else what has ended so far."""
     from oraculum.service.summary import job_summary
 
     store = store or JobStore()
@@ -661,7 +662,10 @@ def council_result(
     text = None
     if markdown:
         if council.ended_at is not None:
-            text = councils.markdown_path(council.id).read_text(encoding="utf-8")
+            # Rendered again: a member recollected after the council ended (its worker was
+            # killed after the prompt was accepted) now shows its answer.
+            text = render_markdown(council, jobs)
+            councils.write_markdown(council.id, text)
             _settle_notice(council)
         else:
             text = render_markdown(council, jobs).replace(
