@@ -178,3 +178,30 @@ def test_dry_run_shows_each_member_and_the_shared_archive_once(project: Path) ->
     text = dry.text("cli")
     assert text.count("Prompt as it will be typed") == 1 and text.count("Archive .tar") == 1
     assert JobStore().list_ids() == []
+
+
+def test_a_member_its_submit_never_admitted_ends_after_the_grace(project: Path) -> None:
+    from datetime import timedelta
+
+    from oraculum.jobs.councils import Council, CouncilMember
+    from oraculum.jobs.ids import new_council_id
+    from oraculum.jobs.model import utc_now
+    from oraculum.service.council import ADMISSION_GRACE, advance_council
+
+    created = utc_now()
+    council = CouncilStore().create(
+        Council(
+            id=new_council_id(),
+            created_at=created,
+            project_id=project_id(project),
+            project_root=str(project),
+            session_id=SESSION,
+            prompt=PROMPT,
+            members=[CouncilMember(name="test:instant", provider="test", preset="instant")],
+        )
+    )
+    assert advance_council(council.id).ended_at is None  # its submit may still be admitting
+    later = created + ADMISSION_GRACE + timedelta(seconds=1)
+    ended = advance_council(council.id, now=later)
+    assert ended.ended_at is not None and ended.members[0].error_code == "worker_lost"
+    assert council.id not in CouncilStore().open_ids()

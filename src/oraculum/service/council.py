@@ -435,6 +435,8 @@ def advance_council(
         if council.ended_at is not None:
             return None
         jobs = _jobs(store, council)
+        if moment - council.created_at > ADMISSION_GRACE:
+            council = _unadmitted(council)  # its submit died before it recorded every job
         members_ended = all(_ended(jobs, m) for m in council.members)
         late = council.deadline_at is not None and moment >= council.deadline_at
         if not members_ended and not late:
@@ -455,6 +457,23 @@ def advance_council(
         return _finish(council, jobs, councils, moment, by_deadline=not members_ended)
 
     return councils.update(validate_council_id(council_id), change)
+
+
+# Members are admitted within seconds of the record's creation (their archives are built
+# before it): one still without a job or an error after this was lost with its submit.
+ADMISSION_GRACE = timedelta(minutes=5)
+
+
+def _unadmitted(council: Council) -> Council:
+    members = [
+        m.model_copy(
+            update={"error_code": "worker_lost", "error": "Its submit ended before admitting it."}
+        )
+        if m.job_id is None and m.error_code is None
+        else m
+        for m in council.members
+    ]
+    return council.model_copy(update={"members": members})
 
 
 def advance_open_councils(project_id: str, *, store: JobStore | None = None) -> None:
