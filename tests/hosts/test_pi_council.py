@@ -42,7 +42,7 @@ async def test_oracle_council_wakes_the_session_once(
     started = pi.notices()[0]
     (council_dir,) = CouncilStore().root.iterdir()
     council_id = council_dir.name
-    assert council_id in started
+    assert council_id in started and "as a new message in this session, once" in started
     told = "\n".join(message_text(m.get("content")) for m in model.requests[0]["messages"])
     assert told.count(f"council task {council_id}") == 1, told
     assert "2 of 2 members answered" in told and "Oracle job" not in told

@@ -260,13 +260,15 @@ class CouncilResult:
             shown["markdown"] = self.markdown
         return shown
 
-    def text(self, surface: Surface) -> str:
+    def text(self, surface: Surface, *, wakeup: str | None = None) -> str:
+        """``wakeup``: where the wake-up comes from for a host that delivers it itself (the
+        pi bridge starts a turn with it), as a submit says it."""
         if self.markdown is not None:
             return self.markdown
-        return "\n".join(_status_lines(self, surface))
+        return "\n".join(_status_lines(self, surface, wakeup))
 
 
-def _status_lines(result: CouncilResult, surface: Surface) -> list[str]:
+def _status_lines(result: CouncilResult, surface: Surface, wakeup: str | None) -> list[str]:
     council = result.council
     cid = council["id"]
     ended = council.get("endedAt") is not None
@@ -300,6 +302,8 @@ def _status_lines(result: CouncilResult, surface: Surface) -> list[str]:
             f"One wake-up comes when every member has ended; or block with "
             f"`oraculum wait {cid}`, then `oraculum read {cid}`."
         )
+    elif wakeup is not None:
+        lines.append(f"Stop now: {wakeup}, once, when every member has ended.")
     else:
         lines.append(
             "Stop now: one wake-up arrives in a later oracle tool result when every member "

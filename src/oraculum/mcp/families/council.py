@@ -15,6 +15,7 @@ from pydantic import Field, with_config
 
 from oraculum.core.surface import Surface
 from oraculum.mcp.profiles import ORACLE
+from oraculum.mcp.prompts import BRIDGE_WAKEUP
 from oraculum.mcp.render import Outcome, outcome
 from oraculum.mcp.schemas import (
     UNTITLED,
@@ -157,7 +158,9 @@ async def oracle_council(
             force=force,
             **common,
         )
-        text = result.text(SURFACE)
+        # Through the pi bridge (one process per call) the wake-up starts a turn of its own.
+        wakeup = BRIDGE_WAKEUP if state.per_call else None
+        text = result.text(SURFACE, wakeup=wakeup)
         return outcome(text.splitlines()[0], {"council": _brief(result)}, text=text)
 
     return await run_operation(ctx, "oracle_council", call)
