@@ -95,7 +95,13 @@ def result_notice(council_id: str) -> str | None:
 
 
 def test_synthesis_tops_council_md_and_the_wakeup_waits_for_it(project: Path) -> None:
-    result = _council("test:instant,test:thinking_heavy", synthesize="test:pro_extended")
+    # The explicit config layer reaches the synthesis too (it is planned once members end).
+    overrides = {"worker": {"pollMs": 250}}
+    result = _council(
+        "test:instant,test:thinking_heavy",
+        synthesize="test:pro_extended",
+        config_overrides=overrides,
+    )
     council_id = result.council["id"]
     woken = _scan_until_woken(project)
     assert len(woken) == 1 and "Synthesis by test:pro_extended: answered" in woken[0].text
@@ -103,6 +109,8 @@ def test_synthesis_tops_council_md_and_the_wakeup_waits_for_it(project: Path) ->
     assert council.synthesis is not None and council.synthesis.job_id
     synthesis = JobStore().load(council.synthesis.job_id)
     assert synthesis.council_id == council_id and synthesis.status == Status.COMPLETE
+    assert synthesis.config["worker"]["pollMs"] == 250
+    assert "council-answers.md" in synthesis_prompt(synthesis.prompt_path)
     assert synthesis.completed_at is not None and council.ended_at is not None
     assert synthesis.completed_at <= council.ended_at
     markdown = read_council(council_id).markdown or ""
@@ -205,3 +213,7 @@ def test_a_member_its_submit_never_admitted_ends_after_the_grace(project: Path) 
     ended = advance_council(council.id, now=later)
     assert ended.ended_at is not None and ended.members[0].error_code == "worker_lost"
     assert council.id not in CouncilStore().open_ids()
+
+
+def synthesis_prompt(path: str) -> str:
+    return Path(path).read_text(encoding="utf-8")

@@ -60,6 +60,8 @@ class Council(_Record):
     deadline_at: datetime | None = None
     synthesize: str | None = None  # the synthesis member's name, when asked for
     synthesis: CouncilMember | None = None  # once submitted
+    # The explicit config layer the members were asked with (the synthesis is asked with it).
+    config_overrides: dict[str, Any] | None = None
     cancel_requested_at: datetime | None = None
     ended_at: datetime | None = None  # the wake-up was posted (or nobody was to be told)
     notice_id: str | None = None

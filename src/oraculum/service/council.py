@@ -355,6 +355,7 @@ def submit_council(
                 ],
                 deadline_at=now + timedelta(seconds=deadline_s) if deadline_s else None,
                 synthesize=synthesis.name if synthesis else None,
+                config_overrides=kwargs.get("config_overrides"),
             )
         )
         admitted: dict[str, CouncilMember] = {}
@@ -527,6 +528,7 @@ def _submit_synthesis(
             session=council.session_id,
             provider=provider,
             preset=preset or None,
+            config_overrides=council.config_overrides,
             store=store,
             allow_any_dir=True,
         )
