@@ -27,7 +27,7 @@ from typing import Any
 from oraculum.core.errors import OracleError
 from oraculum.core.providers import provider_spec
 from oraculum.core.surface import Surface, tool_call
-from oraculum.jobs.admission import submit_job
+from oraculum.jobs.admission import JobRequest, submit_job
 from oraculum.jobs.cancel import cancel_job
 from oraculum.jobs.councils import Council, CouncilMember, CouncilStore, member_facts
 from oraculum.jobs.ids import new_council_id, new_job_id, validate_council_id
@@ -363,7 +363,8 @@ def submit_council(
             for member in group:
                 # Admission moves its archive into the job's directory: each member gets its
                 # own name for the one file (a hard link), so the build is not repeated.
-                link = staging / f"{new_job_id()}{archive.path.name[archive.path.name.find('.') :]}"
+                suffix = provider_spec(member.plan.choice.provider).archive_suffix
+                link = staging / f"{new_job_id()}{suffix}"
                 os.link(archive.path, link)
                 request = job_request(
                     member.plan, archive._replace(path=link), request_source, force=force
@@ -379,7 +380,7 @@ def submit_council(
     return council_result(council.id, store=store, councils=councils)
 
 
-def _admit(request: Any, store: JobStore, name: str) -> CouncilMember:
+def _admit(request: JobRequest, store: JobStore, name: str) -> CouncilMember:
     """One member admitted; a refusal (a full queue) fails that member only."""
     base = CouncilMember(
         name=name,
