@@ -13,6 +13,7 @@ import {
   dispatchRequest,
   FOOTER_KEY,
   footerLabel,
+  councilArguments,
   jobArguments,
   newWarning,
   readiness,
@@ -342,11 +343,13 @@ function warn(ctx: ExtensionContext, text: string): void {
 }
 
 function registerCommands(pi: ExtensionAPI, callTool: CallTool, executable: () => string): void {
-  const tools: Array<[string, string, string, (args: string) => Record<string, string> | undefined]> = [
+  const tools: Array<[string, string, string, (args: string) => Record<string, unknown> | undefined]> = [
     ["oracle-auth", "oracle_auth", "Sign the oracle browser in: /oracle-auth [chatgpt|grok]", (a) =>
       a.trim() ? { provider: a.trim() } : {}],
     ["oracle-read", "oracle_read", "Read an oracle job's answer: /oracle-read [job]", jobArguments],
     ["oracle-status", "oracle_status", "Oracle job status, or recent jobs: /oracle-status [job]", jobArguments],
+    ["oracle-council", "oracle_council",
+      "Ask several models, one wake-up: /oracle-council <provider:preset,...> <question>", councilArguments],
     ["oracle-cancel", "oracle_cancel", "Cancel an oracle job: /oracle-cancel <job>", (a) => {
       const args = jobArguments(a);
       return args.jobId ? args : undefined;

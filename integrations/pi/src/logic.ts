@@ -126,6 +126,17 @@ export function jobArguments(args: string): Record<string, string> {
   return job ? { jobId: job } : {};
 }
 
+/** `/oracle-council chatgpt:pro_extended,grok:heavy <question>`: oracle_council's arguments
+ * (the project's whole archive, as `/oracle` sends); undefined without members or a question. */
+export function councilArguments(args: string): { members: string[]; prompt: string; files: string[] } | undefined {
+  const [first, prompt] = splitFirst(args);
+  const members = first.split(",").map((member) => member.trim()).filter((member) => member !== "");
+  if (members.length === 0 || !members.every((member) => /^[\w.-]+:[\w.-]+$/.test(member)) || !prompt) {
+    return undefined;
+  }
+  return { members, prompt, files: ["."] };
+}
+
 /** A prompt template file: pi's front matter, then the template oraculum gave. */
 export function templateFile(description: string, hint: string, body: string): string {
   return `---\ndescription: ${JSON.stringify(description)}\nargument-hint: ${JSON.stringify(hint)}\n---\n${body}`;

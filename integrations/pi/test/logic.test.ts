@@ -3,6 +3,7 @@ import { test } from "node:test";
 
 import {
   cancelledJob,
+  councilArguments,
   dispatchRequest,
   footerLabel,
   jobArguments,
@@ -128,4 +129,15 @@ test("a job this session cancelled is shown once and starts no turn", () => {
 test("the job an oracle_cancel result names", () => {
   assert.equal(cancelledJob({ text: "", data: { job: { id: "j1" } }, isError: false }), "j1");
   assert.equal(cancelledJob({ text: "", data: { error: { code: "job_not_cancellable" } }, isError: true }), undefined);
+});
+
+test("/oracle-council takes its members, then the question", () => {
+  assert.deepEqual(councilArguments("chatgpt:pro_extended,grok:heavy Is this sound?\nReally?"), {
+    members: ["chatgpt:pro_extended", "grok:heavy"],
+    prompt: "Is this sound?\nReally?",
+    files: ["."],
+  });
+  assert.equal(councilArguments("chatgpt:pro_extended"), undefined); // no question
+  assert.equal(councilArguments(""), undefined);
+  assert.equal(councilArguments("Is this sound?"), undefined); // a question is no member list
 });

@@ -25,6 +25,7 @@ COMMANDS = {
     "browser": "oraculum.cli.browser_cmd:browser_group",
     "cancel": "oraculum.cli.cancel_cmd:cancel_command",
     "clean": "oraculum.cli.cancel_cmd:clean_command",
+    "council": "oraculum.cli.council_cmd:council_command",
     "codex-search": "oraculum.cli.subagent_cmd:codex_search_command",
     "completion": "oraculum.cli.completion_cmd:completion_command",
     "config": "oraculum.cli.config_cmd:config_group",

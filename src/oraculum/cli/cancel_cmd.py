@@ -18,6 +18,13 @@ from oraculum.cli.output import emit
 )
 def cancel_command(job: str | None) -> None:
     """Cancel a queued or running job. Needs the id: it never guesses."""
+    from oraculum.jobs.ids import is_council_ref
+
+    if is_council_ref(job):  # a council: every unfinished member
+        from oraculum.cli.council_cmd import show_council
+
+        show_council(job or "", "cancel")
+        return
     from oraculum.cli.status_cmd import project_note
     from oraculum.service.cancel import cancel
 

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
         "oraculum demo",
         "oraculum demo --provider grok",
         "oraculum demo --answer files --json",
+        "oraculum demo --council",
     ),
 )
 @click.option(
@@ -55,10 +56,21 @@ if TYPE_CHECKING:
     "markdown, tricky, echo (docs/simulator.md; default and files show partial collection).",
 )
 @click.option("--raw", is_flag=True, help="Print the answer as plain text.")
-def demo_command(provider: str, shell: str, picker: str, answer: str, raw: bool) -> None:
+@click.option(
+    "--council",
+    is_flag=True,
+    help="Run a council instead: ChatGPT and Grok, each against its simulator, one council.md.",
+)
+def demo_command(
+    provider: str, shell: str, picker: str, answer: str, raw: bool, council: bool
+) -> None:
     """Run one real job end to end against the built-in ChatGPT or Grok simulator (no
     network)."""
     from oraculum.service.demo import run_demo
+
+    if council:
+        _demo_council(shell, picker)
+        return
 
     spinner: Spinner | None = None if MODE.json else console().status("starting…")
 
@@ -99,3 +111,16 @@ def demo_command(provider: str, shell: str, picker: str, answer: str, raw: bool)
             out.print(text.rstrip("\n"), markup=False, highlight=False, soft_wrap=True)
 
     emit(result.to_json(), render)
+
+
+def _demo_council(shell: str, picker: str) -> None:
+    from oraculum.service.demo import run_demo_council
+
+    def on_step(text: str) -> None:
+        if not MODE.json:
+            console().print(f"[dim]·[/] {text}", markup=True, highlight=False)
+
+    result = run_demo_council(shell=shell, picker=picker, on_step=on_step)
+    if result.error is not None:
+        raise result.error
+    emit(result.to_json(), text=result.text("cli"))

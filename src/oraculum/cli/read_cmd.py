@@ -82,6 +82,12 @@ def read_command(
     """Show a job's status, paths and answer; reading a finished job settles its wake-up.
     Exit 6 when the provider finished the answer but it is not saved and this read did not
     start the recollection that collects it (answer_not_saved)."""
+    from oraculum.jobs.ids import is_council_ref
+
+    if is_council_ref(job):  # a council: its council.md
+        from oraculum.cli.council_cmd import show_council
+
+        return show_council(job or "", "read")
     from oraculum.service.read import read
 
     result = read(

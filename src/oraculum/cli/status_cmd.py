@@ -153,6 +153,13 @@ def render_job(result: dict[str, Any], console: Console) -> None:
 @SESSION
 def status_command(job: str | None, all_projects: bool, limit: int, session: str | None) -> None:
     """Show one job, or the recent jobs of this project with their ids."""
+    from oraculum.jobs.ids import is_council_ref
+
+    if is_council_ref(job):  # a council: its members and their states
+        from oraculum.cli.council_cmd import show_council
+
+        show_council(job or "", "status")
+        return
     from oraculum.service.status import status
 
     # The human view is a richer rendering (a table, heartbeats) of the documented JSON.

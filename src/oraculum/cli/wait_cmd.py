@@ -134,4 +134,10 @@ def wait_command(job: str | None, session: str | None, timeout: float | None, ad
     the wake-up text. Exit 6 when that job failed or was cancelled; exit 3
     (nothing_to_wait_for) at once when, without JOB or --timeout, the session has nothing
     queued, running or due."""
+    from oraculum.jobs.ids import is_council_ref
+
+    if is_council_ref(job):  # a council: until every member has ended
+        from oraculum.cli.council_cmd import show_council
+
+        return show_council(job or "", "wait", timeout=timeout)
     return finish_wait(wait_with_live_line(job, session=session, timeout_s=timeout, adopt=adopt))

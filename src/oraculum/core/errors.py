@@ -340,6 +340,32 @@ class ErrorCode(StrEnum):
         _FINAL,
         "a doctor check failed: its next step says what to fix",
     )
+    # The council (issue 43): one question to several members, each an ordinary job.
+    COUNCIL_MEMBER_UNKNOWN = (
+        "council_member_unknown",
+        _INPUT,
+        _FINAL,
+        "a council member names an unknown provider or preset (`provider:preset`)",
+    )
+    COUNCIL_MEMBER_DUPLICATE = (
+        "council_member_duplicate",
+        _INPUT,
+        _FINAL,
+        "the same provider and preset is named twice in one council",
+    )
+    COUNCIL_MEMBER_NOT_SIGNED_IN = (
+        "council_member_not_signed_in",
+        _SETUP,
+        _FINAL,
+        "a council member's provider is not signed in: nothing was sent; run its auth step",
+    )
+    COUNCIL_NOT_FOUND = "council_not_found", _MISSING, _FINAL, "no council with that id"
+    INVALID_COUNCIL_ID = (
+        "invalid_council_id",
+        _INPUT,
+        _FINAL,
+        "a council id is `cl-` and 13 lower-case letters and digits",
+    )
     DUPLICATE_JOB = (
         "duplicate_job",
         _BUSY,

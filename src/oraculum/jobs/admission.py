@@ -66,6 +66,7 @@ class JobRequest:
     # even though an identical job is queued or running.
     submission_digest: str | None = None
     force: bool = False
+    council_id: str | None = None  # a council member's council (jobs.councils)
 
 
 @dataclass(frozen=True)
@@ -165,6 +166,7 @@ def _job_fields(
     return (base or _request_fields(request)) | {
         "session_id": request.session_id,
         "request_source": request.request_source,
+        "council_id": request.council_id,
         "provider": request.provider,
         "selection": request.selection,
         "options": request.options,

@@ -125,3 +125,28 @@ def names_job(ref: str, job_id: str) -> bool:
     as ids were always typed) or as its tail (the short form). A reference that names several
     jobs either way is ambiguous, never guessed."""
     return job_id.startswith(ref) or job_id.endswith(ref)
+
+
+# Councils (issue 43) are named apart from jobs: `cl-` and a job-shaped id.
+COUNCIL_PREFIX = "cl-"
+COUNCIL_ID_PATTERN = re.compile(rf"^{COUNCIL_PREFIX}[{ALPHABET}]{{{JOB_ID_LENGTH}}}$")
+
+
+def new_council_id() -> str:
+    return COUNCIL_PREFIX + new_job_id()
+
+
+def is_council_ref(value: object) -> bool:
+    """Whether a reference a command was given names a council rather than a job."""
+    return isinstance(value, str) and value.strip().lower().startswith(COUNCIL_PREFIX)
+
+
+def validate_council_id(value: object) -> str:
+    if isinstance(value, str) and COUNCIL_ID_PATTERN.fullmatch(value.strip().lower()):
+        return value.strip().lower()
+    raise OracleError(
+        "invalid_council_id",
+        "A council id is `cl-` and 13 lower-case letters and digits (as `oraculum council` "
+        "printed it).",
+        rejected_value=_describe(value),
+    )

@@ -230,6 +230,8 @@ class Job(_Record):
     project_id: str
     session_id: str | None = None
     request_source: str = "cli"
+    # A council member (or its synthesis): the council wakes the session once, the job never.
+    council_id: str | None = None
 
     # What it asks.
     provider: str = "chatgpt"

@@ -198,6 +198,7 @@ def _wakeup_outstanding(job: Job) -> bool:
     """A finished job whose session has not yet been told stays watched for the poller."""
     return (
         job.session_id is not None
+        and job.council_id is None  # its council is told, not the session
         and job.wakeup_settled_at is None
         and job.wakeup_attempt_count < 3
     )

@@ -47,6 +47,7 @@ BRIDGE_TOOLS = (
     "oracle_status",
     "oracle_cancel",
     "oracle_auth",
+    "oracle_council",
 )
 
 

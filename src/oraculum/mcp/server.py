@@ -37,6 +37,7 @@ from oraculum.core.config import load_config
 from oraculum.core.crashlog import surface_error
 from oraculum.core.project import find_project_root, project_id
 from oraculum.core.session import SESSION_ENV, validate_session_id
+from oraculum.jobs.ids import is_council_ref
 from oraculum.jobs.model import Job
 from oraculum.jobs.store import JobStore
 from oraculum.mcp import prompts, render
@@ -238,6 +239,13 @@ async def _run(
 run_operation = _run
 
 
+def _council(ref: str | None, action: Any, *, timeout_s: float = 50.0) -> Outcome:
+    """A council id given to oracle_status, oracle_read, oracle_wait or oracle_cancel."""
+    from oraculum.mcp.families.council import council_outcome  # imports this module
+
+    return council_outcome(ref or "", action, timeout_s=timeout_s)
+
+
 async def oracle_preflight(
     ctx: Context, provider: ProviderArg = None, followUpJobId: FollowUpArg = None
 ) -> Annotated[CallToolResult, PreflightOutput]:
@@ -313,6 +321,8 @@ async def oracle_read(
     job settles its wake-up (no more reminders)."""
 
     def call(state: OracleMcp) -> Outcome:
+        if is_council_ref(jobId):
+            return _council(jobId, "read")
         result = read(
             jobId, cwd=state.root, session=state.session_id, action=action, source="oracle_read"
         )
@@ -328,6 +338,8 @@ async def oracle_status(
     omitted."""
 
     def call(state: OracleMcp) -> Outcome:
+        if is_council_ref(jobId):
+            return _council(jobId, "status")
         result = status(jobId, cwd=state.root, limit=5, session=state.session_id)
         return render.status_outcome(result)
 
@@ -341,6 +353,8 @@ async def oracle_cancel(
     """Cancel a queued or running job."""
 
     def call(state: OracleMcp) -> Outcome:
+        if is_council_ref(jobId):
+            return _council(jobId, "cancel")
         return render.cancel_outcome(cancel(jobId))
 
     return await _run(ctx, "oracle_cancel", call)
@@ -420,6 +434,8 @@ async def oracle_wait(
     on_progress = _ProgressReporter(ctx, timeout)
 
     def call(state: OracleMcp) -> Outcome:
+        if is_council_ref(jobId):
+            return _council(jobId, "wait", timeout_s=timeout)
         result = wait(
             jobId,
             cwd=state.root,

@@ -191,3 +191,79 @@ def run_demo(
         job = follow(job_id, on_phase)
     response = Path(job.response_path)
     return DemoResult(job, project, True, response.read_text() if response.exists() else None)
+
+
+# The council demo (issue 43 §1): both simulators, one member each, one council.
+DEMO_COUNCIL_MEMBERS = "chatgpt:thinking_standard,grok:heavy"
+
+
+@dataclass(frozen=True)
+class DemoCouncilResult:
+    """The demo council once it ended: its record and council.md."""
+
+    council: dict[str, Any]
+    markdown: str
+
+    @property
+    def error(self) -> OracleError | None:
+        failed = [m["name"] for m in self.council["members"] if not _answered(self, m)]
+        if not failed:
+            return None
+        return OracleError(
+            "demo_failed",
+            f"The demo council {self.council['id']}: no answer from {', '.join(failed)}.",
+            suggested_next_step=f"See `oraculum status {self.council['id']}`.",
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {"council": self.council, "markdown": self.markdown}
+
+    def text(self, surface: Surface) -> str:
+        return self.markdown
+
+
+def _answered(result: DemoCouncilResult, member: dict[str, Any]) -> bool:
+    return f"## {member['name']}\n" in result.markdown
+
+
+def run_demo_council(
+    *,
+    shell: str = "classic",
+    picker: str = "power",
+    on_step: Callable[[str], None] = lambda _text: None,
+) -> DemoCouncilResult:
+    """A council of ChatGPT and Grok, each against its own simulator, in the demo's session."""
+    from oraculum.service.council import read_council, submit_council, wait_council
+
+    with (
+        sample_project() as project,
+        SimulatorThread(provider=CHATGPT.name, think_ms=600, token_ms=6, answer=DEMO_ANSWER) as gpt,
+        SimulatorThread(provider=GROK.name, think_ms=600, token_ms=6, answer=DEMO_ANSWER) as grok,
+    ):
+        on_step(f"project: {project} (a bundled sample project, removed afterwards)")
+        chatgpt_keys = demo_overrides(gpt, shell=shell, picker=picker)
+        grok_keys = demo_overrides(grok, shell=shell, picker=picker, provider=GROK.name)
+        overrides = chatgpt_keys | {"browser": chatgpt_keys["browser"] | grok_keys["browser"]}
+        config = load_config(project, overrides).config
+        options = LaunchOptions.from_config(config)
+        for spec, sim in ((CHATGPT, gpt), (GROK, grok)):
+            on_step(f"{spec.label} simulator: {sim.url}")
+            seed = seed_profile_dir(config, spec.name)
+            asyncio.run(seed_simulator_profile(seed, sim.url, options, provider=spec.name))
+            on_step(f"signed a demo seed profile in: {seed}")
+        started = submit_council(
+            DEMO_PROMPT,
+            DEMO_COUNCIL_MEMBERS,
+            ["."],
+            cwd=project,
+            session=f"demo-{os.getpid()}",
+            config_overrides=overrides,
+        )
+        council_id = started.council["id"]
+        on_step(
+            f"started council {council_id}: "
+            + ", ".join(f"{m['name']} (job {m.get('jobId')})" for m in started.council["members"])
+        )
+        wait_council(council_id, timeout_s=FINISH_TIMEOUT_S)
+        ended = read_council(council_id)
+    return DemoCouncilResult(ended.council, ended.markdown or "")

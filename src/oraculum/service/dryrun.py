@@ -13,7 +13,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from oraculum.core.surface import Surface
 from oraculum.jobs.admission import Capacity, capacity
@@ -28,7 +28,17 @@ from oraculum.service.submit import (
     pruned_lines,
 )
 
-__all__ = ["BYTES_PER_TOKEN", "ESTIMATE_RULE", "DryRunResult", "dry_run", "estimated_tokens"]
+if TYPE_CHECKING:
+    from oraculum.archive import ArchiveResult
+
+__all__ = [
+    "BYTES_PER_TOKEN",
+    "ESTIMATE_RULE",
+    "DryRunResult",
+    "dry_run",
+    "estimated_tokens",
+    "planned_dry_run",
+]
 
 # The token estimate needs no tokenizer download: English prose and code average about four
 # bytes of UTF-8 per token in the GPT-4/GPT-5 and Grok tokenizers. It is an estimate only;
@@ -164,6 +174,11 @@ def dry_run(
 
     with tempfile.TemporaryDirectory(prefix="oraculum-dry-run-") as staging:
         archive = build_planned(plan, inputs, Path(staging), include_git_dir, progress)
+    return planned_dry_run(plan, archive)
+
+
+def planned_dry_run(plan: SubmitPlan, archive: ArchiveResult) -> DryRunResult:
+    """What ``plan`` would send with ``archive`` (a council's members share one archive)."""
     duplicate = find_duplicate(plan.store, plan.digest(archive.sha256))
     return DryRunResult(
         prompt=plan.prompt,

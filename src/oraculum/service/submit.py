@@ -47,6 +47,8 @@ __all__ = [
     "archive_lines",
     "build_planned",
     "check_follow_up",
+    "job_request",
+    "make_room",
     "plan_submit",
     "pruned_lines",
     "research_answer_extras",
@@ -334,16 +336,16 @@ def submit(
         allow_any_dir=allow_any_dir,
     )
     store = plan.store
-    _make_room(store)
+    make_room(store)
     # On success admission moved the archive into the job directory; on failure it must not
     # linger: the staging area goes either way.
     with store.staging_area() as staging:
         archive = build_planned(plan, inputs, staging, include_git_dir, progress)
-        job = submit_job(_request(plan, archive, request_source, force=force), store=store)
+        job = submit_job(job_request(plan, archive, request_source, force=force), store=store)
     return _submitted(store.load(job.id), archive)
 
 
-def _request(
+def job_request(
     plan: SubmitPlan, archive: ArchiveResult, request_source: str, *, force: bool
 ) -> JobRequest:
     """What admission is asked to admit: the plan with its built archive."""
@@ -367,7 +369,7 @@ def _request(
     )
 
 
-def _make_room(store: JobStore) -> None:
+def make_room(store: JobStore) -> None:
     """Finish what crashed first (a stale job must not hold capacity this job could use) and
     sweep the staging a killed submit left."""
     with contextlib.suppress(OracleError):

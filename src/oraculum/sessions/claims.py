@@ -191,11 +191,14 @@ class JobRecords:
 
 
 def wants_wakeup(job: Job, now: datetime, delays: tuple[timedelta, ...] = RETRY_DELAYS) -> bool:
-    """A finished job of a real session, not yet settled, due, and not about to be pruned.
+    """A finished job of a real session, not yet settled, due, not a council's member, and
+    not about to be pruned.
 
     Sessionless (legacy) jobs are never woken: they have nobody to wake and are never rebound.
     """
     if not job.is_terminal or job.session_id is None or job.wakeup_settled_at is not None:
+        return False
+    if job.council_id is not None:  # its council wakes the session once, for every member
         return False
     if not is_due(_job_state(job), now, delays):
         return False

@@ -63,6 +63,16 @@ def _adoptable(item: Due) -> bool:
     return not (isinstance(item, Job) and item.request_source == DEMO_SOURCE)
 
 
+def _advance_councils(project_id: str, store: JobStore) -> None:
+    """A council whose last member ended posts its one notice (delivered below like any)."""
+    from oraculum.service.council import advance_open_councils  # the service layer, on use
+
+    try:
+        advance_open_councils(project_id, store=store)
+    except Exception:  # a council problem must not stop wake-ups
+        log.exception("advancing councils during a poll failed")
+
+
 class Poller:
     def __init__(
         self,
@@ -136,6 +146,7 @@ class Poller:
                 reconcile_due(self.store, every_s=RECONCILE_GAP_S)
             except Exception:  # a reconcile problem must not stop wake-ups
                 log.exception("reconcile during a poll failed")
+            _advance_councils(self.project_id, self.store)
         live = self._live()
         for job_id in indexes.members(indexes.OPEN):
             if not self.active:
