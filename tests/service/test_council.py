@@ -24,6 +24,7 @@ from oraculum.service.council import (
     submit_council,
     wait_council,
 )
+from oraculum.service.wait import advance_councils
 from oraculum.sessions.poller import Poller
 from oraculum.sessions.sinks import Inbox
 from oraculum.sessions.wakeup import Wakeup
@@ -41,7 +42,7 @@ def _council(members: str, **kwargs):  # type: ignore[no-untyped-def]
 def _scan_until_woken(project: Path, timeout: float = 90.0) -> list[Wakeup]:
     """Scan as a live host of the session would until the council's wake-up arrives."""
     inbox = Inbox()
-    poller = Poller(project_id(project), SESSION, inbox)
+    poller = Poller(project_id(project), SESSION, inbox, after_reconcile=advance_councils)
     woken: list[Wakeup] = []
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and not woken:

@@ -23,6 +23,7 @@ from oraculum.jobs.model import Phase, Status
 from oraculum.jobs.store import JobStore
 from oraculum.service.council import read_council, submit_council
 from oraculum.service.read import read
+from oraculum.service.wait import advance_councils
 from oraculum.sessions.poller import Poller
 from oraculum.sessions.sinks import Inbox
 from oraculum.sessions.wakeup import Wakeup
@@ -46,7 +47,7 @@ def sims() -> Iterator[tuple[SimulatorThread, SimulatorThread]]:
 
 def _woken(project: Path, timeout: float = 240.0) -> list[Wakeup]:
     inbox, woken = Inbox(), []
-    poller = Poller(project_id(project), SESSION, inbox)
+    poller = Poller(project_id(project), SESSION, inbox, after_reconcile=advance_councils)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and not woken:
         poller.scan()

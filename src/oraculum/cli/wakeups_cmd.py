@@ -133,6 +133,7 @@ def serve_command(session: str | None) -> None:
     from oraculum.core.config import load_config
     from oraculum.core.project import find_project_root, project_id
     from oraculum.core.session import resolve_session_id
+    from oraculum.service.wait import advance_councils
     from oraculum.sessions.liveness import SessionLiveness
     from oraculum.sessions.poller import Poller
     from oraculum.sessions.sinks import hook_sink
@@ -142,7 +143,13 @@ def serve_command(session: str | None) -> None:
     root = find_project_root()
     config = load_config(root).config
     hook = config.notify.hook
-    poller = Poller(project_id(root), session_id, _shown_by_host, surface="mcp")
+    poller = Poller(
+        project_id(root),
+        session_id,
+        _shown_by_host,
+        surface="mcp",
+        after_reconcile=advance_councils,
+    )
     channel = WakeupChannel(
         poller, hook_sink(hook, timeout_s=config.notify.timeout_ms / 1000) if hook else None
     )

@@ -5,6 +5,7 @@ __all__ = [
     "admission",
     "cancel",
     "comparison",
+    "councils",
     "duplicates",
     "ids",
     "indexes",

@@ -81,7 +81,7 @@ from oraculum.service.read import read
 from oraculum.service.status import job_in_project, status
 from oraculum.service.submit import SubmitResult, research_answer_extras, submit
 from oraculum.service.summary import job_summary
-from oraculum.service.wait import wait
+from oraculum.service.wait import advance_councils, wait
 from oraculum.sessions.liveness import SessionLiveness
 from oraculum.sessions.poller import Poller
 from oraculum.sessions.sinks import Sink, hook_sink
@@ -120,7 +120,12 @@ class OracleMcp:
         self.poll_interval_s = config.poller.interval_ms / 1000
         self.store = JobStore()
         self.poller = Poller(
-            self.project_id, self.session_id, _results_only, store=self.store, surface="mcp"
+            self.project_id,
+            self.session_id,
+            _results_only,
+            store=self.store,
+            surface="mcp",
+            after_reconcile=advance_councils,
         )
         self.bus = InMemorySubscriptionBus()  # `subscriptions/listen` streams filter by URI
         self.announced: set[tuple[str, int]] = set()  # (job, attempt) already announced

@@ -7,6 +7,7 @@ __all__ = [
     "cancel",
     "clean",
     "conversation",
+    "council",
     "demo",
     "doctor",
     "dryrun",

@@ -34,7 +34,7 @@ from oraculum.sessions.poller import Poller
 from oraculum.sessions.sinks import Inbox, Sink, fan_out, hook_sink
 from oraculum.sessions.wakeup import Wakeup, build_wakeup
 
-__all__ = ["Delivery", "WaitResult", "wait"]
+__all__ = ["Delivery", "WaitResult", "advance_councils", "wait"]
 
 POLL_S = 0.2
 PROGRESS_EVERY_S = 1.0
@@ -114,6 +114,14 @@ class WaitResult:
         return text, step
 
 
+def advance_councils(project_id: str, store: JobStore) -> None:
+    """Every poller's scan hook (:data:`oraculum.sessions.poller.ScanHook`): a council whose
+    last member ended is told once. The council service loads on the first scan."""
+    from oraculum.service.council import advance_open_councils
+
+    advance_open_councils(project_id, store=store)
+
+
 def job_age_s(job: Job) -> float:
     """How long ago the job was created (a wait shows this, not how long it has waited)."""
     return max(0.0, (utc_now() - job.created_at).total_seconds())
@@ -178,7 +186,14 @@ def wait(
             inbox, hook_sink(hook, timeout_s=config.notify.timeout_ms / 1000) if hook else None
         )
         owned.append(SessionLiveness(project_id(root), session_id))
-        poller = Poller(project_id(root), session_id, sink, store=store, adopt=adopt)
+        poller = Poller(
+            project_id(root),
+            session_id,
+            sink,
+            store=store,
+            adopt=adopt,
+            after_reconcile=advance_councils,
+        )
         if job is None and timeout_s is None:
             _refuse_when_nothing_is_open(store, poller)
     try:

@@ -30,7 +30,7 @@ import logging
 import os
 import secrets
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -63,14 +63,10 @@ def _adoptable(item: Due) -> bool:
     return not (isinstance(item, Job) and item.request_source == DEMO_SOURCE)
 
 
-def _advance_councils(project_id: str, store: JobStore) -> None:
-    """A council whose last member ended posts its one notice (delivered below like any)."""
-    from oraculum.service.council import advance_open_councils  # the service layer, on use
-
-    try:
-        advance_open_councils(project_id, store=store)
-    except Exception:  # a council problem must not stop wake-ups
-        log.exception("advancing councils during a poll failed")
+# Run after each scan's reconcile with (project id, store): the service layer's council
+# advance (a council whose last member ended posts its one notice, delivered like any). The
+# surfaces that make pollers pass it; sessions cannot import the service layer.
+ScanHook = Callable[[str, JobStore], None]
 
 
 class Poller:
@@ -87,6 +83,7 @@ class Poller:
         surface: Surface = "cli",
         notices: NoticeStore | None = None,
         adopt: bool = True,
+        after_reconcile: ScanHook | None = None,
     ) -> None:
         self.project_id = project_id
         self.session_id = session_id
@@ -98,6 +95,7 @@ class Poller:
         self.liveness_root = liveness_root
         self.surface = surface  # who reads the message: it names that surface's commands
         self.adopt = adopt  # may take the jobs (and notices) of this project's gone sessions
+        self.after_reconcile = after_reconcile
         nonce = secrets.token_hex(3)
         self.claimant = f"{session_key(project_id, session_id)}:{os.getpid()}:{nonce}"
         self._in_flight = threading.Lock()
@@ -146,7 +144,11 @@ class Poller:
                 reconcile_due(self.store, every_s=RECONCILE_GAP_S)
             except Exception:  # a reconcile problem must not stop wake-ups
                 log.exception("reconcile during a poll failed")
-            _advance_councils(self.project_id, self.store)
+            if self.after_reconcile is not None:
+                try:
+                    self.after_reconcile(self.project_id, self.store)
+                except Exception:  # a council problem must not stop wake-ups
+                    log.exception("the scan hook failed during a poll")
         live = self._live()
         for job_id in indexes.members(indexes.OPEN):
             if not self.active:

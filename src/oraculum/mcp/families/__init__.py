@@ -18,7 +18,7 @@ import importlib
 import pkgutil
 from types import ModuleType
 
-__all__ = ["family_modules"]
+__all__ = ["council", "family_modules"]  # council: the server renders its results too
 
 
 def family_modules() -> tuple[ModuleType, ...]:
