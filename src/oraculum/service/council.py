@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oraculum.core.errors import OracleError
 from oraculum.core.providers import provider_spec
@@ -36,6 +36,9 @@ from oraculum.jobs.store import JobStore
 from oraculum.service.dryrun import DryRunResult, planned_dry_run
 from oraculum.service.submit import SubmitPlan, build_planned, job_request, make_room, plan_submit
 from oraculum.tasks.notices import NoticeStore, Owner, post_notice
+
+if TYPE_CHECKING:  # the archive package loads lazily (service.submit.build_planned)
+    from oraculum.archive import ArchiveResult
 
 __all__ = [
     "COUNCIL_SOURCE",
@@ -338,39 +341,8 @@ def submit_council(
             staging = stack.enter_context(store.staging_area())
             archive = build_planned(group[0].plan, inputs, staging, include_git_dir, None)
             built.append((group, staging, archive))
-        now = utc_now()
-        council = councils.create(
-            Council(
-                id=new_council_id(),
-                created_at=now,
-                project_id=_project_id(first),
-                project_root=str(first.root),
-                session_id=first.session_id,
-                prompt=first.prompt,
-                members=[
-                    CouncilMember(
-                        name=m.name, provider=m.plan.choice.provider, preset=_chosen(m.plan)
-                    )
-                    for m in planned
-                ],
-                deadline_at=now + timedelta(seconds=deadline_s) if deadline_s else None,
-                synthesize=synthesis.name if synthesis else None,
-                config_overrides=kwargs.get("config_overrides"),
-            )
-        )
-        admitted: dict[str, CouncilMember] = {}
-        for group, staging, archive in built:
-            for member in group:
-                # Admission moves its archive into the job's directory: each member gets its
-                # own name for the one file (a hard link), so the build is not repeated.
-                suffix = provider_spec(member.plan.choice.provider).archive_suffix
-                link = staging / f"{new_job_id()}{suffix}"
-                os.link(archive.path, link)
-                request = job_request(
-                    member.plan, archive._replace(path=link), request_source, force=force
-                )
-                request.council_id = council.id
-                admitted[member.name] = _admit(request, store, member.name)
+        council = councils.create(_new_council(planned, synthesis, deadline_s, kwargs))
+        admitted = _admit_members(built, council.id, store, request_source, force=force)
 
     def record(current: Council) -> Council:
         updated = [admitted.get(m.name, m) for m in current.members]
@@ -378,6 +350,56 @@ def submit_council(
 
     councils.update(council.id, record)
     return council_result(council.id, store=store, councils=councils)
+
+
+def _new_council(
+    planned: list[_Member],
+    synthesis: _Member | None,
+    deadline_s: float | None,
+    kwargs: dict[str, Any],
+) -> Council:
+    """The council's record as it starts: its members named, none admitted yet."""
+    first = planned[0].plan
+    now = utc_now()
+    return Council(
+        id=new_council_id(),
+        created_at=now,
+        project_id=_project_id(first),
+        project_root=str(first.root),
+        session_id=first.session_id,
+        prompt=first.prompt,
+        members=[
+            CouncilMember(name=m.name, provider=m.plan.choice.provider, preset=_chosen(m.plan))
+            for m in planned
+        ],
+        deadline_at=now + timedelta(seconds=deadline_s) if deadline_s else None,
+        synthesize=synthesis.name if synthesis else None,
+        config_overrides=kwargs.get("config_overrides"),
+    )
+
+
+def _admit_members(
+    built: list[tuple[list[_Member], Path, ArchiveResult]],
+    council_id: str,
+    store: JobStore,
+    request_source: str,
+    *,
+    force: bool,
+) -> dict[str, CouncilMember]:
+    admitted: dict[str, CouncilMember] = {}
+    for group, staging, archive in built:
+        for member in group:
+            # Admission moves its archive into the job's directory: each member gets its own
+            # name for the one file (a hard link), so the build is not repeated.
+            suffix = provider_spec(member.plan.choice.provider).archive_suffix
+            link = staging / f"{new_job_id()}{suffix}"
+            os.link(archive.path, link)
+            request = job_request(
+                member.plan, archive._replace(path=link), request_source, force=force
+            )
+            request.council_id = council_id
+            admitted[member.name] = _admit(request, store, member.name)
+    return admitted
 
 
 def _admit(request: JobRequest, store: JobStore, name: str) -> CouncilMember:

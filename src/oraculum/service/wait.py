@@ -176,27 +176,15 @@ def wait(
     if host is not None:
         check = _watch_job(store, job) if job is not None else _watch_host(store, host)
         return _wait_loop(store, job, check, timeout_s, poll_s, on_progress)
-    owned: list[Any] = []
     inbox = Inbox()
-    poller = None
-    if session_id is not None:
-        config = project_config(root)
-        hook = config.notify.hook
-        sink: Sink = fan_out(
-            inbox, hook_sink(hook, timeout_s=config.notify.timeout_ms / 1000) if hook else None
-        )
-        owned.append(SessionLiveness(project_id(root), session_id))
-        poller = Poller(
-            project_id(root),
-            session_id,
-            sink,
-            store=store,
-            adopt=adopt,
-            after_reconcile=advance_councils,
-        )
-        if job is None and timeout_s is None:
-            _refuse_when_nothing_is_open(store, poller)
+    poller, liveness = (
+        _session_poller(root, session_id, store, inbox, adopt=adopt)
+        if session_id is not None
+        else (None, None)
+    )
     try:
+        if poller is not None and job is None and timeout_s is None:
+            _refuse_when_nothing_is_open(store, poller)
         check = (
             _deliver_job(store, job, poller, inbox)
             if job is not None
@@ -204,8 +192,30 @@ def wait(
         )
         return _wait_loop(store, job, check, timeout_s, poll_s, on_progress)
     finally:
-        for liveness in owned:
+        if liveness is not None:
             liveness.close()
+
+
+def _session_poller(
+    root: Path, session_id: str, store: JobStore, inbox: Inbox, *, adopt: bool
+) -> tuple[Poller, SessionLiveness]:
+    """This wait as a live host of its session: its poller (the hook runs after the inbox)
+    and the liveness it holds while it waits."""
+    config = project_config(root)
+    hook = config.notify.hook
+    sink: Sink = fan_out(
+        inbox, hook_sink(hook, timeout_s=config.notify.timeout_ms / 1000) if hook else None
+    )
+    liveness = SessionLiveness(project_id(root), session_id)
+    poller = Poller(
+        project_id(root),
+        session_id,
+        sink,
+        store=store,
+        adopt=adopt,
+        after_reconcile=advance_councils,
+    )
+    return poller, liveness
 
 
 def _wait_loop(

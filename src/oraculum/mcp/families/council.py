@@ -96,32 +96,50 @@ def council_outcome(ref: str, action: CouncilAction, *, timeout_s: float = 50.0)
     return outcome(first, data, text=text, subject=result.council.get("noticeId"))
 
 
+MembersArg = Annotated[
+    list[str],
+    arg(
+        "Members",
+        'provider:preset of each member, e.g. ["chatgpt:pro_extended", "grok:heavy"]; '
+        "each is an ordinary job with the same prompt and archive.",
+        min_length=1,
+        max_length=8,
+    ),
+]
+SynthesizeArg = Annotated[
+    str | None,
+    arg(
+        "Synthesize",
+        "provider:preset asked, once the members end, for agreements, disagreements and a "
+        "recommendation (it tops council.md).",
+    ),
+]
+DeadlineArg = Annotated[
+    float | None,
+    arg("Deadline (minutes)", "Wake up at this age with whatever has ended.", gt=0),
+]
+
+
+def _dry_run_outcome(
+    prompt: str, members: list[str], files: list[str], common: dict[str, Any]
+) -> Outcome:
+    from oraculum.service.council import council_dry_run
+
+    dry = council_dry_run(prompt, members, files, **common)
+    step = "To send it, call `oracle_council` again without dryRun."
+    text = dry.text(SURFACE)
+    archives = dry.to_json()["dryRun"]["archives"]
+    facts = {"members": [name for name, _ in dry.members], "archives": archives}
+    return outcome(text.splitlines()[0], {"dryRun": facts}, text=text, next_step=step)
+
+
 async def oracle_council(
     ctx: Context,
     prompt: PromptArg,
     files: FilesArg,
-    members: Annotated[
-        list[str],
-        arg(
-            "Members",
-            'provider:preset of each member, e.g. ["chatgpt:pro_extended", "grok:heavy"]; '
-            "each is an ordinary job with the same prompt and archive.",
-            min_length=1,
-            max_length=8,
-        ),
-    ],
-    synthesize: Annotated[
-        str | None,
-        arg(
-            "Synthesize",
-            "provider:preset asked, once the members end, for agreements, disagreements and a "
-            "recommendation (it tops council.md).",
-        ),
-    ] = None,
-    deadlineMinutes: Annotated[
-        float | None,
-        arg("Deadline (minutes)", "Wake up at this age with whatever has ended.", gt=0),
-    ] = None,
+    members: MembersArg,
+    synthesize: SynthesizeArg = None,
+    deadlineMinutes: DeadlineArg = None,
     includeGitDir: IncludeGitDirArg = False,
     allowAnyDir: AllowAnyDirArg = False,
     dryRun: DryRunArg = False,
@@ -133,7 +151,7 @@ async def oracle_council(
     (council.md). dryRun shows what each member would send without sending."""
 
     def call(state: OracleMcp) -> Outcome:
-        from oraculum.service.council import council_dry_run, submit_council
+        from oraculum.service.council import submit_council
 
         common: dict[str, Any] = {
             "cwd": state.root,
@@ -143,12 +161,7 @@ async def oracle_council(
             "allow_any_dir": allowAnyDir,
         }
         if dryRun:
-            dry = council_dry_run(prompt, members, files, **common)
-            step = "To send it, call `oracle_council` again without dryRun."
-            text = dry.text(SURFACE)
-            archives = dry.to_json()["dryRun"]["archives"]
-            facts = {"members": [name for name, _ in dry.members], "archives": archives}
-            return outcome(text.splitlines()[0], {"dryRun": facts}, text=text, next_step=step)
+            return _dry_run_outcome(prompt, members, files, common)
         result = submit_council(
             prompt,
             members,
