@@ -197,7 +197,8 @@ def _cookie_source(
             "No signed-in Chrome, Chromium or Brave profile was found to import from, and "
             "there is no display for a sign-in window.",
             suggested_next_step="On a machine with a display, sign in "
-            f"(`{auth_command(provider)} --manual`) and run `oraculum auth {provider} --export FILE`, copy FILE here and run "
+            f"(`{auth_command(provider)} --manual`) and run "
+            f"`oraculum auth {provider} --export FILE`, copy FILE here and run "
             f"`oraculum auth {provider} --import-seed FILE`; or run "
             f"`{auth_command(provider)} --from-browser PATH` with a signed-in browser profile "
             "here, or use the relay transport over an SSH-forwarded port (docs/transports.md).",
