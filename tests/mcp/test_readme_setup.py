@@ -23,9 +23,11 @@ COMMAND = "oraculum"
 
 def readme_server_entries() -> list[dict]:
     section = README.read_text().split("## Use from an MCP client", 1)[1].split("\n## ", 1)[0]
-    blocks = re.findall(r"```json\n(.*?)```", section, flags=re.S)
-    assert len(blocks) >= 2, "the README lost its JSON client set-ups"
-    return [json.loads(block)["mcpServers"]["oraculum"] for block in blocks]
+    blocks = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", section, flags=re.S)]
+    # The `mcpServers` shape (Cursor, pi); opencode's own shape is tested in tests/hosts.
+    entries = [b["mcpServers"]["oraculum"] for b in blocks if "mcpServers" in b]
+    assert len(entries) >= 2, "the README lost its JSON client set-ups"
+    return entries
 
 
 async def test_readme_json_entry_works(project: Path) -> None:
