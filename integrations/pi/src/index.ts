@@ -156,7 +156,7 @@ class Bridge {
       document = { error: { code: "internal_error", message: `oraculum did not answer: ${(error as Error).message}` } };
     }
     const result = toolResult(document);
-    const cancelled = tool === "oracle_cancel" ? cancelledJob(result) : undefined;
+    const cancelled = tool === "oracle_cancel" ? cancelledJob(result, args) : undefined;
     if (cancelled) this.watcher?.cancelledHere(cancelled);
     return result;
   }

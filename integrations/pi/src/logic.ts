@@ -89,10 +89,11 @@ export function planDelivery(wakeups: Wakeup[], cancelledHere: ReadonlySet<strin
   return { show, triggerTurn };
 }
 
-/** The job a successful `oracle_cancel` result is about. */
-export function cancelledJob(result: ToolResult): string | undefined {
-  const job = result.isError ? undefined : (result.data.job as { id?: unknown } | undefined);
-  return typeof job?.id === "string" ? job.id : undefined;
+/** The job a successful `oracle_cancel` call is about: the id it named (its result carries
+ * only the outcome; an error cancelled nothing). */
+export function cancelledJob(result: ToolResult, args: unknown): string | undefined {
+  const jobId = result.isError ? undefined : (args as { jobId?: unknown } | undefined)?.jobId;
+  return typeof jobId === "string" ? jobId : undefined;
 }
 
 /** One message for every wake-up claimed together (jobs that ended together). */

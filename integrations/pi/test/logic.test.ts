@@ -127,8 +127,11 @@ test("a job this session cancelled is shown once and starts no turn", () => {
 });
 
 test("the job an oracle_cancel result names", () => {
-  assert.equal(cancelledJob({ text: "", data: { job: { id: "j1" } }, isError: false }), "j1");
-  assert.equal(cancelledJob({ text: "", data: { error: { code: "job_not_cancellable" } }, isError: true }), undefined);
+  assert.equal(cancelledJob({ text: "", data: { outcome: "cancelled" }, isError: false }, { jobId: "j1" }), "j1");
+  assert.equal(
+    cancelledJob({ text: "", data: { error: { code: "job_not_cancellable" } }, isError: true }, { jobId: "j1" }),
+    undefined,
+  );
 });
 
 test("/oracle-council takes its members, then the question", () => {
