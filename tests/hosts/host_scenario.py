@@ -137,3 +137,34 @@ def tool_call(prefix: str, **fixed: Any) -> Call:
         return ToolCall(tool, arguments, prefix=prefix, **fixed, **options)
 
     return call
+
+
+async def run_oracle_conversation(
+    host: Any,
+    call: Call,
+    oraculum_env: dict[str, str],
+    scripted_model: Callable[..., Any],
+    session: str,
+) -> ScriptedModel:
+    """One host session through the whole scenario (a job held until the host's first wait has
+    timed out); the scripted model, for the caller's assertions on what it received."""
+    from homes import write_fast_config
+
+    from .conftest import HOLDABLE
+
+    write_fast_config(HOLDABLE)
+    hold = EarlyHold()
+    model: ScriptedModel = await scripted_model(oracle_steps(call, hold), side_without_tools=True)
+    hold.start()
+    try:
+        run = await host.run(
+            "Ask the oracle what 6 x 7 is.",
+            model.base_url,
+            server_environment(oraculum_env, session),
+            profile=PROFILE,
+            tool_timeout_s=HOST_TOOL_TIMEOUT_S,
+        )
+    finally:
+        hold.release()
+    assert run.returncode == 0, run.stderr[-3000:] + run.stdout[-3000:]
+    return model

@@ -9,15 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from homes import write_fast_config
-
-from .conftest import HOLDABLE, StartModel
+from .conftest import StartModel
 from .host_scenario import (
-    HOST_TOOL_TIMEOUT_S,
-    PROFILE,
-    EarlyHold,
     assert_oracle_conversation,
-    oracle_steps,
+    run_oracle_conversation,
     server_environment,
     tool_call,
 )
@@ -52,24 +47,9 @@ async def test_readme_claude_mcp_add_connects(claude: ClaudeCode) -> None:
 async def test_claude_code_runs_the_oracle_conversation(
     claude: ClaudeCode, oraculum_env: dict[str, str], scripted_model: StartModel
 ) -> None:
-    write_fast_config(HOLDABLE)
-    hold = EarlyHold()
-    model = await scripted_model(
-        oracle_steps(tool_call(ClaudeCode.PREFIX), hold), side_without_tools=True
+    model = await run_oracle_conversation(
+        claude, tool_call(ClaudeCode.PREFIX), oraculum_env, scripted_model, SESSION
     )
-    hold.start()
-    try:
-        run = await claude.run(
-            "Ask the oracle what 6 x 7 is.",
-            model.base_url,
-            server_environment(oraculum_env, SESSION),
-            profile=PROFILE,
-            tool_timeout_s=HOST_TOOL_TIMEOUT_S,
-        )
-    finally:
-        hold.release()
-
-    assert run.returncode == 0, run.stderr[-3000:] + run.stdout[-3000:]
     assert_oracle_conversation(model, lambda tool: ClaudeCode.PREFIX + tool)
 
 

@@ -10,15 +10,10 @@ from typing import Any
 
 import pytest
 
-from homes import write_fast_config
-
-from .conftest import HOLDABLE, StartModel
+from .conftest import StartModel
 from .host_scenario import (
-    HOST_TOOL_TIMEOUT_S,
-    PROFILE,
-    EarlyHold,
     assert_oracle_conversation,
-    oracle_steps,
+    run_oracle_conversation,
     server_environment,
     tool_call,
 )
@@ -50,23 +45,9 @@ def test_readme_codex_table_passes_the_server_its_variables(
 async def test_codex_runs_the_oracle_conversation(
     codex: Codex, oraculum_env: dict[str, str], scripted_model: StartModel
 ) -> None:
-    write_fast_config(HOLDABLE)
-    hold = EarlyHold()
-    call = tool_call("", namespace=Codex.NAMESPACE)
-    model = await scripted_model(oracle_steps(call, hold), side_without_tools=True)
-    hold.start()
-    try:
-        run = await codex.run(
-            "Ask the oracle what 6 x 7 is.",
-            model.base_url,
-            server_environment(oraculum_env, SESSION),
-            profile=PROFILE,
-            tool_timeout_s=HOST_TOOL_TIMEOUT_S,
-        )
-    finally:
-        hold.release()
-
-    assert run.returncode == 0, run.stderr[-3000:] + run.stdout[-3000:]
+    model = await run_oracle_conversation(
+        codex, tool_call("", namespace=Codex.NAMESPACE), oraculum_env, scripted_model, SESSION
+    )
     assert_oracle_conversation(model, lambda tool: tool)
     (namespace,) = [t for t in model.requests[0]["tools"] if t.get("name") == Codex.NAMESPACE]
     assert {"oracle_submit", "oracle_wait"} <= {t["name"] for t in namespace["tools"]}

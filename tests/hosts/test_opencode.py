@@ -9,16 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from homes import write_fast_config
-
-from .conftest import HOLDABLE, StartModel
+from .conftest import StartModel
 from .host_scenario import (
-    HOST_TOOL_TIMEOUT_S,
-    PROFILE,
-    EarlyHold,
     assert_oracle_conversation,
-    oracle_steps,
-    server_environment,
+    run_oracle_conversation,
     tool_call,
 )
 from .native_hosts import Opencode
@@ -44,22 +38,7 @@ def test_readme_opencode_entry_outlasts_a_wait(opencode: Opencode) -> None:
 async def test_opencode_runs_the_oracle_conversation(
     opencode: Opencode, oraculum_env: dict[str, str], scripted_model: StartModel
 ) -> None:
-    write_fast_config(HOLDABLE)
-    hold = EarlyHold()
-    model = await scripted_model(
-        oracle_steps(tool_call(Opencode.PREFIX), hold), side_without_tools=True
+    model = await run_oracle_conversation(
+        opencode, tool_call(Opencode.PREFIX), oraculum_env, scripted_model, SESSION
     )
-    hold.start()
-    try:
-        run = await opencode.run(
-            "Ask the oracle what 6 x 7 is.",
-            model.base_url,
-            server_environment(oraculum_env, SESSION),
-            profile=PROFILE,
-            tool_timeout_s=HOST_TOOL_TIMEOUT_S,
-        )
-    finally:
-        hold.release()
-
-    assert run.returncode == 0, run.stderr[-3000:] + run.stdout[-3000:]
     assert_oracle_conversation(model, lambda tool: Opencode.PREFIX + tool)
