@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -29,7 +28,8 @@ from oraculum.providers import upload
 from oraculum.providers.base import ProbeEntry
 from oraculum.providers.chatgpt import vocabulary as vocab
 from oraculum.providers.chatgpt.composer import UPLOAD_ROUTE
-from oraculum.providers.chatgpt.page import ChatGPTPage, exact_any
+from oraculum.providers.chatgpt.labels import base_name
+from oraculum.providers.chatgpt.page import ChatGPTPage, exact_any, prefix_any
 from oraculum.providers.chatgpt.page_state import allowed_origins
 from oraculum.providers.chatgpt.pickers import (
     OPENER_NAME,
@@ -56,15 +56,15 @@ EXPECT_COMPOSER = (
     f"({vocab.COMPOSER_EDITOR_SELECTOR})"
 )
 EXPECT_REGION = f"{vocab.COMPOSER_REGION_SELECTOR} holding {vocab.COMPOSER_EDITOR_SELECTOR}"
-EXPECT_ADD = f'button "{vocab.ADD_FILES_LABEL}", enabled'
+EXPECT_ADD = f"button {_quoted(vocab.ADD_FILES_LABELS)}, enabled"
 EXPECT_FILE_INPUT = f"{vocab.FILE_INPUT_SELECTOR} or an upload entry once the menu is open"
 EXPECT_OPENER = "button named " + _quoted(
-    [*vocab.MODEL_OPENER_LABELS, *vocab.COMPACT_TIERS]
+    [*vocab.MODEL_OPENER_LABELS, *vocab.TIER_NAMES]
 )  # an optional version number may lead ("6 Pro")
 EXPECT_GENERATION = (
-    f'power (menu "{vocab.POWER_MENU}" with menuitem "{vocab.POWER_ITEM}"), '
-    f'intelligence (heading "{vocab.INTELLIGENCE_HEADING}"), '
-    f'legacy (menuitem "{vocab.CONFIGURE_MENUITEM}") or '
+    f"power (menu {_quoted(vocab.POWER_MENUS)} with menuitem {_quoted(vocab.POWER_ITEMS)}), "
+    f"intelligence (heading {_quoted(vocab.INTELLIGENCE_HEADINGS)}), "
+    f"legacy (menuitem {_quoted(vocab.CONFIGURE_MENUITEMS)}) or "
     f"chips (menuitemradio {_quoted(list(vocab.FAMILY_LABELS.values()))})"
 )
 EXPECT_CLOSED = 'the opener says aria-expanded="false" or the menu is gone'
@@ -76,17 +76,17 @@ PROBE_TEXT = "oraculum doctor probe (never sent)"
 EXPECT_STOP = f"{vocab.STOP_SELECTOR} or button {_quoted(vocab.STOP_LABELS)} while answering"
 EXPECT_EFFORT = {
     "power": (
-        f'menuitem "{vocab.POWER_ITEM}" described as "<stop>, <n> of <count>." with a stop in '
-        + ", ".join(vocab.POWER_STOPS)
+        f"menuitem {_quoted(vocab.POWER_ITEMS)} described as"
+        ' "<stop>, <n> of <count>." with a stop in ' + ", ".join(vocab.POWER_STOPS)
     ),
     "intelligence": "menuitemradio rows for " + ", ".join(vocab.POWER_STOPS),
     "legacy": (
-        f'combobox "{vocab.THINKING_EFFORT_COMBOBOX}" or "{vocab.PRO_EFFORT_COMBOBOX}" showing '
-        f'an effort, or switch "{vocab.AUTO_SWITCH_PREFIX}…" (Instant)'
+        f"combobox {_quoted(vocab.THINKING_EFFORT_COMBOBOXES + vocab.PRO_EFFORT_COMBOBOXES)} "
+        f'showing an effort, or switch "{vocab.AUTO_SWITCH_PREFIXES[0]}…" (Instant)'
     ),
     "chips": (
         f"menuitemradio {_quoted(list(vocab.EFFORT_LABELS.values()))}, or switch "
-        f'"{vocab.AUTO_SWITCH_PREFIX}…" (Instant)'
+        f'"{vocab.AUTO_SWITCH_PREFIXES[0]}…" (Instant)'
     ),
 }
 
@@ -258,22 +258,20 @@ class Probe:
     async def generation(self) -> tuple[str | None, Locator | None]:
         """Which picker opened, told apart as the driver tells them apart."""
         page = self.page
-        power_menu = page.get_by_role("menu", name=vocab.POWER_MENU, exact=True).filter(
-            has=page.get_by_role("menuitem", name=vocab.POWER_ITEM, exact=True)
+        power_menu = page.get_by_role("menu", name=exact_any(vocab.POWER_MENUS)).filter(
+            has=page.get_by_role("menuitem", name=exact_any(vocab.POWER_ITEMS))
         )
         if await power_menu.count():
             return "power", power_menu
-        heading = page.get_by_role("heading", name=vocab.INTELLIGENCE_HEADING, exact=True)
+        heading = page.get_by_role("heading", name=exact_any(vocab.INTELLIGENCE_HEADINGS))
         if await heading.count():
             return "intelligence", page.get_by_role("menu").filter(has=heading)
-        configure = page.get_by_role("menuitem", name=vocab.CONFIGURE_MENUITEM, exact=True)
+        configure = page.get_by_role("menuitem", name=exact_any(vocab.CONFIGURE_MENUITEMS))
         if await configure.count():
             await configure.first.click(timeout=CLICK_TIMEOUT_MS)
             await self.settle()
             return "legacy", page.get_by_role("dialog").filter(has=page.get_by_role("radio"))
-        families = page.get_by_role(
-            "menuitemradio", name=exact_any(list(vocab.FAMILY_LABELS.values()))
-        )
+        families = page.get_by_role("menuitemradio", name=exact_any(vocab.FAMILY_NAMES))
         if await families.count():
             return "chips", page.get_by_role("menu").filter(has=families)
         return None, page.get_by_role("menu")
@@ -283,7 +281,7 @@ class Probe:
             return
         expected = EXPECT_EFFORT[generation]
         if generation == "power":
-            power = container.get_by_role("menuitem", name=vocab.POWER_ITEM, exact=True).first
+            power = container.get_by_role("menuitem", name=exact_any(vocab.POWER_ITEMS)).first
             found, ok = power_effort(await self.chat.described_by(power))
         elif generation == "intelligence":
             found, ok = await self.intelligence_rows()
@@ -294,7 +292,7 @@ class Probe:
         self.add("effort control", expected, found, ok)
 
     async def intelligence_rows(self) -> tuple[str, bool]:
-        advanced = self.page.get_by_role("menuitem", name=vocab.SHOW_ADVANCED, exact=True)
+        advanced = self.page.get_by_role("menuitem", name=exact_any(vocab.SHOW_ADVANCED))
         if await advanced.count():
             await advanced.first.click(timeout=CLICK_TIMEOUT_MS)  # a disclosure, not a choice
             await self.settle()
@@ -307,14 +305,14 @@ class Probe:
         """The effort control of the legacy dialog (a combobox) or of the chips menu (radio
         rows); an Instant selection shows the auto-switch switch instead."""
         if role == "combobox":
-            names = exact_any([vocab.THINKING_EFFORT_COMBOBOX, vocab.PRO_EFFORT_COMBOBOX])
+            names = exact_any(vocab.THINKING_EFFORT_COMBOBOXES + vocab.PRO_EFFORT_COMBOBOXES)
             combo = scope.get_by_role("combobox", name=names)
             if await combo.count():
                 value = (await combo.first.inner_text()).strip()
                 label = await name_of(combo.first)
                 return (
                     f'combobox "{label}" showing "{value}"',
-                    value in vocab.EFFORT_LABELS.values(),
+                    base_name(value) in vocab.EFFORT_LABELS.values(),
                 )
         else:
             rows = []
@@ -323,9 +321,7 @@ class Probe:
                     rows.append(label)
             if rows:
                 return describe_names(role, rows), True
-        switch = scope.get_by_role(
-            "switch", name=re.compile(rf"^{re.escape(vocab.AUTO_SWITCH_PREFIX)}")
-        )
+        switch = scope.get_by_role("switch", name=prefix_any(vocab.AUTO_SWITCH_PREFIXES))
         if await switch.count():
             return f'switch "{await name_of(switch.first)}" (Instant selected)', True
         return describe_names(role, await self.names(scope.get_by_role(role))), False
