@@ -8,6 +8,7 @@ import pytest
 from oraculum.providers.chatgpt import vocabulary as vocab
 from oraculum.providers.chatgpt.labels import base_name, match_label
 from oraculum.providers.chatgpt.pickers import OPENER_NAME, parse_power, power_direction
+from oraculum.providers.chatgpt.probe import language_finding
 from oraculum.providers.locales import Locales
 
 TABLES = Locales({"en": {"send": ("Send",), "stop": ("Stop",)}, "de": {"send": ("Senden",)},
@@ -72,3 +73,28 @@ def test_the_power_reading_is_language_neutral(description: str) -> None:
     reading = parse_power(description)
     assert reading is not None and reading[1:] == (4, 5)
     assert power_direction(reading[0], 4, 5, "Medium") == -1
+
+
+def test_doctor_names_the_table_and_the_labels_it_does_not_spell() -> None:
+    seen = {
+        "composer": ("Mit ChatGPT chatten", ("composer",)),
+        "send": ("Send prompt", ("send",)),
+        "model picker": ("6 Sehr hoch", (*vocab.COMPACT_TIERS, "model_opener")),
+    }
+    assert language_finding("de-DE", seen) == (
+        'de (html lang "de-DE"); not spelt as de spells them: send "Send prompt"',
+        True,
+    )
+    assert language_finding("en", {"send": ("Send", ("send",))}) == ('en (html lang "en")', True)
+    found, ok = language_finding("pt-BR", seen)
+    assert not ok and found.startswith('html lang "pt-BR": no table for it')
+    assert language_finding("", {})[1] is False
+
+
+def test_grok_reads_its_labels_through_the_same_tables() -> None:
+    from oraculum.providers.grok import vocabulary as grok
+
+    assert grok.LOCALES.codes == ("en",)  # no public source spells Grok in another language
+    assert grok.COMPOSER_LABELS == grok.LOCALES.spellings("composer") == ("Ask Grok anything",)
+    assert grok.UPLOAD_ENTRY.match("Upload a file") and "Not interested" in grok.DISMISS_LABELS
+    assert grok.LOCALES.resolve("de-DE") is None  # a German Grok page: every spelling is tried

@@ -11,10 +11,11 @@ language is adding one table module; nothing else names a label.
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-__all__ = ["LocaleTable", "Locales", "load_locales"]
+__all__ = ["LocaleTable", "Locales", "exact_any", "load_locales", "prefix_any"]
 
 LocaleTable = Mapping[str, tuple[str, ...]]
 
@@ -80,3 +81,13 @@ def load_locales(package: str, codes: Iterable[str]) -> Locales:
     if DEFAULT_LOCALE not in tables:
         raise ValueError(f"{package} has no {DEFAULT_LOCALE!r} table")
     return Locales(tables)
+
+
+def exact_any(names: tuple[str, ...] | list[str]) -> re.Pattern[str]:
+    """An accessible-name matcher for any of ``names``, each matched whole."""
+    return re.compile(rf"^(?:{'|'.join(re.escape(name) for name in names)})$")
+
+
+def prefix_any(names: tuple[str, ...] | list[str]) -> re.Pattern[str]:
+    """An accessible-name matcher for a name starting with any of ``names``."""
+    return re.compile(rf"^(?:{'|'.join(re.escape(name) for name in names)})")

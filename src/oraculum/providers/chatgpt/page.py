@@ -11,6 +11,7 @@ from playwright.async_api import Locator, Page
 
 from oraculum.providers.chatgpt import vocabulary as vocab
 from oraculum.providers.chatgpt.page_state import PageObservation
+from oraculum.providers.locales import exact_any
 from oraculum.providers.page import ScriptedPage
 from oraculum.providers.turns import TurnsReading
 
@@ -125,13 +126,3 @@ class ChatGPTPage(ScriptedPage):
 
 # Any accessible name but the Work composer's (an empty name included).
 NOT_WORK_COMPOSER = re.compile(rf"^(?!{re.escape(vocab.WORK_COMPOSER_LABEL)}$)")
-
-
-def exact_any(names: tuple[str, ...] | list[str]) -> re.Pattern[str]:
-    """An accessible-name matcher for any of ``names``, each matched whole."""
-    return re.compile(rf"^(?:{'|'.join(re.escape(name) for name in names)})$")
-
-
-def prefix_any(names: tuple[str, ...] | list[str]) -> re.Pattern[str]:
-    """An accessible-name matcher for a name starting with any of ``names``."""
-    return re.compile(rf"^(?:{'|'.join(re.escape(name) for name in names)})")

@@ -22,7 +22,8 @@ from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.providers.chatgpt import vocabulary as vocab
 from oraculum.providers.chatgpt.labels import ambiguous, base_name, match_label
 from oraculum.providers.chatgpt.labels import names_label as tier_matches
-from oraculum.providers.chatgpt.page import ChatGPTPage, exact_any, prefix_any
+from oraculum.providers.chatgpt.page import ChatGPTPage
+from oraculum.providers.locales import exact_any, prefix_any
 from oraculum.providers.page import button_names
 
 # A fixed pause, for the few steps whose effect has no single thing to watch for.

@@ -28,8 +28,8 @@ from oraculum.providers import upload
 from oraculum.providers.base import ProbeEntry
 from oraculum.providers.chatgpt import vocabulary as vocab
 from oraculum.providers.chatgpt.composer import UPLOAD_ROUTE
-from oraculum.providers.chatgpt.labels import base_name
-from oraculum.providers.chatgpt.page import ChatGPTPage, exact_any, prefix_any
+from oraculum.providers.chatgpt.labels import base_name, unprefixed
+from oraculum.providers.chatgpt.page import ChatGPTPage
 from oraculum.providers.chatgpt.page_state import allowed_origins
 from oraculum.providers.chatgpt.pickers import (
     OPENER_NAME,
@@ -38,6 +38,8 @@ from oraculum.providers.chatgpt.pickers import (
     tier_matches,
 )
 from oraculum.providers.chatgpt.readiness import wait_until_ready
+from oraculum.providers.locales import exact_any, prefix_any
+from oraculum.providers.page import page_language
 
 SETTLE_S = 0.3
 CLICK_TIMEOUT_MS = 5_000
@@ -91,6 +93,11 @@ EXPECT_EFFORT = {
 }
 
 
+EXPECT_LANGUAGE = (
+    f"html lang naming a language oraculum has a table for ({', '.join(vocab.LOCALES.codes)}), "
+    "and the labels above spelt as that table spells them"
+)
+
 # Pure readings --------------------------------------------------------------------------------
 
 
@@ -107,7 +114,27 @@ def power_effort(description: str) -> tuple[str, bool]:
     reading = parse_power(description)
     if reading is None:
         return (description.strip() or "no description"), False
-    return description.strip(), reading[0] in vocab.POWER_STOPS
+    return description.strip(), base_name(reading[0]) in vocab.POWER_STOPS
+
+
+def language_finding(lang: str, seen: dict[str, tuple[str, tuple[str, ...]]]) -> tuple[str, bool]:
+    """The page's language as the driver picks its table, and every label read on the page
+    (entry -> its name and the concepts it may spell) that the table does not spell: matched
+    through another language's spelling only, or not at all."""
+    code = vocab.LOCALES.resolve(lang)
+    shown = f'html lang "{lang}"' if lang else "no html lang"
+    if code is None:
+        return f"{shown}: no table for it; every known language's labels are tried", False
+    table = vocab.LOCALES.tables[code]
+    foreign = [
+        f'{entry} "{name}"'
+        for entry, (name, concepts) in seen.items()
+        if not {name, unprefixed(name)} & {s for c in concepts for s in table.get(c, ())}
+    ]
+    found = f"{code} ({shown})"
+    if foreign:
+        found += f"; not spelt as {code} spells them: {', '.join(foreign)}"
+    return found, True
 
 
 def missing_tiers(rows: list[str]) -> list[str]:
@@ -130,6 +157,8 @@ class Probe:
         self.page = chat.page
         self.entries: list[ProbeEntry] = []
         self.reported = 0  # the obstacle layer's dismissals already in an entry
+        # The labels read on the page: entry -> (name, the concepts it may spell).
+        self.seen: dict[str, tuple[str, tuple[str, ...]]] = {}
 
     def add(self, entry: str, expected: str, found: str, ok: bool) -> None:
         self.entries.append(ProbeEntry(entry, expected, found, ok))
@@ -182,6 +211,8 @@ class Probe:
             name = await name_of(box.first)
             state = "editable" if editable else "not editable"
             self.add("composer", EXPECT_COMPOSER, f'textbox "{name}", {state}', editable)
+            if name:
+                self.seen["composer"] = (name, ("composer",))
         else:
             others = await self.names(self.page.get_by_role("textbox"))
             self.add("composer", EXPECT_COMPOSER, describe_names("textbox", others), False)
@@ -199,7 +230,9 @@ class Probe:
             return
         enabled = await add.first.is_enabled()
         state = "enabled" if enabled else "disabled"
-        self.add("add files", EXPECT_ADD, f'button "{vocab.ADD_FILES_LABEL}", {state}', enabled)
+        name = await name_of(add.first)
+        self.seen["add files"] = (name, ("add_files",))
+        self.add("add files", EXPECT_ADD, f'button "{name}", {state}', enabled)
         if not enabled:
             return
         opener = await add.first.element_handle()
@@ -233,6 +266,7 @@ class Probe:
             self.add("model picker", EXPECT_OPENER, describe_names("button", others), False)
             return
         shows = await name_of(opener)
+        self.seen["model picker"] = (shows, (*vocab.COMPACT_TIERS, "model_opener"))
         self.add("model picker", EXPECT_OPENER, f'button "{shows}"', True)
         handle = await opener.element_handle()
         container: Locator | None = None
@@ -393,6 +427,7 @@ class Probe:
         if await send.count():
             name = await name_of(send.first)
             state = "enabled" if await send.first.is_enabled() else "disabled"
+            self.seen["send"] = (name, ("send",))
             self.add("send", EXPECT_SEND, f'button "{name}", {state}', True)
         else:
             found, ok = await self.send_after_typing()
@@ -404,6 +439,12 @@ class Probe:
         # Idle, the page shows no stop; the vocabulary knows both ways to see one.
         found = "shown while idle (a stale stop?)" if shown else "not shown while idle"
         self.add("stop", EXPECT_STOP, found, True)
+
+    async def language(self) -> None:
+        """The page's language, the table it picks, and the labels read above that the table
+        does not spell (found through another language, or to add to the table)."""
+        found, ok = language_finding(await page_language(self.page), self.seen)
+        self.add("UI language", EXPECT_LANGUAGE, found, ok)
 
     async def send_after_typing(self) -> tuple[str, bool]:
         """Send the way a job reaches it: some pages show it only once the composer holds
@@ -417,6 +458,7 @@ class Probe:
             send = self.chat.send_button()
             if await send.count():
                 name = await name_of(send.first)
+                self.seen["send"] = (name, ("send",))
                 state = "enabled" if await send.first.is_enabled() else "disabled"
                 return f'button "{name}", {state} once text is typed (absent while empty)', True
             others = await self.names(self.chat.composer_region().get_by_role("button"))
@@ -432,6 +474,7 @@ async def probe(chat: ChatGPTPage) -> list[ProbeEntry]:
     await run.guarded("add files", EXPECT_ADD, run.attach)
     await run.guarded("model picker", EXPECT_OPENER, run.picker)
     await run.guarded("send", EXPECT_SEND, run.send_and_stop)
+    await run.guarded("UI language", EXPECT_LANGUAGE, run.language)
     return run.entries
 
 

@@ -34,4 +34,5 @@ LABELS: LocaleTable = {
     "High": ("Hoch",),
     "Extra High": ("Extra hoch", "Sehr hoch"),
     "Pro Extended": ("Pro Erweitert",),
+    "Pro": ("Pro",),
 }  # fmt: skip

@@ -29,4 +29,5 @@ LABELS: LocaleTable = {
     "Medium": ("Media",),
     "High": ("Alta",),
     "Extra High": ("Muy alta",),
+    "Pro": ("Pro",),
 }  # fmt: skip

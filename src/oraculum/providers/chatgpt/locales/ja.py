@@ -24,4 +24,5 @@ LABELS: LocaleTable = {
     "Medium": ("標準", "中程度"),
     "High": ("高", "高い"),
     "Extra High": ("最高", "非常に高い"),
+    "Pro": ("Pro",),
 }  # fmt: skip
