@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from homes import bare_project, complete  # noqa: F401 (bare_project: the fixture)
-from oraculum.simulator.locales import TEXTS
+from homes import bare_project, complete, log_of  # noqa: F401 (bare_project: the fixture)
+from oraculum.simulator.locales import LANGS, TEXTS
 
 from .conftest import assert_happy_chatgpt, submit_chatgpt, write_config
 
@@ -36,3 +36,6 @@ def test_the_whole_flow_in_another_language_on_both_shells(
     for job in jobs:
         done = complete(job)
         assert_happy_chatgpt(job, done, "power", TEXTS[locale][stop])
+        # The worker named the language it found and the table that serves it.
+        table = "zh-CN" if locale == "zh-cn" else locale
+        assert f"page language: {table} ({LANGS[locale]!r})" in log_of(done)
