@@ -98,3 +98,16 @@ def test_grok_reads_its_labels_through_the_same_tables() -> None:
     assert grok.COMPOSER_LABELS == grok.LOCALES.spellings("composer") == ("Ask Grok anything",)
     assert grok.UPLOAD_ENTRY.match("Upload a file") and "Not interested" in grok.DISMISS_LABELS
     assert grok.LOCALES.resolve("de-DE") is None  # a German Grok page: every spelling is tried
+
+
+@pytest.mark.parametrize(
+    ("dismiss", "never"),
+    [("Nicht jetzt", "Ausprobieren"), ("Pas maintenant", "Tout accepter"),
+     ("Ahora no", "Aceptar todo"), ("今はしない", "アップグレード"), ("以后再说", "升级")],
+)  # fmt: skip
+def test_the_obstacle_layer_dismisses_and_refuses_in_every_language(
+    dismiss: str, never: str
+) -> None:
+    policy = vocab.obstacle_vocabulary().policy
+    assert policy.dismisses(dismiss) and not policy.forbids(dismiss)
+    assert policy.forbids(never) and not policy.dismisses(never)
