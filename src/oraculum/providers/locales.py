@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-__all__ = ["LocaleTable", "Locales", "exact_any", "load_locales", "prefix_any"]
+__all__ = ["LocaleTable", "Locales", "alternatives", "exact_any", "load_locales", "prefix_any"]
 
 LocaleTable = Mapping[str, tuple[str, ...]]
 
@@ -83,11 +83,16 @@ def load_locales(package: str, codes: Iterable[str]) -> Locales:
     return Locales(tables)
 
 
-def exact_any(names: tuple[str, ...] | list[str]) -> re.Pattern[str]:
-    """An accessible-name matcher for any of ``names``, each matched whole."""
-    return re.compile(rf"^(?:{'|'.join(re.escape(name) for name in names)})$")
+def alternatives(names: Iterable[str]) -> str:
+    """A regular expression (no group) matching any of ``names`` literally."""
+    return "|".join(map(re.escape, names))
 
 
-def prefix_any(names: tuple[str, ...] | list[str]) -> re.Pattern[str]:
-    """An accessible-name matcher for a name starting with any of ``names``."""
-    return re.compile(rf"^(?:{'|'.join(re.escape(name) for name in names)})")
+def exact_any(names: Iterable[str], flags: int = 0) -> re.Pattern[str]:
+    """A name matcher for any of ``names``, each matched whole."""
+    return re.compile(rf"^(?:{alternatives(names)})$", flags)
+
+
+def prefix_any(names: Iterable[str], flags: int = 0) -> re.Pattern[str]:
+    """A name matcher for a name starting with any of ``names``."""
+    return re.compile(rf"^(?:{alternatives(names)})", flags)

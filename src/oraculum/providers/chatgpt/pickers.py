@@ -23,7 +23,7 @@ from oraculum.providers.chatgpt import vocabulary as vocab
 from oraculum.providers.chatgpt.labels import ambiguous, base_name, match_label
 from oraculum.providers.chatgpt.labels import names_label as tier_matches
 from oraculum.providers.chatgpt.page import ChatGPTPage
-from oraculum.providers.locales import exact_any, prefix_any
+from oraculum.providers.locales import alternatives, exact_any, prefix_any
 from oraculum.providers.page import button_names
 
 # A fixed pause, for the few steps whose effect has no single thing to watch for.
@@ -43,13 +43,11 @@ EXTRA_STEPS = 2
 T = TypeVar("T")
 
 _VERSION = rf"(?:{vocab.MODEL_FAMILY_PREFIX})?"
-_OPENERS = "|".join(
-    re.escape(n) for n in (*vocab.MODEL_OPENER_LABELS, *vocab.TIER_NAMES, *vocab.POWER_OPENER_OPEN)
-)
+_OPENERS = alternatives((*vocab.MODEL_OPENER_LABELS, *vocab.TIER_NAMES, *vocab.POWER_OPENER_OPEN))
 OPENER_NAME = re.compile(rf"^{_VERSION}(?:{_OPENERS})$")
 # A family row, with or without a family prefix and a check mark.
 FAMILY_NAME = re.compile(
-    rf"^{_VERSION}(?:{'|'.join(map(re.escape, vocab.FAMILY_NAMES))})"
+    rf"^{_VERSION}(?:{alternatives(vocab.FAMILY_NAMES)})"
     rf"(?:\s*[{vocab.CHECK_MARKS}])?$"
 )
 
@@ -88,7 +86,7 @@ class ObservedSelection:
 
 def choice(label: str) -> re.Pattern[str]:
     """A menu row named ``label``, with or without the check mark of a selected row."""
-    names = "|".join(map(re.escape, vocab.LOCALES.spellings(label) or (label,)))
+    names = alternatives(vocab.LOCALES.spellings(label) or (label,))
     return re.compile(rf"^(?:{names})(?:\s*[{vocab.CHECK_MARKS}])?$")
 
 

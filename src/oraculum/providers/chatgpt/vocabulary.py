@@ -12,7 +12,7 @@ from typing import Any
 from oraculum.capture.page import TurnVocabulary
 from oraculum.providers import shared_vocabulary as shared
 from oraculum.providers.chatgpt.locales import CODES
-from oraculum.providers.locales import load_locales
+from oraculum.providers.locales import alternatives, load_locales
 from oraculum.providers.obstacle_guard import ObstacleVocabulary
 from oraculum.providers.obstacles import DismissVocabulary
 
@@ -24,7 +24,7 @@ _spell = LOCALES.spellings
 
 def _exact(concept: str) -> re.Pattern[str]:
     """An entry's whole text naming ``concept`` in any language."""
-    return re.compile(rf"^\s*(?:{'|'.join(map(re.escape, _spell(concept)))})\s*$", re.I)
+    return re.compile(rf"^\s*(?:{alternatives(_spell(concept))})\s*$", re.I)
 
 
 # Origins -----------------------------------------------------------------------------------
@@ -153,7 +153,7 @@ GENERATION_FAILURE_PATTERNS = shared.GENERATION_FAILURE_PATTERNS
 # The "Add files and more" menu's entries are role-less clickables whose text joins title and
 # description ("Deep researchGet a detailed report"); the entry is the one starting with this.
 DEEP_RESEARCH_PILLS = _spell("deep_research")
-DEEP_RESEARCH_ENTRY = re.compile(rf"^\s*(?:{'|'.join(map(re.escape, DEEP_RESEARCH_PILLS))})", re.I)
+DEEP_RESEARCH_ENTRY = re.compile(rf"^\s*(?:{alternatives(DEEP_RESEARCH_PILLS)})", re.I)
 TOOL_PILL_SELECTOR = "[data-inline-selection-pill]"
 DEEP_RESEARCH_FRAME_TITLE = "internal://deep-research"
 DEEP_RESEARCH_FRAME_SELECTOR = f'iframe[title="{DEEP_RESEARCH_FRAME_TITLE}"]'

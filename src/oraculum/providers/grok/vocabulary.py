@@ -11,7 +11,7 @@ from typing import Any
 
 from oraculum.providers import shared_vocabulary as shared
 from oraculum.providers.grok.locales import CODES
-from oraculum.providers.locales import load_locales
+from oraculum.providers.locales import alternatives, load_locales
 from oraculum.providers.obstacle_guard import ObstacleVocabulary
 from oraculum.providers.obstacles import DismissVocabulary
 
@@ -33,7 +33,7 @@ ATTACH_LABELS = _spell("attach")
 ATTACH_LABEL = ATTACH_LABELS[0]  # how messages name it
 FILE_INPUT_SELECTOR = 'input[type="file"]'
 # The Attach menu's upload entry (a page may create its file input only for that click).
-UPLOAD_ENTRY = re.compile(rf"^\s*(?:{'|'.join(map(re.escape, _spell('upload_entry')))})\s*$", re.I)
+UPLOAD_ENTRY = re.compile(rf"^\s*(?:{alternatives(_spell('upload_entry'))})\s*$", re.I)
 MENU_SELECTORS = ('[role="menu"]', '[role="listbox"]')  # where open menus' entries are read
 SUBMIT_LABELS = _spell("submit")
 SUBMIT_LABEL = SUBMIT_LABELS[0]
