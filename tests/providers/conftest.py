@@ -210,3 +210,27 @@ def revocable_seed(seeded: Config, sim: SimulatorThread) -> Iterator[Config]:
     yield seeded
     seed = seed_profile_dir(seeded, "chatgpt")
     asyncio.run(seed_simulator_profile(seed, sim.url, LaunchOptions.from_config(seeded)))
+
+
+def assert_happy_chatgpt(job: Job, done: Job, picker: str, shows: str | None) -> None:
+    """A finished ChatGPT job did the whole flow: its archive uploaded and named in the answer,
+    the prompt sent once, the model read back as ``shows`` (its end) on ``picker``, the reply
+    bound to this turn and saved as Markdown."""
+    answer = Path(done.response_path).read_text()
+    assert f"context-{job.id}.tar.zst" in answer and "src/app.py" in answer
+    assert job.archive_sha256 in answer
+    assert "Summarise the project." in answer  # the prompt is quoted back
+    assert done.prompt_send_state.value == "accepted"
+    assert done.chat_url and done.conversation_id and done.chat_url_verified
+    assert done.chat_url.endswith(f"/c/{done.conversation_id}")
+    assert done.observed_selection["picker"] == picker
+    if shows:
+        assert done.observed_selection["shows"].endswith(shows)
+    assert not Path(done.runtime_profile_dir).exists()
+    assert done.seed_generation
+    # Bound to exactly this turn: its message id and a hash of its text.
+    assert done.collection_binding["conversationId"] == done.conversation_id
+    assert done.collection_binding["messageId"]
+    assert done.response_fidelity == "derived_markdown"
+    assert done.collection_status in ("complete", "partial")
+    assert "?sig=" not in answer  # signed transport URLs never reach the saved answer

@@ -13,6 +13,7 @@ from oraculum.jobs.model import Status
 from .conftest import (
     BLOCKED_PAGES,
     assert_failed_before_send,
+    assert_happy_chatgpt,
     recollected,
     submit_chatgpt,
     write_config,
@@ -39,25 +40,7 @@ def test_happy_path_on_both_shells_and_all_pickers(seeded, sim, project: Path) -
         config = write_config(sim, shell=shell, picker=picker)
         jobs.append((submit_chatgpt(project, config, preset=preset), picker, shows))
     for job, picker, shows in jobs:
-        done = complete(job)
-        answer = Path(done.response_path).read_text()
-        assert f"context-{job.id}.tar.zst" in answer and "src/app.py" in answer
-        assert job.archive_sha256 in answer
-        assert "Summarise the project." in answer  # the prompt is quoted back
-        assert done.prompt_send_state.value == "accepted"
-        assert done.chat_url and done.conversation_id and done.chat_url_verified
-        assert done.chat_url.endswith(f"/c/{done.conversation_id}")
-        assert done.observed_selection["picker"] == picker
-        if shows:
-            assert done.observed_selection["shows"].endswith(shows)
-        assert not Path(done.runtime_profile_dir).exists()
-        assert done.seed_generation
-        # Bound to exactly this turn: its message id and a hash of its text.
-        assert done.collection_binding["conversationId"] == done.conversation_id
-        assert done.collection_binding["messageId"]
-        assert done.response_fidelity == "derived_markdown"
-        assert done.collection_status in ("complete", "partial")
-        assert "?sig=" not in answer  # signed transport URLs never reach the saved answer
+        assert_happy_chatgpt(job, complete(job), picker, shows)
 
 
 @BLOCKED_PAGES

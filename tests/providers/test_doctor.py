@@ -39,6 +39,7 @@ ENTRIES = {
     "model picker menu",
     "send",
     "stop",
+    "UI language",  # issue 42 §2
 }
 # The drift knobs (issue 14 §4) and the pickers each applies to.
 DRIFT = {
@@ -304,3 +305,45 @@ def test_doctor_leaves_no_runtime_profile_and_no_chromium_behind(
     failed = [c for c in report["checks"] if c["status"] == "fail"]
     assert [(c["check"], c["code"]) for c in failed] == [("seed identity", "provider_unreachable")]
     assert doctor_profiles(config) == [] and browsers_on(runtime) == []
+
+
+# Issue 42 §2: the live probe in other UI languages, each on another shell and picker.
+LOCALE_CASES = [
+    ("de", "classic", "power", 'de (html lang "de-DE")'),
+    ("ja", "redesign", "legacy", 'ja (html lang "ja-JP")'),
+    ("zh-cn", "classic", "intelligence", 'zh-CN (html lang "zh-CN")'),
+    ("fr", "redesign", "chips", 'fr (html lang "fr-FR")'),
+]
+
+
+@pytest.mark.parametrize(("locale", "shell", "picker", "language"), LOCALE_CASES)
+def test_live_doctor_reports_the_page_language_and_is_green_in_it(
+    locale: str,
+    shell: str,
+    picker: str,
+    language: str,
+    in_project: Config,
+    sim: SimulatorThread,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    write_config(sim, shell=shell, picker=picker, locale=locale)
+    code, report = doctor_json(capsys, "--live")
+    assert code == 0, [e for e in report["live"]["entries"] if not e["ok"]] or report
+    entries = entries_of(report)
+    assert set(entries) == ENTRIES
+    assert [name for name, e in entries.items() if not e["ok"]] == []
+    assert entries["picker generation"]["found"] == picker
+    assert entries["UI language"]["found"] == language
+
+
+def test_live_doctor_names_a_label_its_language_table_does_not_spell(
+    in_project: Config, sim: SimulatorThread, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A German page whose composer kept an English name: found (by structure), and named.
+    write_config(sim, locale="de", composer_label="Chat with ChatGPT")
+    code, report = doctor_json(capsys, "--live")
+    assert code == 0, [e for e in report["live"]["entries"] if not e["ok"]] or report
+    found = entries_of(report)["UI language"]["found"]
+    assert (
+        found == 'de (html lang "de-DE"); not spelt as de spells them: composer "Chat with ChatGPT"'
+    )

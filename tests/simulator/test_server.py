@@ -365,3 +365,25 @@ def test_extra_assistant_goes_before_each_user_turn() -> None:
     assert conv.assistant_turns()[count_before_send] is extra
     assert extra.text.strip() == actions.EXTRA_ASSISTANT_TEXT and extra.status == "complete"
     assert conv.turns[conv.turns.index(second.user) + 1] is second.assistant
+
+
+@pytest.mark.asyncio
+async def test_locale_sets_the_page_language_and_its_labels() -> None:
+    """Issue 42 §2: `locale` (and `serve --locale`'s default) names the page's html lang and
+    hands the page its labels; a language the simulator has no table for is refused."""
+    async with (
+        run_simulator(require_login=False, locale="ja") as sim,
+        aiohttp.ClientSession() as http,
+    ):
+        async with http.get(f"{sim.url}/") as response:
+            default = await response.text()
+        async with http.get(f"{sim.url}/?locale=zh-CN&shell=redesign") as response:
+            chinese = await response.text()
+        sim.set_scenario(reset=True)
+        assert sim.state.defaults.locale == "ja"  # the site's language outlives a reset
+    assert '<html lang="ja-JP">' in default
+    assert _page_config(default)["texts"]["Send prompt"] == "プロンプトを送信する"
+    assert '<html lang="zh-CN">' in chinese
+    assert _page_config(chinese)["texts"]["Ask ChatGPT"] == "有问题，尽管问"
+    with pytest.raises(ScenarioError, match="locale must be one of"):
+        apply(Scenario(), {"locale": "pt-br"})

@@ -12,6 +12,7 @@ import click
 from oraculum.cli.base import Command, Group, argument
 from oraculum.cli.output import emit
 from oraculum.core.errors import ErrorCode, OracleError
+from oraculum.simulator.locales import LOCALES
 from oraculum.simulator.scenarios import PICKERS, PROVIDERS, SHELLS, ScenarioError
 
 if TYPE_CHECKING:
@@ -120,6 +121,13 @@ async def _serve(options: dict[str, Any]) -> None:
     help=f"ChatGPT model picker: {' | '.join(PICKERS)}.",
 )
 @click.option(
+    "--locale",
+    metavar="LANG",
+    default="en",
+    show_default=True,
+    help=f"Page UI language: {' | '.join(LOCALES)}.",
+)
+@click.option(
     "--scenario",
     metavar="FLAGS",
     default="",
@@ -155,6 +163,7 @@ def serve_command(
     provider: str,
     shell: str,
     picker: str,
+    locale: str,
     scenario: str,
     answer: str,
     think_ms: int,
@@ -166,6 +175,7 @@ def serve_command(
 
     knobs: dict[str, Any] = {
         "picker": picker,
+        "locale": locale,
         "answer": answer,
         "think_ms": think_ms,
         "token_ms": token_ms,

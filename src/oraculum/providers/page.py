@@ -12,7 +12,7 @@ from playwright.async_api import Locator, Page
 from oraculum.capture.page import packaged_script
 from oraculum.providers.obstacle_guard import ObstacleGuard, ObstacleVocabulary
 
-__all__ = ["ScriptedPage", "button_names", "menu_entries"]
+__all__ = ["ScriptedPage", "button_names", "menu_entries", "page_language"]
 
 
 class ScriptedPage:
@@ -68,6 +68,11 @@ async def menu_entries(page: Page, menu_selectors: tuple[str, ...]) -> list[str]
     menu offered instead of what was wanted)."""
     script = packaged_script("oraculum.providers", "js/menu_entries.js")
     return list(await page.evaluate(script, {"menuSelectors": list(menu_selectors)}))
+
+
+async def page_language(page: Page) -> str:
+    """The UI language the page announces (its `html lang`, e.g. "de-DE"; "" when none)."""
+    return str(await page.evaluate(packaged_script("oraculum.providers", "js/page_language.js")))
 
 
 async def button_names(scope: Locator, limit: int = 20) -> list[str]:

@@ -35,7 +35,7 @@ _EXPORTS: dict[str, str] = {
 
 # The modules other layers read directly: the knob lists, the sites' names, and the Deep
 # Research fixture (its report title, tokens and export, which captures are checked against).
-__all__ = [*sorted(_EXPORTS), "deep_research", "scenarios", "site"]
+__all__ = [*sorted(_EXPORTS), "deep_research", "locales", "scenarios", "site"]
 
 
 def __getattr__(name: str) -> Any:

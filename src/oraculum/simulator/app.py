@@ -16,6 +16,7 @@ from urllib.parse import quote, urlencode
 from aiohttp import BodyPartReader, web
 
 from oraculum.simulator import actions, scenarios
+from oraculum.simulator.locales import page_language
 from oraculum.simulator.scenarios import MODELS_BY_PROVIDER, Scenario, ScenarioError
 from oraculum.simulator.site import Site, site_for
 from oraculum.simulator.state import Conversation, Selection, SimState, Turn
@@ -121,6 +122,7 @@ def _page(
 ) -> web.Response:
     state = _state(request)
     site = _site(request)
+    lang, texts = page_language(scenario.locale)
     config = {
         "provider": site.provider,
         "api": site.api,
@@ -128,6 +130,7 @@ def _page(
         "shell": scenario.shell,
         "picker": scenario.picker,
         "scenario": scenario.to_dict(),
+        "texts": texts,
         "signedIn": email is not None,
         "user": {"email": email} if email else None,
         "conversation": (
@@ -145,6 +148,7 @@ def _page(
         "deepResearchOrigin": state.widget_origin,
     }
     html = _template(site.page_template).replace("{{CONFIG}}", _json_for_script(config))
+    html = html.replace('<html lang="en">', f'<html lang="{lang}">', 1)
     return web.Response(text=html, content_type="text/html", headers={"cache-control": "no-store"})
 
 

@@ -95,7 +95,9 @@ class Simulator:
         values: dict[str, Any] = dict(knobs)
         if scenario is not None:
             values["scenario"] = scenario
-        fresh = Scenario(provider=self.state.provider, shell=self.state.defaults.shell)
+        # The page's shell and language are the site's, kept through a reset.
+        defaults = self.state.defaults
+        fresh = Scenario(provider=defaults.provider, shell=defaults.shell, locale=defaults.locale)
         base = fresh if reset else self.state.defaults
         self.state.defaults = scenarios.apply(base, values, strict=True)
         return self.state.defaults

@@ -13,6 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from oraculum.simulator.locales import LOCALES
+
 PROVIDERS = ("chatgpt", "grok")
 SHELLS = ("classic", "redesign")
 PICKERS = ("legacy", "chips", "intelligence", "power")
@@ -153,6 +155,8 @@ class Scenario:
     # Issue 37 §4: a silent pause in the middle of the answer.
     pause_ms: int = 0
     pause_at_chars: int = 200
+    # Issue 42 §2: the page's UI language (its html lang and every label the driver reads).
+    locale: str = "en"
 
     def has(self, flag: str) -> bool:
         return flag in self.flags
@@ -217,6 +221,7 @@ KNOBS: dict[str, tuple[str, tuple[str, ...] | None, str]] = {
     "obstacle_delay_ms": ("int", None, "obstacle_at=ready: how long after load it shows"),
     "pause_ms": ("int", None, "mid-answer hold: the text so far, no stop control, no indicator"),
     "pause_at_chars": ("int", None, "pause_ms: answer characters streamed before the pause"),
+    "locale": ("choice", LOCALES, "UI language: html lang and labels (en, de, fr, es, ja, zh-cn)"),
 }
 
 # Query keys that are part of a chat URL but not knobs (ignored, never an error).

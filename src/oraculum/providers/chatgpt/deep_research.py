@@ -68,7 +68,7 @@ def _not_found(message: str, **details: Any) -> OracleError:
 async def _stationary_opener(chat: ChatGPTPage) -> dict[str, Any]:
     """Wait until "Add files and more" is enabled, uncovered and holds still for three samples
     (sampled on timers: the job's tab is usually hidden and gets no animation frames)."""
-    args = {"addFilesLabel": vocab.ADD_FILES_LABEL, "caretToEnd": True}
+    args = {"addFilesLabels": list(vocab.ADD_FILES_LABELS), "caretToEnd": True}
     rects: list[Any] = []
     last: dict[str, Any] = {"found": False}
     deadline = time.monotonic() + OPENER_TIMEOUT_S
@@ -109,7 +109,9 @@ async def _click_entry(chat: ChatGPTPage) -> None:
             await entry.click()
             return
         if attempt >= REOPEN_FROM:
-            opener = await chat.evaluate("tool_opener.js", addFilesLabel=vocab.ADD_FILES_LABEL)
+            opener = await chat.evaluate(
+                "tool_opener.js", addFilesLabels=list(vocab.ADD_FILES_LABELS)
+            )
             if opener.get("found") and not opener.get("expanded"):
                 await chat.guarded_click(chat.add_files().first, vocab.ADD_FILES_LABEL)
         await asyncio.sleep(ENTRY_POLL_S)
@@ -121,7 +123,8 @@ def pill_verdict(reading: dict[str, Any], prompt: str) -> str | None:
     does)."""
     if not reading.get("found"):
         return (
-            f"no {vocab.DEEP_RESEARCH_PILL!r} pill in the composer (pills: {reading.get('labels')})"
+            f"no {vocab.DEEP_RESEARCH_PILLS[0]!r} pill in the composer "
+            f"(pills: {reading.get('labels')})"
         )
     if squash(str(reading.get("after") or "")):
         return f"text after the pill: {reading['after']!r}"
@@ -139,11 +142,12 @@ async def choose_tool(chat: ChatGPTPage, prompt: str, log: Callable[[str], None]
         reading = await chat.evaluate(
             "tool_pill.js",
             pillSelector=vocab.TOOL_PILL_SELECTOR,
-            pillLabel=vocab.DEEP_RESEARCH_PILL,
+            pillLabels=list(vocab.DEEP_RESEARCH_PILLS),
         )
         if pill_verdict(reading, prompt) is None:
             log("Deep research chosen; its pill follows the prompt")
-            return {"tool": TOOL, "shows": vocab.DEEP_RESEARCH_PILL, "pill": True}
+            shows = reading.get("label") or vocab.DEEP_RESEARCH_PILLS[0]
+            return {"tool": TOOL, "shows": shows, "pill": True}
         await asyncio.sleep(ENTRY_POLL_S)
     raise _not_found(
         f"The Deep research tool was not verified: {pill_verdict(reading, prompt)}.",

@@ -15,20 +15,34 @@ from dataclasses import dataclass
 from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.providers.chatgpt import vocabulary as vocab
 
-__all__ = ["LabelMatch", "ambiguous", "base_name", "match_label", "names_label"]
+__all__ = ["LabelMatch", "ambiguous", "base_name", "match_label", "names_label", "unprefixed"]
 
 _PREFIX = re.compile(rf"^(?:{vocab.MODEL_FAMILY_PREFIX})")
 # What may follow a label without changing what it names ("Pro Extended" is not "Pro").
 _OTHER_EFFORT = re.compile(r"^(?:Standard|Extended)\b")
 
 
+# Longest first, so "Pro Erweitert" is "Pro Extended" before it is "Pro".
+_TERMS = sorted(vocab.MODEL_TERMS.items(), key=lambda item: -len(item[0]))
+
+
 def _plain(name: str) -> str:
     return name.strip().rstrip(vocab.CHECK_MARKS).strip()
 
 
-def base_name(name: str) -> str:
-    """``name`` without its check mark and its family or version prefix."""
+def unprefixed(name: str) -> str:
+    """``name`` without its check mark and its family or version prefix, as the page spells it."""
     return _PREFIX.sub("", _plain(name))
+
+
+def base_name(name: str) -> str:
+    """``name`` without its check mark and its family or version prefix, its leading model or
+    tier name read in English (the driver's terms: "Mittel 5–30s" is "Medium 5–30s")."""
+    base = unprefixed(name)
+    for spelling, term in _TERMS:
+        if base == spelling or base.startswith(spelling + " "):
+            return term + base[len(spelling) :]
+    return base
 
 
 def names_label(name: str, wanted: str) -> bool:

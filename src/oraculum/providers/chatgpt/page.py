@@ -11,6 +11,7 @@ from playwright.async_api import Locator, Page
 
 from oraculum.providers.chatgpt import vocabulary as vocab
 from oraculum.providers.chatgpt.page_state import PageObservation
+from oraculum.providers.locales import exact_any
 from oraculum.providers.page import ScriptedPage
 from oraculum.providers.turns import TurnsReading
 
@@ -59,13 +60,13 @@ class ChatGPTPage(ScriptedPage):
         return self.page.locator(vocab.COMPOSER_REGION_SELECTOR).filter(has=anchors)
 
     def add_files(self) -> Locator:
-        return self.page.get_by_role("button", name=vocab.ADD_FILES_LABEL, exact=True)
+        return self.page.get_by_role("button", name=exact_any(vocab.ADD_FILES_LABELS))
 
     def send_button(self) -> Locator:
         return self.page.get_by_role("button", name=exact_any(vocab.SEND_LABELS))
 
     def retry_button(self) -> Locator:
-        return self.page.get_by_role("button", name=vocab.RETRY_LABEL, exact=True)
+        return self.page.get_by_role("button", name=exact_any(vocab.RETRY_LABELS))
 
     # Readings ------------------------------------------------------------------------------
 
@@ -102,7 +103,8 @@ class ChatGPTPage(ScriptedPage):
 
     async def composer_seen(self) -> str:
         """What the page offers instead of a ready composer (for the error that says so)."""
-        return str(await self.evaluate("composer_seen.js", addFilesLabel=vocab.ADD_FILES_LABEL))
+        labels = list(vocab.ADD_FILES_LABELS)
+        return str(await self.evaluate("composer_seen.js", addFilesLabels=labels))
 
     async def scoped_text(self) -> str:
         return (await self.evaluate("observe.js"))["scopedText"]
@@ -124,8 +126,3 @@ class ChatGPTPage(ScriptedPage):
 
 # Any accessible name but the Work composer's (an empty name included).
 NOT_WORK_COMPOSER = re.compile(rf"^(?!{re.escape(vocab.WORK_COMPOSER_LABEL)}$)")
-
-
-def exact_any(names: tuple[str, ...] | list[str]) -> re.Pattern[str]:
-    """An accessible-name matcher for any of ``names``, each matched whole."""
-    return re.compile(rf"^(?:{'|'.join(re.escape(name) for name in names)})$")

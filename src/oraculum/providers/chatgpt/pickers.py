@@ -22,7 +22,8 @@ from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.providers.chatgpt import vocabulary as vocab
 from oraculum.providers.chatgpt.labels import ambiguous, base_name, match_label
 from oraculum.providers.chatgpt.labels import names_label as tier_matches
-from oraculum.providers.chatgpt.page import ChatGPTPage, exact_any
+from oraculum.providers.chatgpt.page import ChatGPTPage
+from oraculum.providers.locales import alternatives, exact_any, prefix_any
 from oraculum.providers.page import button_names
 
 # A fixed pause, for the few steps whose effect has no single thing to watch for.
@@ -42,14 +43,12 @@ EXTRA_STEPS = 2
 T = TypeVar("T")
 
 _VERSION = rf"(?:{vocab.MODEL_FAMILY_PREFIX})?"
-_OPENERS = "|".join(
-    re.escape(n)
-    for n in (*vocab.MODEL_OPENER_LABELS, *vocab.COMPACT_TIERS, vocab.POWER_OPENER_OPEN)
-)
+_OPENERS = alternatives((*vocab.MODEL_OPENER_LABELS, *vocab.TIER_NAMES, *vocab.POWER_OPENER_OPEN))
 OPENER_NAME = re.compile(rf"^{_VERSION}(?:{_OPENERS})$")
 # A family row, with or without a family prefix and a check mark.
 FAMILY_NAME = re.compile(
-    rf"^{_VERSION}(?:{'|'.join(vocab.FAMILY_LABELS.values())})(?:\s*[{vocab.CHECK_MARKS}])?$"
+    rf"^{_VERSION}(?:{alternatives(vocab.FAMILY_NAMES)})"
+    rf"(?:\s*[{vocab.CHECK_MARKS}])?$"
 )
 
 
@@ -87,7 +86,8 @@ class ObservedSelection:
 
 def choice(label: str) -> re.Pattern[str]:
     """A menu row named ``label``, with or without the check mark of a selected row."""
-    return re.compile(rf"^{re.escape(label)}(?:\s*[{vocab.CHECK_MARKS}])?$")
+    names = alternatives(vocab.LOCALES.spellings(label) or (label,))
+    return re.compile(rf"^(?:{names})(?:\s*[{vocab.CHECK_MARKS}])?$")
 
 
 DRIFT_NEXT_STEP = (
@@ -304,9 +304,7 @@ class PickerSession:
     async def set_auto_switch(self, scope: Locator | Page, wanted: bool) -> bool | None:
         """Put the "Auto-switch to Thinking" switch in ``scope`` in the wanted state and read it
         back; None when there is no such switch."""
-        toggle = scope.get_by_role(
-            "switch", name=re.compile(rf"^{re.escape(vocab.AUTO_SWITCH_PREFIX)}")
-        )
+        toggle = scope.get_by_role("switch", name=prefix_any(vocab.AUTO_SWITCH_PREFIXES))
         if await toggle.count() == 0:
             return None
         if await self.checked(toggle.first) != wanted:
@@ -347,7 +345,7 @@ class PowerPicker(PickerSession):
 
     async def configure(self, menu: Locator, wanted: Wanted) -> ObservedSelection:
         target = vocab.power_stop_for(wanted.family, wanted.effort)
-        power = menu.get_by_role("menuitem", name=vocab.POWER_ITEM, exact=True).first
+        power = menu.get_by_role("menuitem", name=exact_any(vocab.POWER_ITEMS)).first
         await self._step_power(power, target)
         effort_seen = None
         if wanted.family == "pro" and await power.count():
@@ -429,7 +427,7 @@ class IntelligencePicker(PickerSession):
 
     async def configure(self, wanted: Wanted) -> ObservedSelection:
         tier = vocab.compact_tier_for(wanted.family, wanted.effort)
-        advanced = self.page.get_by_role("menuitem", name=vocab.SHOW_ADVANCED, exact=True)
+        advanced = self.page.get_by_role("menuitem", name=exact_any(vocab.SHOW_ADVANCED))
         rows = self.page.get_by_role("menuitemradio")
         if await advanced.count():
             await advanced.first.click()
@@ -437,7 +435,7 @@ class IntelligencePicker(PickerSession):
         effort_seen = None
         if wanted.family == "pro" and wanted.effort:
             effort_name = f"Pro {vocab.EFFORT_LABELS[wanted.effort]}"
-            more = self.page.get_by_role("menuitem", name=vocab.PRO_EFFORT_OPTIONS, exact=True)
+            more = self.page.get_by_role("menuitem", name=exact_any(vocab.PRO_EFFORT_OPTIONS))
             row = self.page.get_by_role("menuitemradio", name=choice(effort_name))
             if await more.count():
                 await more.first.click(force=True)  # a tiny trailing icon, often covered
@@ -468,7 +466,7 @@ class IntelligencePicker(PickerSession):
         )
 
     def _intelligence_menu(self) -> Locator:
-        heading = self.page.get_by_role("heading", name=vocab.INTELLIGENCE_HEADING, exact=True)
+        heading = self.page.get_by_role("heading", name=exact_any(vocab.INTELLIGENCE_HEADINGS))
         return self.page.get_by_role("menu").filter(has=heading)
 
 
@@ -515,16 +513,15 @@ class LegacyPicker(PickerSession):
 
     async def _set_effort(self, dialog: Locator, wanted: Wanted) -> str:
         """The family's effort combobox set to the wanted effort and read back."""
-        name = (
-            vocab.PRO_EFFORT_COMBOBOX if wanted.family == "pro" else vocab.THINKING_EFFORT_COMBOBOX
-        )
+        pro = wanted.family == "pro"
+        names = vocab.PRO_EFFORT_COMBOBOXES if pro else vocab.THINKING_EFFORT_COMBOBOXES
         effort_label = vocab.EFFORT_LABELS[wanted.effort or "standard"]
-        combo = dialog.get_by_role("combobox", name=name, exact=True)
+        combo = dialog.get_by_role("combobox", name=exact_any(names))
         if await combo.count() == 0:
             raise _fail(f"Could not open effort dropdown for requested effort: {effort_label}")
 
         async def shows_wanted() -> bool:
-            return (await combo.first.inner_text()).strip() == effort_label
+            return base_name(await combo.first.inner_text()) == effort_label
 
         if not await shows_wanted():
             await combo.first.click()
@@ -609,7 +606,7 @@ class Configurator(PickerSession):
         await self.chat.guarded_click(opener, PICKER_WANTED)
         generation = await self.until(self._generation)
         if generation == "power":
-            power_menu = self.page.get_by_role("menu", name=vocab.POWER_MENU, exact=True)
+            power_menu = self.page.get_by_role("menu", name=exact_any(vocab.POWER_MENUS))
             return await PowerPicker(self.chat, self.log).configure(power_menu, wanted)
         if generation == "intelligence":
             return await IntelligencePicker(self.chat, self.log).configure(wanted)
@@ -624,13 +621,13 @@ class Configurator(PickerSession):
 
     async def _generation(self) -> str | None:
         """Which picker generation the opener opened (None: nothing recognisable yet)."""
-        power_menu = self.page.get_by_role("menu", name=vocab.POWER_MENU, exact=True)
+        power_menu = self.page.get_by_role("menu", name=exact_any(vocab.POWER_MENUS))
         if (
             await power_menu.count()
-            and await power_menu.get_by_role("menuitem", name=vocab.POWER_ITEM, exact=True).count()
+            and await power_menu.get_by_role("menuitem", name=exact_any(vocab.POWER_ITEMS)).count()
         ):
             return "power"
-        heading = self.page.get_by_role("heading", name=vocab.INTELLIGENCE_HEADING, exact=True)
+        heading = self.page.get_by_role("heading", name=exact_any(vocab.INTELLIGENCE_HEADINGS))
         if await heading.count():
             return "intelligence"
         if await self._configure_item().count():
@@ -641,7 +638,7 @@ class Configurator(PickerSession):
         return None
 
     def _configure_item(self) -> Locator:
-        return self.page.get_by_role("menuitem", name=vocab.CONFIGURE_MENUITEM, exact=True)
+        return self.page.get_by_role("menuitem", name=exact_any(vocab.CONFIGURE_MENUITEMS))
 
 
 # Effects a step waits for ---------------------------------------------------------------------

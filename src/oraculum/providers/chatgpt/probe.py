@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -29,7 +28,8 @@ from oraculum.providers import upload
 from oraculum.providers.base import ProbeEntry
 from oraculum.providers.chatgpt import vocabulary as vocab
 from oraculum.providers.chatgpt.composer import UPLOAD_ROUTE
-from oraculum.providers.chatgpt.page import ChatGPTPage, exact_any
+from oraculum.providers.chatgpt.labels import base_name, unprefixed
+from oraculum.providers.chatgpt.page import ChatGPTPage
 from oraculum.providers.chatgpt.page_state import allowed_origins
 from oraculum.providers.chatgpt.pickers import (
     OPENER_NAME,
@@ -38,6 +38,8 @@ from oraculum.providers.chatgpt.pickers import (
     tier_matches,
 )
 from oraculum.providers.chatgpt.readiness import wait_until_ready
+from oraculum.providers.locales import exact_any, prefix_any
+from oraculum.providers.page import page_language
 
 SETTLE_S = 0.3
 CLICK_TIMEOUT_MS = 5_000
@@ -56,15 +58,15 @@ EXPECT_COMPOSER = (
     f"({vocab.COMPOSER_EDITOR_SELECTOR})"
 )
 EXPECT_REGION = f"{vocab.COMPOSER_REGION_SELECTOR} holding {vocab.COMPOSER_EDITOR_SELECTOR}"
-EXPECT_ADD = f'button "{vocab.ADD_FILES_LABEL}", enabled'
+EXPECT_ADD = f"button {_quoted(vocab.ADD_FILES_LABELS)}, enabled"
 EXPECT_FILE_INPUT = f"{vocab.FILE_INPUT_SELECTOR} or an upload entry once the menu is open"
 EXPECT_OPENER = "button named " + _quoted(
-    [*vocab.MODEL_OPENER_LABELS, *vocab.COMPACT_TIERS]
+    [*vocab.MODEL_OPENER_LABELS, *vocab.TIER_NAMES]
 )  # an optional version number may lead ("6 Pro")
 EXPECT_GENERATION = (
-    f'power (menu "{vocab.POWER_MENU}" with menuitem "{vocab.POWER_ITEM}"), '
-    f'intelligence (heading "{vocab.INTELLIGENCE_HEADING}"), '
-    f'legacy (menuitem "{vocab.CONFIGURE_MENUITEM}") or '
+    f"power (menu {_quoted(vocab.POWER_MENUS)} with menuitem {_quoted(vocab.POWER_ITEMS)}), "
+    f"intelligence (heading {_quoted(vocab.INTELLIGENCE_HEADINGS)}), "
+    f"legacy (menuitem {_quoted(vocab.CONFIGURE_MENUITEMS)}) or "
     f"chips (menuitemradio {_quoted(list(vocab.FAMILY_LABELS.values()))})"
 )
 EXPECT_CLOSED = 'the opener says aria-expanded="false" or the menu is gone'
@@ -76,20 +78,25 @@ PROBE_TEXT = "oraculum doctor probe (never sent)"
 EXPECT_STOP = f"{vocab.STOP_SELECTOR} or button {_quoted(vocab.STOP_LABELS)} while answering"
 EXPECT_EFFORT = {
     "power": (
-        f'menuitem "{vocab.POWER_ITEM}" described as "<stop>, <n> of <count>." with a stop in '
-        + ", ".join(vocab.POWER_STOPS)
+        f"menuitem {_quoted(vocab.POWER_ITEMS)} described as"
+        ' "<stop>, <n> of <count>." with a stop in ' + ", ".join(vocab.POWER_STOPS)
     ),
     "intelligence": "menuitemradio rows for " + ", ".join(vocab.POWER_STOPS),
     "legacy": (
-        f'combobox "{vocab.THINKING_EFFORT_COMBOBOX}" or "{vocab.PRO_EFFORT_COMBOBOX}" showing '
-        f'an effort, or switch "{vocab.AUTO_SWITCH_PREFIX}…" (Instant)'
+        f"combobox {_quoted(vocab.THINKING_EFFORT_COMBOBOXES + vocab.PRO_EFFORT_COMBOBOXES)} "
+        f'showing an effort, or switch "{vocab.AUTO_SWITCH_PREFIXES[0]}…" (Instant)'
     ),
     "chips": (
         f"menuitemradio {_quoted(list(vocab.EFFORT_LABELS.values()))}, or switch "
-        f'"{vocab.AUTO_SWITCH_PREFIX}…" (Instant)'
+        f'"{vocab.AUTO_SWITCH_PREFIXES[0]}…" (Instant)'
     ),
 }
 
+
+EXPECT_LANGUAGE = (
+    f"html lang naming a language oraculum has a table for ({', '.join(vocab.LOCALES.codes)}), "
+    "and the labels above spelt as that table spells them"
+)
 
 # Pure readings --------------------------------------------------------------------------------
 
@@ -107,7 +114,27 @@ def power_effort(description: str) -> tuple[str, bool]:
     reading = parse_power(description)
     if reading is None:
         return (description.strip() or "no description"), False
-    return description.strip(), reading[0] in vocab.POWER_STOPS
+    return description.strip(), base_name(reading[0]) in vocab.POWER_STOPS
+
+
+def language_finding(lang: str, seen: dict[str, tuple[str, tuple[str, ...]]]) -> tuple[str, bool]:
+    """The page's language as the driver picks its table, and every label read on the page
+    (entry -> its name and the concepts it may spell) that the table does not spell: matched
+    through another language's spelling only, or not at all."""
+    code = vocab.LOCALES.resolve(lang)
+    shown = f'html lang "{lang}"' if lang else "no html lang"
+    if code is None:
+        return f"{shown}: no table for it; every known language's labels are tried", False
+    table = vocab.LOCALES.tables[code]
+    foreign = [
+        f'{entry} "{name}"'
+        for entry, (name, concepts) in seen.items()
+        if not {name, unprefixed(name)} & {s for c in concepts for s in table.get(c, ())}
+    ]
+    found = f"{code} ({shown})"
+    if foreign:
+        found += f"; not spelt as {code} spells them: {', '.join(foreign)}"
+    return found, True
 
 
 def missing_tiers(rows: list[str]) -> list[str]:
@@ -130,6 +157,8 @@ class Probe:
         self.page = chat.page
         self.entries: list[ProbeEntry] = []
         self.reported = 0  # the obstacle layer's dismissals already in an entry
+        # The labels read on the page: entry -> (name, the concepts it may spell).
+        self.seen: dict[str, tuple[str, tuple[str, ...]]] = {}
 
     def add(self, entry: str, expected: str, found: str, ok: bool) -> None:
         self.entries.append(ProbeEntry(entry, expected, found, ok))
@@ -182,6 +211,8 @@ class Probe:
             name = await name_of(box.first)
             state = "editable" if editable else "not editable"
             self.add("composer", EXPECT_COMPOSER, f'textbox "{name}", {state}', editable)
+            if name:
+                self.seen["composer"] = (name, ("composer",))
         else:
             others = await self.names(self.page.get_by_role("textbox"))
             self.add("composer", EXPECT_COMPOSER, describe_names("textbox", others), False)
@@ -199,7 +230,9 @@ class Probe:
             return
         enabled = await add.first.is_enabled()
         state = "enabled" if enabled else "disabled"
-        self.add("add files", EXPECT_ADD, f'button "{vocab.ADD_FILES_LABEL}", {state}', enabled)
+        name = await name_of(add.first)
+        self.seen["add files"] = (name, ("add_files",))
+        self.add("add files", EXPECT_ADD, f'button "{name}", {state}', enabled)
         if not enabled:
             return
         opener = await add.first.element_handle()
@@ -233,6 +266,7 @@ class Probe:
             self.add("model picker", EXPECT_OPENER, describe_names("button", others), False)
             return
         shows = await name_of(opener)
+        self.seen["model picker"] = (shows, (*vocab.COMPACT_TIERS, "model_opener"))
         self.add("model picker", EXPECT_OPENER, f'button "{shows}"', True)
         handle = await opener.element_handle()
         container: Locator | None = None
@@ -258,22 +292,20 @@ class Probe:
     async def generation(self) -> tuple[str | None, Locator | None]:
         """Which picker opened, told apart as the driver tells them apart."""
         page = self.page
-        power_menu = page.get_by_role("menu", name=vocab.POWER_MENU, exact=True).filter(
-            has=page.get_by_role("menuitem", name=vocab.POWER_ITEM, exact=True)
+        power_menu = page.get_by_role("menu", name=exact_any(vocab.POWER_MENUS)).filter(
+            has=page.get_by_role("menuitem", name=exact_any(vocab.POWER_ITEMS))
         )
         if await power_menu.count():
             return "power", power_menu
-        heading = page.get_by_role("heading", name=vocab.INTELLIGENCE_HEADING, exact=True)
+        heading = page.get_by_role("heading", name=exact_any(vocab.INTELLIGENCE_HEADINGS))
         if await heading.count():
             return "intelligence", page.get_by_role("menu").filter(has=heading)
-        configure = page.get_by_role("menuitem", name=vocab.CONFIGURE_MENUITEM, exact=True)
+        configure = page.get_by_role("menuitem", name=exact_any(vocab.CONFIGURE_MENUITEMS))
         if await configure.count():
             await configure.first.click(timeout=CLICK_TIMEOUT_MS)
             await self.settle()
             return "legacy", page.get_by_role("dialog").filter(has=page.get_by_role("radio"))
-        families = page.get_by_role(
-            "menuitemradio", name=exact_any(list(vocab.FAMILY_LABELS.values()))
-        )
+        families = page.get_by_role("menuitemradio", name=exact_any(vocab.FAMILY_NAMES))
         if await families.count():
             return "chips", page.get_by_role("menu").filter(has=families)
         return None, page.get_by_role("menu")
@@ -283,7 +315,7 @@ class Probe:
             return
         expected = EXPECT_EFFORT[generation]
         if generation == "power":
-            power = container.get_by_role("menuitem", name=vocab.POWER_ITEM, exact=True).first
+            power = container.get_by_role("menuitem", name=exact_any(vocab.POWER_ITEMS)).first
             found, ok = power_effort(await self.chat.described_by(power))
         elif generation == "intelligence":
             found, ok = await self.intelligence_rows()
@@ -294,7 +326,7 @@ class Probe:
         self.add("effort control", expected, found, ok)
 
     async def intelligence_rows(self) -> tuple[str, bool]:
-        advanced = self.page.get_by_role("menuitem", name=vocab.SHOW_ADVANCED, exact=True)
+        advanced = self.page.get_by_role("menuitem", name=exact_any(vocab.SHOW_ADVANCED))
         if await advanced.count():
             await advanced.first.click(timeout=CLICK_TIMEOUT_MS)  # a disclosure, not a choice
             await self.settle()
@@ -307,14 +339,14 @@ class Probe:
         """The effort control of the legacy dialog (a combobox) or of the chips menu (radio
         rows); an Instant selection shows the auto-switch switch instead."""
         if role == "combobox":
-            names = exact_any([vocab.THINKING_EFFORT_COMBOBOX, vocab.PRO_EFFORT_COMBOBOX])
+            names = exact_any(vocab.THINKING_EFFORT_COMBOBOXES + vocab.PRO_EFFORT_COMBOBOXES)
             combo = scope.get_by_role("combobox", name=names)
             if await combo.count():
                 value = (await combo.first.inner_text()).strip()
                 label = await name_of(combo.first)
                 return (
                     f'combobox "{label}" showing "{value}"',
-                    value in vocab.EFFORT_LABELS.values(),
+                    base_name(value) in vocab.EFFORT_LABELS.values(),
                 )
         else:
             rows = []
@@ -323,9 +355,7 @@ class Probe:
                     rows.append(label)
             if rows:
                 return describe_names(role, rows), True
-        switch = scope.get_by_role(
-            "switch", name=re.compile(rf"^{re.escape(vocab.AUTO_SWITCH_PREFIX)}")
-        )
+        switch = scope.get_by_role("switch", name=prefix_any(vocab.AUTO_SWITCH_PREFIXES))
         if await switch.count():
             return f'switch "{await name_of(switch.first)}" (Instant selected)', True
         return describe_names(role, await self.names(scope.get_by_role(role))), False
@@ -397,6 +427,7 @@ class Probe:
         if await send.count():
             name = await name_of(send.first)
             state = "enabled" if await send.first.is_enabled() else "disabled"
+            self.seen["send"] = (name, ("send",))
             self.add("send", EXPECT_SEND, f'button "{name}", {state}', True)
         else:
             found, ok = await self.send_after_typing()
@@ -408,6 +439,12 @@ class Probe:
         # Idle, the page shows no stop; the vocabulary knows both ways to see one.
         found = "shown while idle (a stale stop?)" if shown else "not shown while idle"
         self.add("stop", EXPECT_STOP, found, True)
+
+    async def language(self) -> None:
+        """The page's language, the table it picks, and the labels read above that the table
+        does not spell (found through another language, or to add to the table)."""
+        found, ok = language_finding(await page_language(self.page), self.seen)
+        self.add("UI language", EXPECT_LANGUAGE, found, ok)
 
     async def send_after_typing(self) -> tuple[str, bool]:
         """Send the way a job reaches it: some pages show it only once the composer holds
@@ -421,6 +458,7 @@ class Probe:
             send = self.chat.send_button()
             if await send.count():
                 name = await name_of(send.first)
+                self.seen["send"] = (name, ("send",))
                 state = "enabled" if await send.first.is_enabled() else "disabled"
                 return f'button "{name}", {state} once text is typed (absent while empty)', True
             others = await self.names(self.chat.composer_region().get_by_role("button"))
@@ -436,6 +474,7 @@ async def probe(chat: ChatGPTPage) -> list[ProbeEntry]:
     await run.guarded("add files", EXPECT_ADD, run.attach)
     await run.guarded("model picker", EXPECT_OPENER, run.picker)
     await run.guarded("send", EXPECT_SEND, run.send_and_stop)
+    await run.guarded("UI language", EXPECT_LANGUAGE, run.language)
     return run.entries
 
 

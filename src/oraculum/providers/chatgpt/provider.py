@@ -39,6 +39,7 @@ from oraculum.providers.chatgpt.page_state import allowed_origins
 from oraculum.providers.chatgpt.pickers import Configurator, Wanted
 from oraculum.providers.chatgpt.readiness import wait_until_ready
 from oraculum.providers.completion import Answer, CompletionContext, revival_context
+from oraculum.providers.page import page_language
 from oraculum.providers.turns import TurnsReading
 
 
@@ -87,6 +88,8 @@ class ChatGPTProvider(BrowserProvider):
     async def _drive(self, ctx: WorkerContext, chat: ChatGPTPage) -> ProviderOutcome:
         watch_obstacles(ctx, chat)
         await self._verify(ctx, chat)
+        lang = await page_language(chat.page)
+        ctx.log(f"page language: {vocabulary.LOCALES.resolve(lang) or 'no table'} ({lang!r})")
         await ctx.enter_phase(Phase.CONFIGURING_MODEL)
         research = _is_research(ctx.job)
         observed = await self._configure(ctx, chat, research)

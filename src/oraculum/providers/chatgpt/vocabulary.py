@@ -11,8 +11,21 @@ from typing import Any
 
 from oraculum.capture.page import TurnVocabulary
 from oraculum.providers import shared_vocabulary as shared
+from oraculum.providers.chatgpt.locales import CODES
+from oraculum.providers.locales import alternatives, load_locales
 from oraculum.providers.obstacle_guard import ObstacleVocabulary
 from oraculum.providers.obstacles import DismissVocabulary
+
+# UI languages: every label below is derived from the locale tables (`chatgpt/locales/`), each
+# the union of every language's spellings, the page's own language first where it is known.
+LOCALES = load_locales("oraculum.providers.chatgpt.locales", CODES)
+_spell = LOCALES.spellings
+
+
+def _exact(concept: str) -> re.Pattern[str]:
+    """An entry's whole text naming ``concept`` in any language."""
+    return re.compile(rf"^\s*(?:{alternatives(_spell(concept))})\s*$", re.I)
+
 
 # Origins -----------------------------------------------------------------------------------
 
@@ -22,17 +35,16 @@ ME_ENDPOINT = "/backend-api/me"
 
 # Composer ----------------------------------------------------------------------------------
 
-COMPOSER_LABELS = ("Chat with ChatGPT", "Ask ChatGPT")
+COMPOSER_LABELS = _spell("composer")
 WORK_COMPOSER_LABEL = "Work with ChatGPT"  # a different product; never counts as ready
 COMPOSER_EDITOR_SELECTOR = "#prompt-textarea"
 COMPOSER_REGION_SELECTOR = "form"  # the composer form: the one holding the editor
-ADD_FILES_LABEL = "Add files and more"
+ADD_FILES_LABELS = _spell("add_files")
+ADD_FILES_LABEL = ADD_FILES_LABELS[0]  # how messages name it
 FILE_INPUT_SELECTOR = 'input[type="file"]'
 # The attach menu's upload entry, for pages that create their file input only when it is
 # chosen (the title and the description are separate text nodes; either one is the entry).
-UPLOAD_ENTRY = re.compile(
-    r"^\s*(?:Add photos & files|Add photos and files|Upload from computer|Upload files?)\s*$", re.I
-)
+UPLOAD_ENTRY = _exact("upload_entry")
 # Where an open menu's entries are read (to say what it offered when no upload entry was there).
 MENU_SELECTORS = ('[role="menu"]', "[data-radix-menu-content]", '[data-testid$="menu"]')
 # The attachment chip in the composer: the element named by the file, inside one of these
@@ -45,17 +57,19 @@ UPLOAD_CHIP_BUSY_PATTERNS = (
     re.compile(r"\bprocessing\b", re.I),
     re.compile(r"\bloading\b", re.I),
 )
-SEND_LABELS = ("Send prompt", "Send")
-STOP_LABELS = ("Stop answering", "Stop streaming", "Stop generating", "Stop")
+SEND_LABELS = _spell("send")
+STOP_LABELS = _spell("stop")
 STOP_SELECTOR = '[data-testid="stop-button"]'
-RETRY_LABEL = "Retry"
-CLOSE_LABELS = ("Close", "Close dialog")
+RETRY_LABELS = _spell("retry")
+RETRY_LABEL = RETRY_LABELS[0]  # how messages name it
+CLOSE_LABELS = _spell("close")
 
 # Obstacles: what covers the page, and the only controls that may clear it ---------------------
 
-# The words every chat site shares (`providers.shared_vocabulary`): dismissed, and never pressed.
-DISMISS_LABELS = shared.DISMISS_LABELS
-FORBIDDEN_LABELS = shared.FORBIDDEN_LABELS
+# The words every chat site shares (`providers.shared_vocabulary`, the English table's), and
+# their translations: dismissed, and never pressed.
+DISMISS_LABELS = _spell("dismiss")
+FORBIDDEN_LABELS = _spell("forbidden")
 
 # Turns -------------------------------------------------------------------------------------
 
@@ -92,10 +106,7 @@ ACTION_BAR_SELECTOR = ", ".join(
         '[data-testid="copy-turn-action-button"]',
         '[data-testid="good-response-turn-action-button"]',
         '[data-testid="bad-response-turn-action-button"]',
-        'button[aria-label="Copy"]',
-        'button[aria-label="Copy response"]',
-        'button[aria-label="Good response"]',
-        'button[aria-label="Bad response"]',
+        *(f'button[aria-label="{label}"]' for label in (*_spell("copy"), *_spell("feedback"))),
     )
 )
 # Where a reply's action bar and indicators are: the turn (or exchange) holding its message.
@@ -141,8 +152,8 @@ GENERATION_FAILURE_PATTERNS = shared.GENERATION_FAILURE_PATTERNS
 
 # The "Add files and more" menu's entries are role-less clickables whose text joins title and
 # description ("Deep researchGet a detailed report"); the entry is the one starting with this.
-DEEP_RESEARCH_ENTRY = re.compile(r"^\s*Deep research", re.I)
-DEEP_RESEARCH_PILL = "Deep research"
+DEEP_RESEARCH_PILLS = _spell("deep_research")
+DEEP_RESEARCH_ENTRY = re.compile(rf"^\s*(?:{alternatives(DEEP_RESEARCH_PILLS)})", re.I)
 TOOL_PILL_SELECTOR = "[data-inline-selection-pill]"
 DEEP_RESEARCH_FRAME_TITLE = "internal://deep-research"
 DEEP_RESEARCH_FRAME_SELECTOR = f'iframe[title="{DEEP_RESEARCH_FRAME_TITLE}"]'
@@ -154,6 +165,12 @@ DEEP_RESEARCH_STARTED_PREFIX = "Deep Research has started working on your"
 # Model pickers -----------------------------------------------------------------------------
 
 FAMILY_LABELS = {"instant": "Instant", "thinking": "Thinking", "pro": "Pro"}
+# Every model, effort and tier name: the driver reasons in the English ones (the concepts), and
+# a localized name on the page is read as its concept first (`labels.base_name`).
+MODEL_TERMS = LOCALES.terms(
+    ("Instant", "Thinking", "Pro", "Light", "Standard", "Extended", "Heavy", "Medium", "High",
+     "Extra High", "Pro Standard", "Pro Extended")
+)  # fmt: skip
 # A family or version prefix on a model's name ("6 Pro", "GPT-5.6 Thinking", "ChatGPT 5 Pro"):
 # such a name still names its base ("Pro"), but only when exactly one entry does.
 MODEL_FAMILY_PREFIX = r"(?:(?:(?:Chat)?GPT[-\s]?)?\d+(?:\.\d+)*[a-z]?|(?:Chat)?GPT)\s+"
@@ -163,23 +180,26 @@ EFFORT_LABELS = {
     "extended": "Extended",
     "heavy": "Heavy",
 }
-MODEL_OPENER_LABELS = ("Model selector", "Model")
-CONFIGURE_MENUITEM = "Configure..."
-THINKING_EFFORT_COMBOBOX = "Thinking effort"
-PRO_EFFORT_COMBOBOX = "Pro thinking effort"
-AUTO_SWITCH_PREFIX = "Auto-switch to Thinking"
+MODEL_OPENER_LABELS = _spell("model_opener")
+CONFIGURE_MENUITEMS = _spell("configure")
+THINKING_EFFORT_COMBOBOXES = _spell("thinking_effort")
+PRO_EFFORT_COMBOBOXES = _spell("pro_thinking_effort")
+AUTO_SWITCH_PREFIXES = _spell("auto_switch")
 CHIP_REMOVE_SUFFIX = ", click to remove"
 CHECK_MARKS = "✓✔"  # a selected row may carry a check mark in its accessible name
-INTELLIGENCE_HEADING = "Intelligence"
-SHOW_ADVANCED = "Show advanced options"
-PRO_EFFORT_OPTIONS = "Pro effort options"
-POWER_OPENER_OPEN = "Thinking effort"  # the pill's name while the power menu is open
+INTELLIGENCE_HEADINGS = _spell("intelligence")
+SHOW_ADVANCED = _spell("show_advanced")
+PRO_EFFORT_OPTIONS = _spell("pro_effort_options")
+POWER_OPENER_OPEN = THINKING_EFFORT_COMBOBOXES  # the pill's names while its menu is open
 # The picker's opener while its menu is open, whatever its name has become meanwhile.
 EXPANDED_POPUP_OPENER_SELECTOR = 'button[aria-haspopup][aria-expanded="true"]'
-POWER_MENU = "Thinking effort"
-POWER_ITEM = "Power"
+POWER_MENUS = THINKING_EFFORT_COMBOBOXES
+POWER_ITEMS = _spell("power")
 POWER_STOPS = ("Instant", "Medium", "High", "Extra High", "Pro")
-POWER_DESCRIPTION = re.compile(r"^\s*(?P<label>[^,]+),\s*(?P<index>\d+)\s+of\s+(?P<count>\d+)\.")
+# "Extra High, 4 of 5." in any language: the label, then the two numbers (whatever word joins them).
+POWER_DESCRIPTION = re.compile(
+    r"^\s*(?P<label>[^,，、]+)[,，、]\s*(?P<index>\d+)\D{1,12}?(?P<count>\d+)(?!\d)"
+)
 # Compact tier rows ("Medium 5–30s") and what they mean.
 COMPACT_TIERS = {
     "Instant": ("instant", None),
@@ -190,6 +210,11 @@ COMPACT_TIERS = {
     "Pro Standard": ("pro", "standard"),
     "Pro Extended": ("pro", "extended"),
 }
+
+
+# The names a closed pill or a family row shows, in every language.
+TIER_NAMES = tuple(LOCALES.terms(COMPACT_TIERS))
+FAMILY_NAMES = tuple(LOCALES.terms(FAMILY_LABELS.values()))
 
 
 def power_stop_for(family: str, effort: str | None) -> str:

@@ -11,6 +11,7 @@ from oraculum.capture.page import CaptureRequest, TurnCapture
 from oraculum.core.providers import CONVERSATION_PATH
 from oraculum.providers.grok import vocabulary as vocab
 from oraculum.providers.grok.page_state import GrokObservation
+from oraculum.providers.locales import exact_any
 from oraculum.providers.page import ScriptedPage
 from oraculum.providers.turns import TurnsReading
 
@@ -24,29 +25,30 @@ class GrokPage(ScriptedPage):
     # Locators ------------------------------------------------------------------------------
 
     def composer(self) -> Locator:
-        return self.page.get_by_role("textbox", name=vocab.COMPOSER_LABEL, exact=True)
+        return self.page.get_by_role("textbox", name=exact_any(vocab.COMPOSER_LABELS))
 
     def editor(self) -> Locator:
         return self.page.locator(vocab.EDITABLE_SELECTOR)
 
     def attach_button(self) -> Locator:
-        return self.page.get_by_role("button", name=vocab.ATTACH_LABEL, exact=True)
+        return self.page.get_by_role("button", name=exact_any(vocab.ATTACH_LABELS))
 
     def submit_button(self) -> Locator:
-        return self.page.get_by_role("button", name=vocab.SUBMIT_LABEL, exact=True)
+        return self.page.get_by_role("button", name=exact_any(vocab.SUBMIT_LABELS))
 
     def retry_button(self) -> Locator:
-        return self.page.get_by_role("button", name=vocab.RETRY_LABEL, exact=True)
+        return self.page.get_by_role("button", name=exact_any(vocab.RETRY_LABELS))
 
     def model_select(self) -> Locator:
-        return self.page.get_by_role("button", name=vocab.MODEL_SELECT_LABEL, exact=True)
+        return self.page.get_by_role("button", name=exact_any(vocab.MODEL_SELECT_LABELS))
 
     def heavy_items(self, role: str) -> Locator:
         return self.page.get_by_role(role, name=vocab.HEAVY_ITEM_PATTERN)  # type: ignore[arg-type]
 
     def sign_in_controls(self) -> Locator:
-        link = self.page.get_by_role("link", name=vocab.SIGN_IN_LABEL, exact=True)
-        return link.or_(self.page.get_by_role("button", name=vocab.SIGN_IN_LABEL, exact=True))
+        signs = exact_any(vocab.SIGN_IN_LABELS)
+        link = self.page.get_by_role("link", name=signs)
+        return link.or_(self.page.get_by_role("button", name=signs))
 
     def composer_region(self) -> Locator:
         return self.page.locator(vocab.COMPOSER_REGION_SELECTOR).filter(

@@ -10,8 +10,15 @@ import re
 from typing import Any
 
 from oraculum.providers import shared_vocabulary as shared
+from oraculum.providers.grok.locales import CODES
+from oraculum.providers.locales import alternatives, load_locales
 from oraculum.providers.obstacle_guard import ObstacleVocabulary
 from oraculum.providers.obstacles import DismissVocabulary
+
+# UI languages: the labels below come from the locale tables (`grok/locales/`), every
+# language's spellings matched; in-page scripts get the default (first) spelling.
+LOCALES = load_locales("oraculum.providers.grok.locales", CODES)
+_spell = LOCALES.spellings
 
 # Origins -----------------------------------------------------------------------------------
 
@@ -19,26 +26,30 @@ REAL_ORIGINS = ("https://grok.com",)
 
 # Composer ----------------------------------------------------------------------------------
 
-COMPOSER_LABEL = "Ask Grok anything"
+COMPOSER_LABELS = _spell("composer")
 EDITABLE_SELECTOR = '[contenteditable="true"]'
 COMPOSER_REGION_SELECTOR = "form"  # the query bar: the form holding the editor
-ATTACH_LABEL = "Attach"
+ATTACH_LABELS = _spell("attach")
+ATTACH_LABEL = ATTACH_LABELS[0]  # how messages name it
 FILE_INPUT_SELECTOR = 'input[type="file"]'
 # The Attach menu's upload entry (a page may create its file input only for that click).
-UPLOAD_ENTRY = re.compile(r"^\s*(?:Upload a file|Upload files?|Upload from computer)\s*$", re.I)
+UPLOAD_ENTRY = re.compile(rf"^\s*(?:{alternatives(_spell('upload_entry'))})\s*$", re.I)
 MENU_SELECTORS = ('[role="menu"]', '[role="listbox"]')  # where open menus' entries are read
-SUBMIT_LABEL = "Submit"
-STOP_LABEL = "Stop model response"
-RETRY_LABEL = "Retry"
+SUBMIT_LABELS = _spell("submit")
+SUBMIT_LABEL = SUBMIT_LABELS[0]
+STOP_LABELS = _spell("stop")
+RETRY_LABELS = _spell("retry")
+RETRY_LABEL = RETRY_LABELS[0]
 
 # Model select ------------------------------------------------------------------------------
 
-MODEL_SELECT_LABEL = "Model select"
+MODEL_SELECT_LABELS = _spell("model_select")
+MODEL_SELECT_LABEL = MODEL_SELECT_LABELS[0]
 HEAVY = "Heavy"
 # An item's accessible name is its title, then a description ("Heavy Team of experts").
 HEAVY_ITEM_PATTERN = re.compile(rf"^{HEAVY}\b")
 MODEL_ITEM_ROLES = ("menuitemradio", "menuitem", "option", "button")
-SIGN_IN_LABEL = "Sign in"
+SIGN_IN_LABELS = _spell("sign_in")
 
 # Messages ----------------------------------------------------------------------------------
 
@@ -102,8 +113,8 @@ GENERATION_FAILURE_PATTERNS = (
 
 
 # Obstacles: Grok's pages interrupt the same ways (its own words join the shared list).
-DISMISS_LABELS = (*shared.DISMISS_LABELS, "Not interested")
-FORBIDDEN_LABELS = (*shared.FORBIDDEN_LABELS, "SuperGrok", "Get Premium")
+DISMISS_LABELS = _spell("dismiss")
+FORBIDDEN_LABELS = _spell("forbidden")
 
 
 def obstacle_vocabulary() -> ObstacleVocabulary:
@@ -118,12 +129,12 @@ def obstacle_vocabulary() -> ObstacleVocabulary:
 def page_vocabulary() -> dict[str, Any]:
     """What in-page scripts need, passed to them as an argument (the scripts hold no labels)."""
     return {
-        "composerLabel": COMPOSER_LABEL,
+        "composerLabel": COMPOSER_LABELS[0],
         "editableSelector": EDITABLE_SELECTOR,
         "composerRegionSelector": COMPOSER_REGION_SELECTOR,
         "attachLabel": ATTACH_LABEL,
         "submitLabel": SUBMIT_LABEL,
-        "stopLabel": STOP_LABEL,
+        "stopLabel": STOP_LABELS[0],
         "bubbleSelector": MESSAGE_BUBBLE_SELECTOR,
         "assistantRoleSelector": ASSISTANT_ROLE_SELECTOR,
         "rowFallbackClasses": list(ROW_FALLBACK_CLASSES),

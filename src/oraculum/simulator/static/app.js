@@ -10,9 +10,11 @@
   const SHELL = CONFIG.shell;
   const REDESIGN = SHELL === "redesign";
   const FLAGS = new Set(SC.flags);
+  // locale (issue 42 §2): every label the driver reads, as the page's language shows it.
+  const t = SimCommon.translator(CONFIG);
   const L = REDESIGN
-    ? { composer: "Ask ChatGPT", send: "Send", stop: "Stop" }
-    : { composer: "Chat with ChatGPT", send: "Send prompt", stop: "Stop answering" };
+    ? { composer: t("Ask ChatGPT"), send: t("Send"), stop: t("Stop") }
+    : { composer: t("Chat with ChatGPT"), send: t("Send prompt"), stop: t("Stop answering") };
   // composer_label (issue 37): another accessible name for the composer; "none": no name at all.
   if (SC.composer_label) L.composer = SC.composer_label === "none" ? null : SC.composer_label;
   const IDS = SC.message_ids; // both | selection | none
@@ -282,7 +284,7 @@
     {
       type: "button",
       id: "composer-plus-btn",
-      "aria-label": "Add files and more",
+      "aria-label": t("Add files and more"),
       "aria-haspopup": "menu",
       "aria-expanded": "false",
       "data-testid": "composer-plus-btn",
@@ -313,9 +315,9 @@
     const menu = h(
       "div",
       { class: "popover tools-menu", "data-testid": "tools-menu" },
-      NO_UPLOAD ? null : toolsEntry("Add photos & files", ["Upload from computer", "Add from library"], chooseFiles),
+      NO_UPLOAD ? null : toolsEntry(t("Add photos & files"), [t("Upload from computer"), "Add from library"], chooseFiles),
       toolsEntry("Web search", ["Find real-time news and info"], () => pageEvent("tool_web_search")),
-      toolsEntry("Deep research", ["Get a detailed report"], enableDeepResearch),
+      toolsEntry(t("Deep research"), [t("Get a detailed report")], enableDeepResearch),
       toolsEntry("Sketch", ["Draw and attach an image"], () => pageEvent("tool_sketch")),
     );
     showPopover(menu, plusButton);
@@ -325,8 +327,8 @@
     if (!editor.isContentEditable || editor.querySelector("[data-inline-selection-pill]")) return;
     const pill = h(
       "span",
-      { "data-inline-selection-pill": "", contenteditable: "false", class: "inline-pill", "aria-label": "Deep research" },
-      "Deep research",
+      { "data-inline-selection-pill": "", contenteditable: "false", class: "inline-pill", "aria-label": t("Deep research") },
+      t("Deep research"),
     );
     const last = editor.lastElementChild && editor.lastElementChild.tagName === "P" ? editor.lastElementChild : editor;
     last.append(pill, document.createTextNode("\uFEFF"));
@@ -415,7 +417,7 @@
       bubbleAttrs,
       files.length ? h("div", { class: "user-files" }, files) : null,
       turn.text ? h("div", { class: "whitespace-pre-wrap" }, turn.text) : null,
-      turn.tool === "deep_research" ? h("span", { class: "inline-pill" }, "Deep research") : null,
+      turn.tool === "deep_research" ? h("span", { class: "inline-pill" }, t("Deep research")) : null,
     );
     if (REDESIGN) {
       if (IDS !== "none") body.setAttribute("data-chatgpt-selection-message-id", turn.message_id);
@@ -554,7 +556,7 @@
     }
     showActions(fromPersistence) {
       // A fresh stream says "Copy"; the re-render from persistence says "Copy response".
-      const copyLabel = fromPersistence ? "Copy response" : "Copy";
+      const copyLabel = t(fromPersistence ? "Copy response" : "Copy");
       const copy = h("button", { type: "button", "aria-label": copyLabel, "data-testid": "copy-turn-action-button" }, svgIcon());
       copy.onclick = () => {
         navigator.clipboard && navigator.clipboard.writeText(this.message.innerText).catch(() => {});
@@ -571,7 +573,7 @@
       );
     }
     showError(text) {
-      const retry = h("button", { type: "button", class: "btn retry" }, "Retry");
+      const retry = h("button", { type: "button", class: "btn retry" }, t("Retry"));
       retry.onclick = () => this.retry();
       this.errorSlot.replaceChildren(h("div", { class: "generation-error" }, h("div", { class: "error-text" }, text), retry));
     }
@@ -683,7 +685,7 @@
     return Object.assign({}, model);
   }
   function versioned(label) {
-    const named = selection.version && selection.version !== "latest" ? `${selection.version} ${label}` : label;
+    const named = selection.version && selection.version !== "latest" ? `${selection.version} ${t(label)}` : t(label);
     return DRIFT37.modelPrefix + named;
   }
 
@@ -711,7 +713,7 @@
   function legacyPicker() {
     const opener = h(
       "button",
-      { type: "button", class: "model-button", "aria-label": "Model selector", "aria-haspopup": "menu", "aria-expanded": "false" },
+      { type: "button", class: "model-button", "aria-label": t("Model selector"), "aria-haspopup": "menu", "aria-expanded": "false" },
     );
     pickerRender = () => {
       opener.textContent = `ChatGPT ${title(selection.family)}`;
@@ -721,8 +723,8 @@
       if (openPopover && openPopover.opener === opener) return closePopover();
       const menu = h(
         "div",
-        { role: "menu", class: "popover", "aria-label": "Model" },
-        menuItem("menuitem", "Configure...", {}, () => {
+        { role: "menu", class: "popover", "aria-label": t("Model") },
+        menuItem("menuitem", t("Configure..."), {}, () => {
           closePopover();
           openConfigureDialog();
         }),
@@ -735,7 +737,7 @@
   let dialogRender = null;
   function openConfigureDialog() {
     const content = h("div", { class: "dialog-content" });
-    const close = h("button", { type: "button", class: "dialog-close", "aria-label": "Close" }, "×");
+    const close = h("button", { type: "button", class: "dialog-close", "aria-label": t("Close") }, "×");
     // drift_sticky_menu: Escape leaves the dialog open; "Close" still closes it.
     const dialog = openModal("model-config", "Model configuration", [content], close, () => {
       dialogRender = null;
@@ -748,7 +750,7 @@
           "button",
           { type: "button", role: "radio", class: "radio", "aria-checked": String(selection.family === family),
             onclick: () => setSelection({ family, effort: family === "pro" ? "standard" : selection.family === "thinking" ? selection.effort : "standard" }) },
-          DRIFT37.modelPrefix + title(family),
+          DRIFT37.modelPrefix + t(title(family)),
         ),
       );
       const rows = [h("div", { role: "radiogroup", "aria-label": "Model family", class: "radio-group" }, radios)];
@@ -763,12 +765,12 @@
           h("span", { class: "switch-label", "aria-hidden": "true" }, "Auto-switch to Thinking"),
         );
       } else {
-        const name = selection.family === "pro" ? "Pro thinking effort" : "Thinking effort";
+        const name = t(selection.family === "pro" ? "Pro thinking effort" : "Thinking effort");
         const efforts = selection.family === "pro" ? ["standard", "extended"] : ["light", "standard", "extended", "heavy"];
         const combo = h(
           "button",
           { type: "button", role: "combobox", class: "combobox", "aria-label": name, "aria-haspopup": "listbox", "aria-expanded": String(!!listbox) },
-          EFFORT_LABELS[selection.effort],
+          t(EFFORT_LABELS[selection.effort]),
         );
         combo.onclick = () => {
           listbox = listbox
@@ -778,7 +780,7 @@
                 { role: "listbox", class: "listbox", "aria-label": name },
                 efforts.map((effort) =>
                   h("div", { role: "option", class: "option", tabindex: -1, "aria-selected": String(selection.effort === effort),
-                    onclick: () => { listbox = null; setSelection({ effort }); } }, EFFORT_LABELS[effort]),
+                    onclick: () => { listbox = null; setSelection({ effort }); } }, t(EFFORT_LABELS[effort])),
                 ),
               );
           dialogRender();
@@ -792,7 +794,7 @@
 
   // (b) removable composer chips
   function chipsPicker() {
-    const opener = h("button", { type: "button", class: "model-button", "aria-haspopup": "menu", "aria-expanded": "false" }, "Model");
+    const opener = h("button", { type: "button", class: "model-button", "aria-haspopup": "menu", "aria-expanded": "false" }, t("Model"));
     const chipSlot = h("span", { class: "chip-slot" });
     const chipLabel = () => {
       const prefix = DRIFT37.modelPrefix;
@@ -817,7 +819,7 @@
       const menu = h("div", { role: "menu", class: "popover", "aria-label": "Model" });
       menuRender = () => {
         const rows = ["instant", "thinking", "pro"].map((family) =>
-          menuItem("menuitemradio", DRIFT37.modelPrefix + title(family), { "aria-checked": String(selection.family === family) },
+          menuItem("menuitemradio", DRIFT37.modelPrefix + t(title(family)), { "aria-checked": String(selection.family === family) },
             () => setSelection({ family, effort: "standard" })),
         );
         // drift_ambiguous_model: an older model whose name ends the same way.
@@ -833,9 +835,9 @@
         } else {
           const efforts = selection.family === "pro" ? ["standard", "extended"] : ["light", "standard", "extended", "heavy"];
           rows.push(
-            h("div", { role: "group", class: "menu-group", "aria-label": selection.family === "pro" ? "Pro thinking effort" : "Thinking effort" },
+            h("div", { role: "group", class: "menu-group", "aria-label": t(selection.family === "pro" ? "Pro thinking effort" : "Thinking effort") },
               efforts.map((effort) =>
-                menuItem("menuitemradio", EFFORT_LABELS[effort], { "aria-checked": String(selection.effort === effort) }, () => {
+                menuItem("menuitemradio", t(EFFORT_LABELS[effort]), { "aria-checked": String(selection.effort === effort) }, () => {
                   closePopover();
                   setSelection({ effort });
                 }),
@@ -863,19 +865,19 @@
       const menu = h("div", { role: "menu", class: "popover intelligence-menu", "aria-label": "Intelligence Instant Medium High Extra High Pro" });
       const choose = (change) => { closePopover(); setSelection(change); };
       const render = () => {
-        const rows = [h("h3", { role: "heading", "aria-level": 3, class: "menu-heading" }, "Intelligence")];
+        const rows = [h("h3", { role: "heading", "aria-level": 3, class: "menu-heading" }, t("Intelligence"))];
         rows.push(menuItem("menuitem", `Effort ${STOPS[stopIndex(selection)]}`, { "aria-expanded": String(expanded) }, () => { expanded = true; render(); }));
         if (!expanded) {
-          rows.push(menuItem("menuitem", "Show advanced options", {}, () => { expanded = true; render(); }));
+          rows.push(menuItem("menuitem", t("Show advanced options"), {}, () => { expanded = true; render(); }));
         } else {
           const idx = stopIndex(selection);
           rows.push(
-            menuItem("menuitemradio", "Instant 5s", { "aria-checked": String(idx === 0) }, () => choose({ family: "instant", effort: "standard" })),
-            menuItem("menuitemradio", "Medium 5–30s", { "aria-checked": String(idx === 1) }, () => choose({ family: "thinking", effort: "standard" })),
-            menuItem("menuitemradio", "High 15–60s", { "aria-checked": String(idx === 2) }, () => choose({ family: "thinking", effort: "extended" })),
-            menuItem("menuitemradio", "Extra High", { "aria-checked": String(idx === 3) }, () => choose({ family: "thinking", effort: "heavy" })),
+            menuItem("menuitemradio", `${t("Instant")} 5s`, { "aria-checked": String(idx === 0) }, () => choose({ family: "instant", effort: "standard" })),
+            menuItem("menuitemradio", `${t("Medium")} 5–30s`, { "aria-checked": String(idx === 1) }, () => choose({ family: "thinking", effort: "standard" })),
+            menuItem("menuitemradio", `${t("High")} 15–60s`, { "aria-checked": String(idx === 2) }, () => choose({ family: "thinking", effort: "extended" })),
+            menuItem("menuitemradio", t("Extra High"), { "aria-checked": String(idx === 3) }, () => choose({ family: "thinking", effort: "heavy" })),
             h("div", { class: "pro-row" },
-              menuItem("menuitemradio", "Pro 5+ min", { "aria-checked": String(idx === 4) }, () => choose({ family: "pro", effort: selection.family === "pro" ? selection.effort : "standard" })),
+              menuItem("menuitemradio", `${t("Pro")} 5+ min`, { "aria-checked": String(idx === 4) }, () => choose({ family: "pro", effort: selection.family === "pro" ? selection.effort : "standard" })),
               // A tiny trailing icon (facts: often covered, hence the DOM hook).
               h("div", { role: "menuitem", tabindex: -1, class: "pro-effort-action", "aria-label": "Pro effort options", "aria-expanded": String(proOpen),
                 "data-composer-intelligence-pro-effort-action": "", onclick: (e) => { e.stopPropagation(); proOpen = !proOpen; render(); } }, svgIcon()),
@@ -884,8 +886,8 @@
           if (proOpen) {
             rows.push(
               h("div", { role: "menu", class: "submenu", "aria-label": "Pro effort" },
-                menuItem("menuitemradio", "Pro Standard", { "aria-checked": String(selection.family === "pro" && selection.effort === "standard") }, () => choose({ family: "pro", effort: "standard" })),
-                menuItem("menuitemradio", "Pro Extended", { "aria-checked": String(selection.family === "pro" && selection.effort === "extended") }, () => choose({ family: "pro", effort: "extended" })),
+                menuItem("menuitemradio", t("Pro Standard"), { "aria-checked": String(selection.family === "pro" && selection.effort === "standard") }, () => choose({ family: "pro", effort: "standard" })),
+                menuItem("menuitemradio", t("Pro Extended"), { "aria-checked": String(selection.family === "pro" && selection.effort === "extended") }, () => choose({ family: "pro", effort: "extended" })),
               ),
             );
           }
@@ -914,8 +916,8 @@
     const labelPill = (open) => {
       pill.dataset.selectedReasoningEffort = STOPS[stopIndex(selection)];
       if (open) {
-        pill.textContent = "Thinking effort";
-        pill.setAttribute("aria-label", "Thinking effort");
+        pill.textContent = t("Thinking effort");
+        pill.setAttribute("aria-label", t("Thinking effort"));
       } else {
         pill.textContent = closedName();
         pill.removeAttribute("aria-label");
@@ -935,7 +937,7 @@
       const power = h(
         "div",
         // drift_zero_height_slider: the same element, collapsed to no pixels (app.css).
-        { role: "menuitem", tabindex: 0, class: DRIFT.zeroHeightSlider ? "menu-row power drift-collapsed" : "menu-row power", "aria-label": "Power", "aria-describedby": "power-status power-hint", "data-reasoning-slider": "" },
+        { role: "menuitem", tabindex: 0, class: DRIFT.zeroHeightSlider ? "menu-row power drift-collapsed" : "menu-row power", "aria-label": t("Power"), "aria-describedby": "power-status power-hint", "data-reasoning-slider": "" },
         stopLabel,
         slider,
       );
@@ -954,14 +956,14 @@
         modelView = !modelView;
         menuRender();
       });
-      const menu = h("div", { role: "menu", class: "popover power-menu", "aria-label": "Thinking effort" });
+      const menu = h("div", { role: "menu", class: "popover power-menu", "aria-label": t("Thinking effort") });
       const choose = (change) => { closePopover(); setSelection(change); };
       menuRender = () => {
         const index = stopIndex(selection);
-        status.textContent = `${STOPS[index]}, ${index + 1} of ${STOPS.length}.`;
-        stopLabel.textContent = STOPS[index];
+        status.textContent = `${t(STOPS[index])}, ${index + 1} ${t("of")} ${STOPS.length}.`;
+        stopLabel.textContent = t(STOPS[index]);
         slider.setAttribute("aria-valuenow", String(index));
-        slider.setAttribute("aria-valuetext", STOPS[index]);
+        slider.setAttribute("aria-valuetext", t(STOPS[index]));
         slider.style.setProperty("--pos", `${(index * 100) / Math.max(1, STOPS.length - 1)}%`);
         selectModel.setAttribute("aria-expanded", String(modelView));
         const rows = [selectModel];
@@ -980,7 +982,7 @@
             rows.push(
               h("div", { role: "group", class: "menu-group", "aria-label": "Pro effort" },
                 ["standard", "extended"].map((effort) =>
-                  menuItem("menuitemradio", EFFORT_LABELS[effort], { "aria-checked": String(selection.effort === effort) }, () => setSelection({ effort })),
+                  menuItem("menuitemradio", t(EFFORT_LABELS[effort]), { "aria-checked": String(selection.effort === effort) }, () => setSelection({ effort })),
                 )),
             );
           }
@@ -1035,7 +1037,7 @@
 
   function showScenarioModals() {
     if (FLAGS.has("pro_feedback")) {
-      const close = h("button", { type: "button", class: "dialog-close", "aria-label": "Close" }, "×");
+      const close = h("button", { type: "button", class: "dialog-close", "aria-label": t("Close") }, "×");
       openModal("pro-feedback", "Pro feedback", [h("p", {}, "How did ChatGPT Pro do on your last request?"),
         h("div", { class: "dialog-actions" }, h("button", { type: "button", class: "btn" }, "Better than expected"), h("button", { type: "button", class: "btn" }, "Worse than expected"))],
         close, () => pageEvent("pro_feedback_closed"));

@@ -13,6 +13,12 @@ window.SimCommon = (() => {
     return config;
   }
 
+  // The page's UI language (issue 42 §2): an English label as this locale shows it.
+  function translator(config) {
+    const texts = config.texts || {};
+    return (text) => (Object.prototype.hasOwnProperty.call(texts, text) ? texts[text] : text);
+  }
+
   function h(tag, attrs, ...children) {
     const el = document.createElement(tag);
     for (const [key, value] of Object.entries(attrs || {})) {
@@ -592,7 +598,7 @@ window.SimCommon = (() => {
   }
 
   return {
-    chooseLazily, readConfig, session, composerActions, h, svgIcon, api, pageEvents, apiPath, hydrateLinks,
+    chooseLazily, readConfig, translator, session, composerActions, h, svgIcon, api, pageEvents, apiPath, hydrateLinks,
     RevealMixin, runStream, trackUpload, startUpload, sender, banner, prefill, streamer, showTurn,
     retryTurn, obstacles,
   };

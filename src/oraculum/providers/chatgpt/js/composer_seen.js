@@ -3,7 +3,7 @@
 // editor, the upload button or Send). For the error that says what was found instead.
 (v) => {
   const isAnchor = (el) => el.matches(v.composerSelector)
-    || (el.tagName === "BUTTON" && [v.addFilesLabel, ...v.sendLabels].includes(el.getAttribute("aria-label")));
+    || (el.tagName === "BUTTON" && [...v.addFilesLabels, ...v.sendLabels].includes(el.getAttribute("aria-label")));
   const inComposerForm = (el) => {
     const form = el.closest(v.composerRegionSelector);
     return !!form && Array.from(form.querySelectorAll("*")).some(isAnchor);
@@ -22,8 +22,8 @@
     const where = inComposerForm(el) ? "in the composer form" : "outside the composer form";
     seen.push(`textbox ${JSON.stringify(nameOf(el))} ${where}${editable ? "" : " (not editable)"}`);
   }
-  const add = Array.from(document.querySelectorAll("button")).find((b) => b.getAttribute("aria-label") === v.addFilesLabel);
-  if (!add) seen.push(`no "${v.addFilesLabel}" button`);
-  else if (add.disabled || add.getAttribute("aria-disabled") === "true") seen.push(`"${v.addFilesLabel}" disabled`);
+  const add = Array.from(document.querySelectorAll("button")).find((b) => v.addFilesLabels.includes(b.getAttribute("aria-label")));
+  if (!add) seen.push(`no "${v.addFilesLabels[0]}" button`);
+  else if (add.disabled || add.getAttribute("aria-disabled") === "true") seen.push(`"${v.addFilesLabels[0]}" disabled`);
   return seen.slice(0, 10).join("; ") || "no text field at all";
 }

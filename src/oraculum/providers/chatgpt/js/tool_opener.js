@@ -13,7 +13,7 @@
     selection.addRange(range);
   }
   const button = [...document.querySelectorAll("button")].find(
-    (b) => b.getAttribute("aria-label") === v.addFilesLabel,
+    (b) => v.addFilesLabels.includes(b.getAttribute("aria-label")),
   );
   if (!button) return { found: false };
   const r = button.getBoundingClientRect();

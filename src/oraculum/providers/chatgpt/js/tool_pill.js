@@ -4,7 +4,7 @@
   const editor = document.querySelector(v.composerSelector);
   if (!editor) return { found: false, labels: [] };
   const pills = [...editor.querySelectorAll(v.pillSelector)];
-  const pill = pills.find((p) => (p.innerText || p.textContent || "").trim() === v.pillLabel);
+  const pill = pills.find((p) => v.pillLabels.includes((p.innerText || p.textContent || "").trim()));
   const labels = pills.map((p) => (p.innerText || p.textContent || "").trim());
   if (!pill) return { found: false, labels };
   const before = document.createRange();
@@ -15,6 +15,7 @@
   after.setEnd(editor, editor.childNodes.length);
   return {
     found: true,
+    label: (pill.innerText || pill.textContent || "").trim(),
     labels,
     ariaLabel: pill.getAttribute("aria-label"),
     before: before.toString(),
