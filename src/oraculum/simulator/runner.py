@@ -71,7 +71,7 @@ class Simulator:
         }
         scenarios.apply(self.state.defaults, pairs, strict=True)  # fail early on typos
         query = urlencode(pairs)
-        return f"{self.url}/" + (f"?{query}" if query else "")
+        return f"{self.url}{self.site.new_chat_path()}" + (f"?{query}" if query else "")
 
     def conversation_url(self, conversation_id: str) -> str:
         return f"{self.url}{self.site.conversation_path(conversation_id)}"

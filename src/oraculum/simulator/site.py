@@ -34,6 +34,9 @@ class Site:
     home_routes: tuple[str, ...] = ()  # new-chat pages besides "/" (Gemini's /app)
     rate_limit_text: str | None = None  # the refused send's text (None: the shared one)
 
+    def new_chat_path(self) -> str:
+        return self.home_routes[0] if self.home_routes else "/"
+
     def conversation_path(self, conversation_id: str) -> str:
         return self.conversation_routes[0].replace("{cid}", conversation_id)
 

@@ -1,0 +1,142 @@
+"""Every label, selector and text signal of the Gemini web UI that oraculum matches
+(gemini-and-locale-facts.md §1, "facts" below).
+
+A Gemini UI change is a change to this module only. Gemini's accessible names are localized
+(facts §1.3-1.4), so structure (`rich-textarea`, `model-response`, `data-test-id`) is preferred
+where the page has it; in-page scripts get what they need through ``page_vocabulary``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from oraculum.providers import shared_vocabulary as shared
+from oraculum.providers.obstacle_guard import ObstacleVocabulary
+from oraculum.providers.obstacles import DismissVocabulary
+
+# Origins -----------------------------------------------------------------------------------
+
+REAL_ORIGINS = ("https://gemini.google.com",)
+SIGN_IN_HOSTS = ("accounts.google.com",)  # a redirect there is a signed-out session
+
+# Composer (facts §1.3) ---------------------------------------------------------------------
+
+EDITABLE_SELECTOR = 'rich-textarea [contenteditable="true"]'
+COMPOSER_SELECTOR = "rich-textarea"
+COMPOSER_REGION_SELECTOR = ".input-area, .input-area-container"
+SEND_SELECTOR = "button.send-button:not(.stop)"
+SEND_LABEL = "Send message"
+STOP_LABELS = ("Stop response", "Stop generation")  # the latter: builds before 2026-09
+TOOLS_LABEL = "Upload & tools"  # facts §1.5: one menu for uploads and tools since 2026-05
+FILE_INPUT_SELECTOR = 'input[type="file"]'
+UPLOAD_ENTRY = re.compile(r"^\s*(?:Upload files?(?:\. Documents, data, code files)?)\s*$", re.I)
+MENU_SELECTORS = ('[role="menu"]',)
+RETRY_LABEL = "Retry"
+# Facts §1.6: one preview chip per file.
+CHIP_SELECTOR = "uploader-file-preview, .file-preview-container"
+PROGRESS_SELECTOR = '[role="progressbar"]'
+
+# Mode picker (facts §1.4) ------------------------------------------------------------------
+
+MODE_BUTTON_SELECTOR = '[data-test-id="bard-mode-menu-button"]'
+MODE_MENU_SELECTOR = '[data-test-id="gem-mode-menu"], [role="menu"]'
+MODE_ITEM_SELECTOR = "gem-menu-item, [role='menuitem'], [role='menuitemradio']"
+MODE_ITEM_LABEL_SELECTOR = ".label"
+# The opener's name says the current mode: "Open mode picker, currently Pro".
+CURRENT_MODE = re.compile(r"currently\s+(.+?)\s*$", re.I)
+# What the picker calls each mode id of the registry's table (Gemini's own words).
+MODE_LABELS = {"fast": "Fast", "thinking": "Thinking", "pro": "Pro", "deep_think": "Deep Think"}
+SIGN_IN_LABEL = "Sign in"
+
+# Turns (facts §1.7) ------------------------------------------------------------------------
+
+REPLY_SELECTOR = "model-response"
+USER_SELECTOR = "user-query"
+TURN_CONTAINER_SELECTOR = ".conversation-container"
+REPLY_BODY_SELECTOR = "message-content .markdown, message-content"
+# Chrome removed from a reply before it is read: its actions, thoughts, code-block headers.
+CHROME_SELECTORS = (
+    "button",
+    "message-actions",
+    ".thoughts-container",
+    "model-thoughts",
+    ".code-block-decoration",
+    ".response-footer",
+    '[role="button"]',
+)
+CHROME_PATTERNS = shared.TURN_CHROME_PATTERNS
+THINKING_SELECTOR = ".thoughts-header-button, [data-test-id='thoughts-header-button']"
+# Completion evidence (facts §1.8): the footer marked complete, the copy action.
+ACTION_BAR_SELECTOR = (
+    ".response-footer.complete, message-actions [data-test-id='copy-button'], copy-button button"
+)
+STREAMING_INDICATOR_SELECTOR = '[aria-busy="true"], [role="progressbar"]'
+# Facts §1.10: placeholder texts a Deep Think turn shows before its answer.
+PENDING_PATTERNS = (
+    re.compile(r"^generating your response", re.I),
+    re.compile(r"check back later", re.I),
+    re.compile(r"^i'm on it", re.I),
+)
+
+# Page-state signals (searched outside the turns) -------------------------------------------
+
+# Facts §1.2: the account link is the signed-in marker.
+ACCOUNT_SELECTOR = 'a[aria-label*="Google Account"], a[href*="SignOutOptions"]'
+LOGIN_CTA_NAMES = ("sign in", "sign in to continue", "sign in to upload files")
+CHALLENGE_PATTERNS = (
+    re.compile(r"captcha", re.I),
+    re.compile(r"verify you are human", re.I),
+    re.compile(r"unusual traffic", re.I),
+    re.compile(r"just a moment", re.I),
+)
+CHALLENGE_SETTLING_PATTERNS = (re.compile(r"verification successful", re.I),)
+OUTAGE_PATTERNS = shared.OUTAGE_PATTERNS
+# Facts §1.9: no source records the quota wording beyond "reached your limit" / "try again
+# later"; the shared rate-limit words join them.
+RATE_LIMIT_PATTERNS = (
+    re.compile(r"reached your limit", re.I),
+    re.compile(r"usage limit", re.I),
+    *shared.RATE_LIMIT_PATTERNS,
+)
+UPLOAD_ERROR_PATTERNS = (
+    re.compile(r"upload failed", re.I),
+    re.compile(r"couldn't be uploaded", re.I),
+    re.compile(r"could not upload", re.I),
+)
+GENERATION_FAILURE_PATTERNS = shared.GENERATION_FAILURE_PATTERNS
+
+# Obstacles (facts §3 Gemini): consent, the first-upload dialog, info cards.
+DISMISS_LABELS = (*shared.DISMISS_LABELS, "Dismiss", "Got it", "No thanks", "Reject all")
+FORBIDDEN_LABELS = (*shared.FORBIDDEN_LABELS, "Upgrade to Google AI Pro", "Try Gemini Advanced")
+
+
+def obstacle_vocabulary() -> ObstacleVocabulary:
+    """The obstacle layer's words for Gemini: its policy and its input area (the target)."""
+    return ObstacleVocabulary(
+        policy=DismissVocabulary(dismiss=DISMISS_LABELS, forbidden=FORBIDDEN_LABELS),
+        target_selector=COMPOSER_REGION_SELECTOR,
+        target_has=EDITABLE_SELECTOR,
+    )
+
+
+def page_vocabulary() -> dict[str, Any]:
+    """What in-page scripts need, passed to them as an argument (the scripts hold no labels)."""
+    return {
+        "editableSelector": EDITABLE_SELECTOR,
+        "composerSelector": COMPOSER_SELECTOR,
+        "sendSelector": SEND_SELECTOR,
+        "stopLabels": list(STOP_LABELS),
+        "toolsLabel": TOOLS_LABEL,
+        "replySelector": REPLY_SELECTOR,
+        "userSelector": USER_SELECTOR,
+        "containerSelector": TURN_CONTAINER_SELECTOR,
+        "bodySelector": REPLY_BODY_SELECTOR,
+        "chromeSelectors": list(CHROME_SELECTORS),
+        "chromePatterns": list(CHROME_PATTERNS),
+        "thinkingSelector": THINKING_SELECTOR,
+        "actionBarSelector": ACTION_BAR_SELECTOR,
+        "indicatorSelector": STREAMING_INDICATOR_SELECTOR,
+        "accountSelector": ACCOUNT_SELECTOR,
+        "loginCtaNames": list(LOGIN_CTA_NAMES),
+    }
