@@ -45,7 +45,7 @@ async def test_every_tool_is_described_bounded_and_annotated(project: Path) -> N
         assert hints_of(tools["oracle_cancel"])["destructiveHint"] is True
         assert hints_of(tools["oracle_status"])["readOnlyHint"] is True
         submit_args = tools["oracle_submit"].input_schema["properties"]
-        assert enum_of(submit_args["provider"]) == ["chatgpt", "grok", "test"]
+        assert enum_of(submit_args["provider"]) == ["chatgpt", "grok", "gemini", "test"]
         assert enum_of(submit_args["preset"]) == [*PRESET_IDS, *GROK_MODE_IDS]
         assert set(tools["oracle_submit"].input_schema["required"]) == {"prompt", "files"}
         assert enum_of(tools["oracle_read"].input_schema["properties"]["action"]) == ["recollect"]
@@ -93,7 +93,7 @@ async def test_schema_failures_are_invalid_argument(
     assert text.startswith("[invalid_argument] ") and "Suggested next step:" in text
     assert "pydantic" not in text and "validation error" not in text
     if argument == "provider":
-        assert error["allowedValues"] == ["chatgpt", "grok", "test"]
+        assert error["allowedValues"] == ["chatgpt", "grok", "gemini", "test"]
 
 
 async def test_wait_returns_within_its_bound_and_says_call_again(project: Path) -> None:

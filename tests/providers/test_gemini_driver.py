@@ -25,7 +25,7 @@ from oraculum.core.errors import OracleError
 from oraculum.core.paths import private_home_environment
 from oraculum.core.presets import resolve_selection
 from oraculum.jobs.admission import JobRequest, submit_job
-from oraculum.jobs.model import Job, Status
+from oraculum.jobs.model import EventKind, Job, Status
 from oraculum.jobs.store import JobStore
 from oraculum.providers.gemini.model import select_mode
 from oraculum.providers.gemini.page import GeminiPage
@@ -303,3 +303,20 @@ def test_capture_record_names_the_binding(seeded, sim, project) -> None:
     record = json.loads(Path(done.logs_dir).parent.joinpath("response.capture.json").read_text())
     assert record["binding"] == done.collection_binding
     assert done.observed_selection["shows"] == "Thinking"
+
+
+def test_consent_over_the_input_area_is_rejected_never_accepted(seeded, sim, project) -> None:
+    """The obstacle layer with Gemini's words: Google's consent goes by its reject button."""
+    sim.state.events.clear()
+    done = complete(submit_gemini(project, write_config(sim, scenario="obstacle_consent")))
+    pressed = [e["button"] for e in sim.state.events_of("page:obstacle_button")]
+    assert pressed == ["Reject non-essential"]
+    assert any(e.kind == EventKind.OBSTACLE for e in done.lifecycle_events)
+
+
+def test_unclearable_modal_fails_page_obstructed_before_send(seeded, sim, project) -> None:
+    sim.state.events.clear()
+    done = finished(submit_gemini(project, write_config(sim, scenario="obstacle_unclearable")).id)
+    assert done.status == Status.FAILED and done.error_code == "page_obstructed", log_of(done)
+    assert done.prompt_send_state.value == "not_sent"
+    assert sim.state.events_of("page:obstacle_button") == []

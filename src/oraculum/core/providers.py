@@ -288,7 +288,7 @@ GEMINI_CONVERSATION_PATH: Final = re.compile(r"/app/([A-Za-z0-9][A-Za-z0-9_-]{0,
 GEMINI: Final = ProviderSpec(
     name="gemini",
     label="Gemini",
-    aliases=("gemini", "google", "bard"),
+    aliases=("gemini", "gemini-web"),
     hosts=frozenset({"gemini.google.com"}),
     cookie_domains=frozenset({"google.com", "gemini.google.com", "accounts.google.com"}),
     # Facts §1.2: `__Secure-1PSID` and `__Secure-1PSIDTS` on `.google.com` sign Gemini in.

@@ -106,9 +106,12 @@ UPLOAD_ERROR_PATTERNS = (
 )
 GENERATION_FAILURE_PATTERNS = shared.GENERATION_FAILURE_PATTERNS
 
-# Obstacles (facts §3 Gemini): consent, the first-upload dialog, info cards.
-DISMISS_LABELS = (*shared.DISMISS_LABELS, "Dismiss", "Got it", "No thanks", "Reject all")
-FORBIDDEN_LABELS = (*shared.FORBIDDEN_LABELS, "Upgrade to Google AI Pro", "Try Gemini Advanced")
+# Obstacles (facts §3 Gemini): Google's consent ("Reject all"), the info card ("Dismiss") are
+# the shared words. The first-upload dialog ("Creating content from images and files") offers
+# only Cancel and Agree: neither is pressed (Agree accepts terms, Cancel drops the upload), so
+# it stays a blocker the user clears once in `oraculum auth gemini --manual`.
+DISMISS_LABELS = shared.DISMISS_LABELS
+FORBIDDEN_LABELS = (*shared.FORBIDDEN_LABELS, "Cancel", "Google AI Pro", "Google AI Ultra")
 
 
 def obstacle_vocabulary() -> ObstacleVocabulary:
