@@ -20,6 +20,7 @@ from homes import SIMULATOR_WORKER, bare_project, complete, finished, log_of, wr
 from oraculum.auth.simulator import seed_simulator_profile
 from oraculum.browser.session import LaunchOptions
 from oraculum.capture.collect import CollectionResult, recollect
+from oraculum.cli import main
 from oraculum.core.config import Config, seed_profile_dir
 from oraculum.core.errors import OracleError
 from oraculum.core.paths import private_home_environment
@@ -320,3 +321,40 @@ def test_unclearable_modal_fails_page_obstructed_before_send(seeded, sim, projec
     assert done.status == Status.FAILED and done.error_code == "page_obstructed", log_of(done)
     assert done.prompt_send_state.value == "not_sent"
     assert sim.state.events_of("page:obstacle_button") == []
+
+
+def gemini_doctor(capsys: pytest.CaptureFixture[str]) -> tuple[int, dict[str, Any]]:
+    code = main(["--json", "doctor", "--provider", "gemini", "--live"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_live_doctor_is_green_on_the_gemini_page_and_changes_nothing(
+    seeded, sim, project, monkeypatch, capsys
+) -> None:
+    monkeypatch.chdir(project)
+    write_config(sim)
+    sent, uploaded = len(sim.state.user_messages()), len(sim.state.uploads)
+    code, report = gemini_doctor(capsys)
+    assert code == 0, report
+    checks = {c["check"]: c for c in report["checks"]}
+    assert checks["seed identity"]["status"] == "ok"
+    assert "demo@example.com" in checks["seed identity"]["detail"]
+    entries = {e["entry"]: e for e in report["live"]["entries"]}
+    assert set(entries) == {"composer", "upload & tools", "upload entry", "mode picker"}
+    assert all(e["ok"] for e in entries.values()), entries
+    assert entries["mode picker"]["found"].startswith("currently ")
+    assert len(sim.state.user_messages()) == sent and len(sim.state.uploads) == uploaded
+
+
+def test_live_doctor_names_a_missing_upload_entry(
+    seeded, sim, project, monkeypatch, capsys
+) -> None:
+    monkeypatch.chdir(project)
+    write_config(sim, scenario="no_upload_path")
+    code, report = gemini_doctor(capsys)
+    assert code != 0
+    entries = {e["entry"]: e for e in report["live"]["entries"]}
+    assert entries["upload entry"]["ok"] is False
+    assert entries["upload entry"]["found"] == "Add from Drive, Canvas, Deep research"
+    checks = {c["check"]: c for c in report["checks"]}
+    assert checks["live vocabulary"]["status"] == "fail"

@@ -321,6 +321,7 @@ GEMINI: Final = ProviderSpec(
     selection=GEMINI_MODES,
     driver="oraculum.providers.gemini.provider:GeminiProvider",
     sign_in_check="oraculum.auth.verify:GeminiCheck",
+    live_probe="oraculum.providers.gemini.probe:GeminiLiveProbe",
     capture="oraculum.providers.gemini.page:capture",
     default_chat_url="https://gemini.google.com/app",
     default_auth_url="https://gemini.google.com/app",

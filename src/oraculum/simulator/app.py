@@ -228,10 +228,12 @@ async def login_submit(request: web.Request) -> web.Response:
     response = web.HTTPFound(_safe_next(str(form.get("next") or "/")))
     # Persistent, like ChatGPT's session cookie: a session-only cookie would vanish when the
     # browser restarts, so a seed profile signed in here would never survive its own close.
+    name = _site(request).session_cookie
     response.set_cookie(
-        _site(request).session_cookie,
+        name,
         token,
         path="/",
+        secure=name.startswith("__Secure-"),  # the prefix's rule (Gemini's cookie)
         httponly=True,
         samesite="Lax",
         max_age=SESSION_MAX_AGE_S,

@@ -25,7 +25,9 @@ GEMINI = Site(
     provider="gemini",
     title="Gemini",
     host="gemini.google.com",
-    session_cookie="gemini-sim-session",
+    # Facts §1.2: `__Secure-1PSID` carries the session (its prefix wants `Secure`, which
+    # Chromium grants a loopback origin over plain HTTP).
+    session_cookie="__Secure-1PSID",
     sign_in_path="/ServiceLogin",
     sign_in_title="Sign in - Google Accounts",
     sign_in_heading="Sign in to Gemini",

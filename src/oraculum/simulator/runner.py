@@ -78,12 +78,13 @@ class Simulator:
 
     def session_cookie(self, email: str = DEFAULT_EMAIL) -> dict[str, Any]:
         """A fresh signed-in session, as a Playwright cookie (`context.add_cookies([...])`):
-        ChatGPT's `oraculum-sim-session`, Grok's `sso`."""
+        ChatGPT's `oraculum-sim-session`, Grok's `sso`, Gemini's `__Secure-1PSID`."""
         token = self.state.new_session(email)
         return {
             "name": self.site.session_cookie,
             "value": token,
             "url": self.url,
+            "secure": self.site.session_cookie.startswith("__Secure-"),
             "httpOnly": True,
             "sameSite": "Lax",
         }

@@ -4,5 +4,6 @@
 __all__ = [
     "page",
     "page_state",
+    "probe",
     "provider",
 ]
