@@ -136,7 +136,7 @@ async def wait_send_ready(gemini: GeminiPage, *, timeout_s: float) -> None:
     """Send shown and enabled (facts §1.3: it appears once text is typed)."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
-        send = gemini.send_button().locator("visible=true")
+        send = gemini.send_button().locator(vocab.VISIBLE_ONLY)
         if await send.count() and await send.first.is_enabled():
             return
         scoped = await gemini.scoped_text()

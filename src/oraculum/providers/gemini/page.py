@@ -79,7 +79,7 @@ class GeminiPage(ScriptedPage):
 
     async def chip_busy(self) -> bool:
         """A chip still shows a visible progress bar (facts §1.6: hidden ones stay mounted)."""
-        bars = self.chips().locator(vocab.PROGRESS_SELECTOR).locator("visible=true")
+        bars = self.chips().locator(vocab.PROGRESS_SELECTOR).locator(vocab.VISIBLE_ONLY)
         return await bars.count() > 0
 
     async def mode_label(self) -> str:

@@ -72,12 +72,10 @@ ACTION_BAR_SELECTOR = (
     ".response-footer.complete, message-actions [data-test-id='copy-button'], copy-button button"
 )
 STREAMING_INDICATOR_SELECTOR = '[aria-busy="true"], [role="progressbar"]'
-# Facts §1.10: placeholder texts a Deep Think turn shows before its answer.
-PENDING_PATTERNS = (
-    re.compile(r"^generating your response", re.I),
-    re.compile(r"check back later", re.I),
-    re.compile(r"^i'm on it", re.I),
-)
+# Facts §1.10: placeholder texts a Deep Think turn shows before its answer (regex sources,
+# case-insensitive): a reply holding one is still pending, whatever else it shows.
+PENDING_PATTERNS = (r"^generating your response", r"check back later", r"^i'm on it")
+VISIBLE_ONLY = "visible=true"  # Playwright's filter: shown elements only
 
 # Page-state signals (searched outside the turns) -------------------------------------------
 
@@ -140,6 +138,7 @@ def page_vocabulary() -> dict[str, Any]:
         "thinkingSelector": THINKING_SELECTOR,
         "actionBarSelector": ACTION_BAR_SELECTOR,
         "indicatorSelector": STREAMING_INDICATOR_SELECTOR,
+        "pendingPatterns": list(PENDING_PATTERNS),
         "accountSelector": ACCOUNT_SELECTOR,
         "loginCtaNames": list(LOGIN_CTA_NAMES),
     }

@@ -35,11 +35,14 @@
 
   if (v.mode !== "capture") {
     const send = document.querySelector(v.sendSelector);
+    const pending = v.pendingPatterns.map((p) => new RegExp(p, "i"));
     return {
       url: location.href,
       assistantTexts: replies.map((r) => r.text),
       actionBars: replies.map((r) => !!r.root.querySelector(v.actionBarSelector)),
-      indicators: replies.map((r) => !!r.root.querySelector(v.indicatorSelector)),
+      // A busy marker in the reply, or a placeholder text for all of it (facts §1.10).
+      indicators: replies.map((r) => !!r.root.querySelector(v.indicatorSelector)
+        || pending.some((p) => p.test(r.text))),
       userTexts: users.map((u) => u.innerText || u.textContent || ""),
       archiveAnchor,
       stopPresent,
