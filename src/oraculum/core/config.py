@@ -601,10 +601,6 @@ def seed_path(configured: Path, spec: providers.ProviderSpec) -> Path:
     return configured.with_name(configured.name + spec.seed_suffix)
 
 
-def grok_seed_path(chatgpt_seed: Path) -> Path:
-    return seed_path(chatgpt_seed, providers.GROK)
-
-
 def seed_profile_dir(config: Config, provider: str) -> Path:
     """The signed-in seed profile for ``provider``."""
     spec = providers.REGISTRY[normalize_provider(provider)]
