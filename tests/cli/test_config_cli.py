@@ -17,6 +17,7 @@ from oraculum.core import paths
 from oraculum.core.config import all_keys
 from oraculum.core.errors import ExitCode
 from oraculum.core.presets import PRESET_IDS
+from oraculum.core.providers import GEMINI_MODES
 
 ORACULUM = Path(sys.executable).parent / "oraculum"
 
@@ -136,7 +137,7 @@ def test_presets_json(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "--json", "presets")
     assert code == 0
     rows = json.loads(out)
-    assert [row["id"] for row in rows] == [*PRESET_IDS, "heavy"]
+    assert [row["id"] for row in rows] == [*PRESET_IDS, "heavy", *GEMINI_MODES.ids]
     deep = next(row for row in rows if row["id"] == "deep_research")
     assert deep == {
         "provider": "chatgpt",
@@ -147,7 +148,8 @@ def test_presets_json(capsys: pytest.CaptureFixture[str]) -> None:
         "autoSwitchToThinking": False,
         "tool": "deep_research",
     }
-    assert rows[-1]["provider"] == "grok"
+    assert next(row for row in rows if row["id"] == "heavy")["provider"] == "grok"
+    assert rows[-1]["provider"] == "gemini"
 
 
 def _subprocess(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:

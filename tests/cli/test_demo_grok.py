@@ -33,4 +33,4 @@ def test_demo_with_an_unknown_provider_is_refused(oraculum_home: Path, tmp_path:
     assert done.returncode != 0
     error = json.loads(done.stdout)["error"]
     assert error["code"] == "invalid_provider"
-    assert error["allowedValues"] == ["chatgpt", "grok"]
+    assert error["allowedValues"] == ["chatgpt", "grok", "gemini"]

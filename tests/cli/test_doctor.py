@@ -215,7 +215,7 @@ def test_doctor_refuses_a_provider_it_cannot_check(
     code, report = doctor_json(capsys, "--provider", "test")
     assert code == 2
     assert report["error"]["code"] == "invalid_provider"
-    assert report["error"]["allowedValues"] == ["chatgpt", "grok"]
+    assert report["error"]["allowedValues"] == ["chatgpt", "grok", "gemini"]
 
 
 def test_doctor_checks_the_configured_default_provider(

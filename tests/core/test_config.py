@@ -698,7 +698,7 @@ def test_default_provider_and_grok_mode(home: Path) -> None:
     assert (config.config.defaults.provider, config.config.defaults.grok_mode) == ("grok", "heavy")
     error = invalid(overrides={"defaults": {"provider": "claude"}})
     assert error.details["key"] == "defaults.provider"
-    assert error.allowed_values == ["chatgpt", "grok"]
+    assert error.allowed_values == ["chatgpt", "grok", "gemini"]
     assert invalid(overrides={"defaults": {"grokMode": "light"}}).allowed_values == ["heavy"]
 
 

@@ -190,7 +190,7 @@ def test_unknown_provider(value: object) -> None:
     with pytest.raises(OracleError) as caught:
         normalize_provider(value)
     assert caught.value.code == "invalid_provider"
-    assert caught.value.allowed_values == ["chatgpt", "grok"]
+    assert caught.value.allowed_values == ["chatgpt", "grok", "gemini"]
     assert caught.value.rejected_value == value
 
 

@@ -30,7 +30,7 @@ def test_unknown_provider_lists_every_choice() -> None:
     assert info.value.allowed_values == list(REGISTRY)
     with pytest.raises(OracleError) as real_only:
         provider_spec("test", dry_run=False)
-    assert real_only.value.allowed_values == ["chatgpt", "grok"]
+    assert real_only.value.allowed_values == ["chatgpt", "grok", "gemini"]
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ import pytest
 from mcp.shared.exceptions import MCPError
 
 from oraculum.core.presets import GROK_MODE_IDS, PRESET_IDS
+from oraculum.core.providers import GEMINI_MODES
 from oraculum.service.submit import submit
 
 from .support import mcp_client, text_of
@@ -45,8 +46,8 @@ async def test_every_tool_is_described_bounded_and_annotated(project: Path) -> N
         assert hints_of(tools["oracle_cancel"])["destructiveHint"] is True
         assert hints_of(tools["oracle_status"])["readOnlyHint"] is True
         submit_args = tools["oracle_submit"].input_schema["properties"]
-        assert enum_of(submit_args["provider"]) == ["chatgpt", "grok", "test"]
-        assert enum_of(submit_args["preset"]) == [*PRESET_IDS, *GROK_MODE_IDS]
+        assert enum_of(submit_args["provider"]) == ["chatgpt", "grok", "gemini", "test"]
+        assert enum_of(submit_args["preset"]) == [*PRESET_IDS, *GROK_MODE_IDS, *GEMINI_MODES.ids]
         assert set(tools["oracle_submit"].input_schema["required"]) == {"prompt", "files"}
         assert enum_of(tools["oracle_read"].input_schema["properties"]["action"]) == ["recollect"]
         timeout = tools["oracle_wait"].input_schema["properties"]["timeoutSeconds"]
@@ -54,7 +55,7 @@ async def test_every_tool_is_described_bounded_and_annotated(project: Path) -> N
 
         presets = await client.call_tool("oracle_presets", {})
         ids = [row["id"] for row in presets.structured_content["presets"]]
-        assert ids == [*PRESET_IDS, *GROK_MODE_IDS] and "pro_extended" in text_of(presets)
+        assert ids == [*PRESET_IDS, *GROK_MODE_IDS, *GEMINI_MODES.ids] and "pro_extended" in text_of(presets)
         resource = await client.read_resource("oraculum://presets")
         assert "deep_research" in resource.contents[0].text
 
@@ -93,7 +94,7 @@ async def test_schema_failures_are_invalid_argument(
     assert text.startswith("[invalid_argument] ") and "Suggested next step:" in text
     assert "pydantic" not in text and "validation error" not in text
     if argument == "provider":
-        assert error["allowedValues"] == ["chatgpt", "grok", "test"]
+        assert error["allowedValues"] == ["chatgpt", "grok", "gemini", "test"]
 
 
 async def test_wait_returns_within_its_bound_and_says_call_again(project: Path) -> None:

@@ -7,6 +7,7 @@ import pytest
 
 from oraculum.core.errors import ErrorCode
 from oraculum.providers.chatgpt import vocabulary as chatgpt_vocab
+from oraculum.providers.gemini import vocabulary as gemini_vocab
 from oraculum.providers.grok import vocabulary as grok_vocab
 from oraculum.providers.obstacles import (
     ESCAPE,
@@ -18,8 +19,12 @@ from oraculum.providers.obstacles import (
 
 POLICIES = pytest.mark.parametrize(
     "policy",
-    [chatgpt_vocab.obstacle_vocabulary().policy, grok_vocab.obstacle_vocabulary().policy],
-    ids=["chatgpt", "grok"],
+    [
+        chatgpt_vocab.obstacle_vocabulary().policy,
+        grok_vocab.obstacle_vocabulary().policy,
+        gemini_vocab.obstacle_vocabulary().policy,
+    ],
+    ids=["chatgpt", "grok", "gemini"],
 )
 
 

@@ -12,7 +12,7 @@ import pytest
 import oraculum
 
 PROVIDERS = Path(oraculum.__file__).parent / "providers"
-PEERS = ("chatgpt", "grok")
+PEERS = ("chatgpt", "grok", "gemini")
 
 
 def imports_of(package: str, source: str) -> list[str]:

@@ -153,6 +153,6 @@ def test_a_fresh_process_derives_the_mcp_enums_from_the_hook(webapp: Server) -> 
         [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
     ).stdout
     provider, real, preset = json.loads(out)
-    assert provider == ["chatgpt", "grok", "test", "third"]
-    assert real == ["chatgpt", "grok", "third"]
+    assert provider == ["chatgpt", "grok", "gemini", "test", "third"]
+    assert real == ["chatgpt", "grok", "gemini", "third"]
     assert preset[-2:] == ["swift", "deep"]

@@ -16,7 +16,9 @@ def test_invalid_provider_lists_test(project: Path) -> None:
     with pytest.raises(OracleError) as refused:
         submit("q", ["src"], session="s", provider="bogus")
     assert refused.value.code == "invalid_provider"
-    assert refused.value.allowed_values == ["chatgpt", "grok", "test"]
-    assert refused.value.message == "Unknown provider: bogus. Use one of: chatgpt, grok, test."
+    assert refused.value.allowed_values == ["chatgpt", "grok", "gemini", "test"]
+    assert (
+        refused.value.message == "Unknown provider: bogus. Use one of: chatgpt, grok, gemini, test."
+    )
     report = preflight(session="s", provider="bogus").to_json()
-    assert report["error"]["allowedValues"] == ["chatgpt", "grok", "test"]
+    assert report["error"]["allowedValues"] == ["chatgpt", "grok", "gemini", "test"]

@@ -35,7 +35,7 @@ def test_presets_rows_and_words_per_surface() -> None:
         "label",
         "id",
     ]
-    assert rows[-1]["provider"] == "grok" and "mode" not in rows[-1]
+    assert rows[-1]["provider"] == "gemini" and "mode" not in rows[-1]
     mcp, cli = result.text("mcp"), result.text("cli")
     assert "oracle_submit's preset" in mcp and "oraculum submit" not in mcp
     assert "`oraculum submit --preset`" in cli and "oracle_submit" not in cli

@@ -12,7 +12,13 @@ import aiohttp
 import pytest
 
 from oraculum.simulator import ScenarioError, SimulatorThread, run_simulator
-from oraculum.simulator.scenarios import FLAGS, GROK_FLAGS, Scenario, apply, parse_model
+from oraculum.simulator.scenarios import (
+    FLAGS_BY_PROVIDER,
+    GROK_FLAGS,
+    Scenario,
+    apply,
+    parse_model,
+)
 
 from .grok_helpers import tar_gz
 from .test_server import CLI, _doc_table, _page_config, served, served_url
@@ -21,7 +27,7 @@ GROK = Scenario(provider="grok")
 
 
 def test_chatgpt_only_flags_are_refused_on_grok() -> None:
-    for flag in sorted(set(FLAGS) - GROK_FLAGS):
+    for flag in sorted(FLAGS_BY_PROVIDER["chatgpt"] - GROK_FLAGS):
         with pytest.raises(ScenarioError, match=f"{flag} does not apply to grok"):
             apply(GROK, {"scenario": flag})
         apply(Scenario(), {"scenario": flag})  # fine on ChatGPT

@@ -50,7 +50,7 @@ interface Description {
 }
 
 const PROMPTS: Record<string, [string, string]> = {
-  oracle: ["Consult the oracle (ChatGPT / Grok web) as a background job", "<request>"],
+  oracle: ["Consult the oracle (ChatGPT / Grok / Gemini web) as a background job", "<request>"],
   "oracle-followup": ["Continue an oracle job's thread", "<job> <request>"],
 };
 
@@ -344,7 +344,7 @@ function warn(ctx: ExtensionContext, text: string): void {
 
 function registerCommands(pi: ExtensionAPI, callTool: CallTool, executable: () => string): void {
   const tools: Array<[string, string, string, (args: string) => Record<string, unknown> | undefined]> = [
-    ["oracle-auth", "oracle_auth", "Sign the oracle browser in: /oracle-auth [chatgpt|grok]", (a) =>
+    ["oracle-auth", "oracle_auth", "Sign the oracle browser in: /oracle-auth [chatgpt|grok|gemini]", (a) =>
       a.trim() ? { provider: a.trim() } : {}],
     ["oracle-read", "oracle_read", "Read an oracle job's answer: /oracle-read [job]", jobArguments],
     ["oracle-status", "oracle_status", "Oracle job status, or recent jobs: /oracle-status [job]", jobArguments],

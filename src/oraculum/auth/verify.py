@@ -33,6 +33,8 @@ from oraculum.providers.chatgpt.page_state import (
     allowed_origins,
     classify,
 )
+from oraculum.providers.gemini import page_state as gemini_state
+from oraculum.providers.gemini.page import GeminiPage
 from oraculum.providers.grok import page_state as grok_state
 from oraculum.providers.grok.page import GrokPage
 
@@ -152,6 +154,27 @@ class GrokCheck:
 
     async def transition(self, since: float, nudged: set[str], log: Log) -> None:
         return None  # Grok's classifier has no half-signed-in state
+
+
+@dataclass
+class GeminiCheck:
+    page: Page
+    chat_url: str
+    auth_url: str  # Gemini signs in from its app page (a Google account): the same URL
+    label: str = "Gemini"
+    command: str = auth_command("gemini")
+
+    async def read(self) -> tuple[Classification, str]:
+        observation = await GeminiPage(self.page).observe()
+        origins = gemini_state.allowed_origins(self.chat_url)
+        return gemini_state.classify(observation, origins), observation.url
+
+    async def confirm(self, ready: Classification, log: Log) -> Verified | None:
+        # Ready means the Google Account marker shows beside a working composer (facts §1.2).
+        return Verified(ready.reason, self.page.url, None)
+
+    async def transition(self, since: float, nudged: set[str], log: Log) -> None:
+        return None  # Gemini's classifier has no half-signed-in state
 
 
 PageCheckFactory = Callable[[Page, str, str], PageCheck]

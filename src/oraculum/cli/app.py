@@ -108,7 +108,7 @@ def _version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     "--json", "json_output", is_flag=True, help="Print one JSON document instead of human output."
 )
 def app(json_output: bool) -> None:
-    """Consult ChatGPT and Grok web products as durable background jobs."""
+    """Consult ChatGPT, Grok and Gemini web products as durable background jobs."""
     if json_output:
         MODE.json = True
     # Any command restarts the scheduler's runner when schedules are pending and none lives

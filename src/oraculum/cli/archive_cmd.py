@@ -169,7 +169,7 @@ def _destination(out: Path | None, default_name: str) -> tuple[Path, str]:
     metavar="NAME",
     default="chatgpt",
     show_default=True,
-    help="chatgpt (.tar.zst) or grok (.tar.gz).",
+    help="chatgpt (.tar.zst), grok or gemini (.tar.gz).",
 )
 @click.option(
     "--out",

@@ -22,13 +22,14 @@ def _progress(message: str) -> None:
     examples=(
         "oraculum auth                      # import ChatGPT's sign-in from your browser",
         "oraculum auth grok --from-browser chromium",
+        "oraculum auth gemini --manual",
         "oraculum auth --manual             # sign in by hand in a window",
         "oraculum auth --rollback",
         "oraculum auth chatgpt --export chatgpt.seed      # on the machine you signed in on",
         "oraculum auth chatgpt --import-seed chatgpt.seed # on the headless one",
     ),
 )
-@argument("provider", required=False, help="chatgpt (default) or grok.")
+@argument("provider", required=False, help="chatgpt (default), grok or gemini.")
 @click.option(
     "--manual", is_flag=True, help="Sign in by hand in a browser window instead of importing."
 )

@@ -116,7 +116,10 @@ def status_command() -> None:
 
 @browser_group.command("login")
 @argument(
-    "provider", required=False, default="chatgpt", help="Provider to sign in to (chatgpt, grok)."
+    "provider",
+    required=False,
+    default="chatgpt",
+    help="Provider to sign in to (chatgpt, grok, gemini).",
 )
 def login_command(provider: str) -> None:
     """Open the provider's sign-in page in a new tab of the managed browser, for you to sign in

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     examples=(
         "oraculum demo",
         "oraculum demo --provider grok",
+        "oraculum demo --provider gemini",
         "oraculum demo --answer files --json",
         "oraculum demo --council",
     ),
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     metavar="NAME",
     default="chatgpt",
     show_default=True,
-    help="The simulator to run against: chatgpt or grok.",
+    help="The simulator to run against: chatgpt, grok or gemini.",
 )
 @click.option(
     "--shell",
@@ -64,7 +65,7 @@ if TYPE_CHECKING:
 def demo_command(
     provider: str, shell: str, picker: str, answer: str, raw: bool, council: bool
 ) -> None:
-    """Run one real job end to end against the built-in ChatGPT or Grok simulator (no
+    """Run one real job end to end against a built-in simulator (ChatGPT, Grok, Gemini; no
     network)."""
     from oraculum.service.demo import run_demo
 

@@ -51,7 +51,7 @@ def _plain(text: str) -> Any:
 @click.command(
     "doctor", cls=Command, examples=("oraculum doctor", "oraculum doctor --provider grok --live")
 )
-@click.option("--provider", metavar="NAME", help="chatgpt or grok.")
+@click.option("--provider", metavar="NAME", help="chatgpt, grok or gemini.")
 @click.option(
     "--live",
     is_flag=True,

@@ -33,7 +33,7 @@ def render_preflight(report: PreflightReport, out: Console) -> None:
     cls=Command,
     examples=("oraculum preflight", "oraculum preflight --provider grok --json"),
 )
-@click.option("--provider", metavar="NAME", help="chatgpt, grok or test.")
+@click.option("--provider", metavar="NAME", help="chatgpt, grok, gemini or test.")
 @click.option("--follow-up", metavar="JOB", help="Check readiness for a follow-up to this job.")
 @SESSION
 def preflight_command(provider: str | None, follow_up: str | None, session: str | None) -> None:

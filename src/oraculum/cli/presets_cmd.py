@@ -29,7 +29,7 @@ def _render(rows: list[dict[str, Any]], console: Console) -> None:
 
 @click.command("presets", cls=Command, examples=("oraculum presets", "oraculum presets --json"))
 def presets_command() -> None:
-    """List the ChatGPT presets and Grok modes (ids, labels, model family, effort, tool)."""
+    """List the ChatGPT presets, Grok and Gemini modes (ids, labels, model family, effort, tool)."""
     from oraculum.service.presets import presets
 
     # The documented JSON is the bare list of rows; a table is the richer human rendering.

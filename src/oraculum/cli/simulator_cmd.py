@@ -30,12 +30,12 @@ __all__ = ["simulator_group"]
     ),
 )
 def simulator_group() -> None:
-    """The local ChatGPT and Grok look-alikes that tests and demos drive."""
+    """The local ChatGPT, Grok and Gemini look-alikes that tests and demos drive."""
 
 
 def _render(info: dict[str, Any], console: Console) -> None:
-    if info["provider"] == "grok":
-        console.print("oraculum simulator (grok)")
+    if info["provider"] != "chatgpt":  # the shell and picker knobs are ChatGPT's
+        console.print(f"oraculum simulator ({info['provider']})")
     else:
         console.print(f"oraculum simulator ({info['shell']} shell, {info['picker']} picker)")
     console.print(f"  url:      {info['url']}/")
@@ -48,6 +48,8 @@ def _render(info: dict[str, Any], console: Console) -> None:
     )
     if info["provider"] == "grok":
         console.print(f"  chats:    {info['url']}/c/<id>  (and {info['url']}/chat/<id>)")
+    if info["provider"] == "gemini":
+        console.print(f"  chats:    {info['url']}/app  (new), {info['url']}/app/<id>")
     console.print(f"  control:  POST {info['url']}/__sim/scenario, GET {info['url']}/__sim/state")
     console.print(
         f"  use it:   oraculum simulator use {info['url']}  (real-use path; --off undoes)"

@@ -23,7 +23,7 @@ FILES = argument(
     "outside it). The archive names them from the project root.",
 )
 PRESET = click.option(
-    "--preset", metavar="ID", help="ChatGPT preset (see `oraculum presets`) or Grok mode."
+    "--preset", metavar="ID", help="ChatGPT preset (see `oraculum presets`), Grok or Gemini mode."
 )
 WAIT = click.option(
     "--wait",
@@ -92,7 +92,9 @@ def _submitted(
 @PROMPT_FILE
 @PRESET
 @click.option(
-    "--provider", metavar="NAME", help="chatgpt, grok, or test (a dry run: no browser, echoes)."
+    "--provider",
+    metavar="NAME",
+    help="chatgpt, grok, gemini, or test (a dry run: no browser, echoes).",
 )
 @click.option("--follow-up", metavar="JOB", help="Continue the thread of this completed job.")
 @click.option(

@@ -306,6 +306,7 @@ class BrowserSection(_Section):
     chat_url: StrictStr = providers.CHATGPT.default_chat_url
     auth_url: StrictStr = providers.CHATGPT.default_auth_url
     grok_url: StrictStr = providers.GROK.default_chat_url
+    gemini_url: StrictStr = providers.GEMINI.default_chat_url
     run_mode: RunMode = "headless"
     executable_path: Path | None = None
     user_agent: StrictStr | None = None
@@ -350,6 +351,14 @@ class BrowserSection(_Section):
             raise ConfigProblem(problem, value=value)
         return value
 
+    @field_validator("gemini_url")
+    @classmethod
+    def _gemini_url(cls, value: str) -> str:
+        problem = url_problem(value, providers.GEMINI.hosts)
+        if problem:
+            raise ConfigProblem(problem, value=value)
+        return value
+
     @field_validator("args")
     @classmethod
     def _args(cls, value: tuple[str, ...]) -> tuple[str, ...]:
@@ -362,7 +371,7 @@ class BrowserSection(_Section):
     @model_validator(mode="after")
     def _profiles_apart(self) -> BrowserSection:
         runtime = self.runtime_profiles_dir
-        for seed in (self.auth_seed_profile_dir, grok_seed_path(self.auth_seed_profile_dir)):
+        for seed in {seed_path(self.auth_seed_profile_dir, s) for s in providers.BUILT_IN}:
             if paths_overlap(runtime, seed) or paths_overlap(seed, runtime):
                 raise ConfigProblem(
                     f"must not equal, contain or sit inside the auth seed profile {seed}",
@@ -440,6 +449,7 @@ class ArchiveSection(_Section):
     timeout_ms: StrictInt = Field(2 * MINUTE_MS, ge=1000, le=HOUR_MS)
     chatgpt_max_bytes: StrictInt = Field(250 * MIB, ge=1, le=2 * GIB)
     grok_max_bytes: StrictInt = Field(200 * MIB, ge=1, le=2 * GIB)
+    gemini_max_bytes: StrictInt = Field(100 * MIB, ge=1, le=2 * GIB)
 
 
 class QueueSection(_Section):
@@ -589,10 +599,6 @@ def seed_path(configured: Path, spec: providers.ProviderSpec) -> Path:
     """A provider's seed profile: the configured one, with the provider's suffix (Grok's sits
     next to ChatGPT's)."""
     return configured.with_name(configured.name + spec.seed_suffix)
-
-
-def grok_seed_path(chatgpt_seed: Path) -> Path:
-    return seed_path(chatgpt_seed, providers.GROK)
 
 
 def seed_profile_dir(config: Config, provider: str) -> Path:

@@ -101,6 +101,8 @@ class ProviderSpec(NamedTuple):
     explicit_threads: bool = False  # a caller may name an existing conversation to continue
     dry_run: bool = False  # no browser and no sign-in: the pipeline only
     conversation_path: re.Pattern[str] = CONVERSATION_PATH
+    # Where a conversation lives under the site's origin (None: `<chat URL>/c/<id>`).
+    conversation_root: str | None = None
 
     def conversation_id(self, url: str | None) -> str | None:
         """The conversation a URL of this provider names, else None."""
@@ -121,6 +123,9 @@ class ProviderSpec(NamedTuple):
         return text if CONVERSATION_ID.fullmatch(text) else None
 
     def conversation_url(self, chat_url: str, conversation_id: str) -> str:
+        if self.conversation_root is not None:
+            parts = urlsplit(chat_url)
+            return f"{parts.scheme}://{parts.netloc}{self.conversation_root}{conversation_id}"
         return f"{chat_url.rstrip('/')}/c/{conversation_id}"
 
     def urls(self, browser_config: Any) -> tuple[str, str]:
@@ -264,6 +269,69 @@ GROK: Final = ProviderSpec(
     max_bytes_key="grok_max_bytes",
     seed_suffix="-grok",
 )
+# Gemini's modes (facts §1.4: Fast / Thinking / Pro in the picker; Deep Think only on accounts
+# that have it). Pro first: the default, as the reference tools default to Gemini's Pro model.
+GEMINI_MODES: Final = SelectionTable(
+    key="mode",
+    choices=(
+        Choice("pro", "Gemini Pro", "gemini", "pro", aliases=("gemini-pro",)),
+        Choice("thinking", "Gemini Thinking", "gemini", "thinking", aliases=("gemini-thinking",)),
+        Choice("fast", "Gemini Fast", "gemini", "fast", aliases=("flash", "gemini-flash")),
+        Choice("deep_think", "Gemini Deep Think", "gemini", "deep_think", aliases=("deepthink",)),
+    ),
+    unknown="Unknown Gemini mode",
+    use="Use one of the Gemini modes ({ids}).",
+    next_step="Run `oraculum presets` to list every provider's choices.",
+)
+# Gemini's conversations are `/app/<16 hex>` (facts §1.1).
+GEMINI_CONVERSATION_PATH: Final = re.compile(r"/app/([A-Za-z0-9][A-Za-z0-9_-]{0,127})/?$")
+GEMINI: Final = ProviderSpec(
+    name="gemini",
+    label="Gemini",
+    aliases=("gemini", "gemini-web"),
+    hosts=frozenset({"gemini.google.com"}),
+    cookie_domains=frozenset({"google.com", "gemini.google.com", "accounts.google.com"}),
+    # Facts §1.2: `__Secure-1PSID` and `__Secure-1PSIDTS` on `.google.com` sign Gemini in.
+    cookies=CookieNames(
+        session=(r"__Secure-1PSID", r"__Secure-1PSIDTS"),
+        allowed=(
+            r"__Secure-1PSIDCC",
+            r"__Secure-1PAPISID",
+            r"__Secure-3PSID(?:TS|CC)?",
+            r"__Secure-3PAPISID",
+            "__Secure-ENID",
+            "__Secure-BUCKET",
+            "NID",
+            "AEC",
+            "SOCS",
+            "SID",
+            "HSID",
+            "SSID",
+            "APISID",
+            "SAPISID",
+            "SIDCC",
+        ),
+        noise=COMMON_NOISE_COOKIES,
+    ),
+    # Facts §1.6: no source says Gemini's picker takes archives; it advertises "Documents, data,
+    # code files". The context goes up as one .tar.gz like Grok's (see docs/gemini.md).
+    archive_suffix=".tar.gz",
+    archive_compression="gzip",
+    max_archive_bytes=100 * MIB,  # facts §1.6: 100 MB for most files
+    selection=GEMINI_MODES,
+    driver="oraculum.providers.gemini.provider:GeminiProvider",
+    sign_in_check="oraculum.auth.verify:GeminiCheck",
+    live_probe="oraculum.providers.gemini.probe:GeminiLiveProbe",
+    capture="oraculum.providers.gemini.page:capture",
+    default_chat_url="https://gemini.google.com/app",
+    default_auth_url="https://gemini.google.com/app",
+    chat_url_key="gemini_url",
+    auth_url_key="gemini_url",  # Gemini signs in from its app page (a Google account)
+    max_bytes_key="gemini_max_bytes",
+    seed_suffix="-gemini",
+    conversation_path=GEMINI_CONVERSATION_PATH,
+    conversation_root="/app/",
+)
 # The dry run takes ChatGPT's archive and URL facts (its jobs look like ChatGPT jobs up to the
 # browser), and none of its site: no hosts, no cookies, no sign-in, no browser.
 TEST: Final = CHATGPT._replace(
@@ -287,7 +355,7 @@ def load_named(path: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-BUILT_IN: Final[tuple[ProviderSpec, ...]] = (CHATGPT, GROK, TEST)
+BUILT_IN: Final[tuple[ProviderSpec, ...]] = (CHATGPT, GROK, GEMINI, TEST)
 # Every provider by name, built-in entries first, then registered ones in registration order.
 REGISTRY: Final[dict[str, ProviderSpec]] = {}
 _NON_WORD = re.compile(r"[\W_]+")

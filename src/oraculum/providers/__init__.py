@@ -1,4 +1,4 @@
-"""Providers: the browser flows for ChatGPT and Grok, behind one small interface.
+"""Providers: the browser flows for ChatGPT, Grok and Gemini, behind one small interface.
 
 Which flow a provider runs is its registry entry's ``driver`` (`oraculum.core.providers`)."""
 
@@ -15,6 +15,7 @@ __all__ = [
     "base",
     "browser_job",
     "chatgpt",
+    "gemini",
     "get_provider",
     "grok",
     "testing",

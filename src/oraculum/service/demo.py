@@ -58,8 +58,8 @@ FINISH_TIMEOUT_S = 300.0
 # `complete` with collection `complete`. Others show partial collection (`default` carries a
 # signed link, `files` a broken download) on request: `oraculum demo --answer files`.
 DEMO_ANSWER = "receipt"
-# The selection each provider's demo asks for (Grok's is its default mode, Heavy).
-DEMO_PRESET: dict[str, str | None] = {CHATGPT.name: "thinking_standard", GROK.name: None}
+# The selection each provider's demo asks for; one not named here takes its default mode.
+DEMO_PRESET: dict[str, str] = {CHATGPT.name: "thinking_standard"}
 
 
 @dataclass(frozen=True)
@@ -118,13 +118,14 @@ def demo_overrides(
     sim: SimulatorThread, *, shell: str, picker: str, provider: str = CHATGPT.name
 ) -> dict[str, Any]:
     """Point the browser at the simulator and at a demo seed, never at the real ones. The
-    shell and picker knobs are the ChatGPT look-alike's; Grok's page has one look."""
+    shell and picker knobs are the ChatGPT look-alike's; Grok's and Gemini's pages have one
+    look."""
     home = data_dir() / "demo"
     browser: dict[str, Any] = {
         "authSeedProfileDir": str(home / "seed-profile"),
         "runtimeProfilesDir": str(home / "runtime-profiles"),
     }
-    chat_url = None if provider == GROK.name else sim.chat_url(shell=shell, picker=picker)
+    chat_url = sim.chat_url(shell=shell, picker=picker) if provider == CHATGPT.name else None
     browser.update(simulator_browser_keys(provider, sim.url, chat_url))
     return {"browser": browser, "worker": {"pollMs": 300, "urlVerifyTimeoutMs": 10_000}}
 
@@ -181,7 +182,7 @@ def run_demo(
             ["."],
             cwd=project,
             session=f"demo-{os.getpid()}",
-            preset=DEMO_PRESET[spec.name],
+            preset=DEMO_PRESET.get(spec.name),
             provider=spec.name,
             request_source=DEMO_SOURCE,
             config_overrides=overrides,

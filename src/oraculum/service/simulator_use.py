@@ -72,9 +72,13 @@ def simulator_browser_keys(provider: str, url: str, chat_url: str | None = None)
     from oraculum.simulator.site import site_for
 
     root = url.rstrip("/")
+    site = site_for(provider)
+    new_chat = root + site.new_chat_path()
     if provider == "grok":
-        return {"grokUrl": chat_url or root + "/"}  # Grok signs in from its chat page
-    return {"chatUrl": chat_url or root + "/", "authUrl": root + site_for(provider).sign_in_path}
+        return {"grokUrl": chat_url or new_chat}  # Grok signs in from its chat page
+    if provider == "gemini":
+        return {"geminiUrl": chat_url or new_chat}  # so does Gemini, from its app page
+    return {"chatUrl": chat_url or new_chat, "authUrl": root + site.sign_in_path}
 
 
 def simulator_config(url: str, provider: str, base: dict[str, Any]) -> dict[str, Any]:

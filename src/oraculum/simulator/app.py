@@ -232,10 +232,12 @@ async def login_submit(request: web.Request) -> web.Response:
     response = web.HTTPFound(_safe_next(str(form.get("next") or "/")))
     # Persistent, like ChatGPT's session cookie: a session-only cookie would vanish when the
     # browser restarts, so a seed profile signed in here would never survive its own close.
+    name = _site(request).session_cookie
     response.set_cookie(
-        _site(request).session_cookie,
+        name,
         token,
         path="/",
+        secure=name.startswith("__Secure-"),  # the prefix's rule (Gemini's cookie)
         httponly=True,
         samesite="Lax",
         max_age=SESSION_MAX_AGE_S,
@@ -314,7 +316,8 @@ async def post_message(request: web.Request) -> web.Response:
         raise _bad_request(str(error)) from None
     if scenario.has("rate_limit"):
         state.record("rate_limited", conversation_id=conversation_id)
-        return web.json_response({"detail": actions.RATE_LIMIT_TEXT}, status=429)
+        text = _site(request).rate_limit_text or actions.RATE_LIMIT_TEXT
+        return web.json_response({"detail": text}, status=429)
     prompt = str(body.get("prompt") or "")
     attachments = [str(a) for a in body.get("attachments") or []]
     if not prompt.strip() and not attachments:
@@ -683,6 +686,8 @@ def create_app(state: SimState) -> web.Application:
     app[STATE_KEY] = state
     app[SITE_KEY] = site
     app.router.add_get("/", home)
+    for route in site.home_routes:
+        app.router.add_get(route, home)
     for route in site.conversation_routes:
         app.router.add_get(route, conversation_page)
     app.router.add_get(site.sign_in_path, login_form)

@@ -179,6 +179,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "Extended": "扩展",
         "Heavy": "重度",
         "Pro": "专业",
+        # Gemini (facts §1.3: the composer, Send and Stop; the rest the simulator's guesses).
+        "Enter a prompt for Gemini": "输入提示",
+        "Send message": "发送消息",
+        "Stop response": "停止生成",
+        "Upload & tools": "上传和工具",
+        "Upload files. Documents, data, code files": "上传文件。文档、数据、代码文件",
+        "Open mode picker, currently": "打开模式选择器，当前为",
+        "Fast": "快速",
+        "Sign in": "登录",
     },
 }
 

@@ -56,6 +56,21 @@ def _grok_fence(
     )
 
 
+def _gemini_fence(
+    tokens: list[Token], idx: int, options: OptionsDict, env: EnvType, renderer: Any = None
+) -> str:
+    token = tokens[idx]
+    lang = token.info.strip().split(" ")[0] if token.info else ""
+    code_class = f' class="code-container formatted language-{escape(lang)}"' if lang else ""
+    # Gemini's <code-block>: a decoration header (language, its own copy button), then the code.
+    return (
+        '<code-block class="ng-star-inserted"><div class="code-block">'
+        f'<div class="code-block-decoration"><span>{escape(lang or "Code")}</span>'
+        '<button class="copy-code" aria-label="Copy code" type="button"></button></div>'
+        f"<pre><code{code_class}>{escape(token.content)}</code></pre></div></code-block>"
+    )
+
+
 def _grok_table_open(*_: Any) -> str:
     return '<div class="table-container"><table>'
 
@@ -98,6 +113,7 @@ def _make_parser(fence: Any, table_open: Any) -> MarkdownIt:
 _MD = {
     "chatgpt": _make_parser(_fence, _table_open),
     "grok": _make_parser(_grok_fence, _grok_table_open),
+    "gemini": _make_parser(_gemini_fence, _grok_table_open),
 }
 
 
@@ -109,7 +125,7 @@ def markdown_html(markdown: str, site: str = "chatgpt") -> str:
 
 
 def wrap_markdown(inner_html: str, site: str = "chatgpt") -> str:
-    if site == "grok":
+    if site in ("grok", "gemini"):  # the page's own container holds the answer
         return inner_html
     return (
         f'<div class="markdown prose dark:prose-invert w-full break-words light">{inner_html}</div>'

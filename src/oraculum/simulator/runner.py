@@ -71,22 +71,24 @@ class Simulator:
         }
         scenarios.apply(self.state.defaults, pairs, strict=True)  # fail early on typos
         query = urlencode(pairs)
-        return f"{self.url}/" + (f"?{query}" if query else "")
+        return f"{self.url}{self.site.new_chat_path()}" + (f"?{query}" if query else "")
 
     def conversation_url(self, conversation_id: str) -> str:
         return f"{self.url}{self.site.conversation_path(conversation_id)}"
 
     def session_cookie(self, email: str = DEFAULT_EMAIL) -> dict[str, Any]:
         """A fresh signed-in session, as a Playwright cookie (`context.add_cookies([...])`):
-        ChatGPT's `oraculum-sim-session`, Grok's `sso`."""
+        ChatGPT's `oraculum-sim-session`, Grok's `sso`, Gemini's `__Secure-1PSID`."""
         token = self.state.new_session(email)
-        return {
-            "name": self.site.session_cookie,
-            "value": token,
-            "url": self.url,
-            "httpOnly": True,
-            "sameSite": "Lax",
-        }
+        name = self.site.session_cookie
+        # A `__Secure-` cookie must be Secure, and CDP refuses a Secure one for an http URL:
+        # it is given by host and path instead (Chromium sends it to a loopback origin).
+        where: dict[str, Any] = (
+            {"domain": self.host, "path": "/", "secure": True}
+            if name.startswith("__Secure-")
+            else {"url": self.url}
+        )
+        return {"name": name, "value": token, **where, "httpOnly": True, "sameSite": "Lax"}
 
     def set_scenario(
         self, scenario: str | Iterable[str] | None = None, *, reset: bool = False, **knobs: Any

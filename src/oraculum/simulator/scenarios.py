@@ -15,7 +15,7 @@ from typing import Any
 
 from oraculum.simulator.locales import LOCALES
 
-PROVIDERS = ("chatgpt", "grok")
+PROVIDERS = ("chatgpt", "grok", "gemini")
 SHELLS = ("classic", "redesign")
 PICKERS = ("legacy", "chips", "intelligence", "power")
 ANSWERS = ("default", "markdown", "files", "files_only", "tricky", "echo", "receipt")
@@ -34,6 +34,9 @@ MODELS_BY_PROVIDER: dict[str, frozenset[tuple[str, str]]] = {
     "chatgpt": FAMILIES_EFFORTS,
     "grok": frozenset(("grok", mode) for mode in GROK_MODELS),
 }
+# Gemini's mode picker (gemini-and-locale-facts.md §1.4); Deep Think only with its flag.
+GEMINI_MODELS = ("fast", "thinking", "pro", "deep_think")
+MODELS_BY_PROVIDER["gemini"] = frozenset(("gemini", mode) for mode in GEMINI_MODELS)
 
 # Behaviours switched on by name in `scenario=a,b`.
 FLAGS: dict[str, str] = {
@@ -83,6 +86,8 @@ FLAGS: dict[str, str] = {
     "obstacle_unclearable": "a modal with only 'Upgrade' / 'Accept all' that ignores Escape",
     "send_after_text": "no Send button until the composer holds text (a voice button instead)",
 }
+# Gemini (issue 42 §1).
+FLAGS["gemini_deep_think"] = "the Gemini account has Deep Think: the mode picker lists it"
 OBSTACLE_FLAGS = frozenset(f for f in FLAGS if f.startswith("obstacle_"))
 OBSTACLE_MOMENTS = ("load", "ready", "upload", "answer")
 
@@ -110,7 +115,13 @@ GROK_FLAGS = frozenset(
         *OBSTACLE_FLAGS,
     }
 )
-FLAGS_BY_PROVIDER: dict[str, frozenset[str]] = {"chatgpt": frozenset(FLAGS), "grok": GROK_FLAGS}
+# Gemini's page has no /c/ decoy for navigate_away (its conversations are /app/<id>).
+GEMINI_FLAGS = (GROK_FLAGS - {"navigate_away"}) | {"gemini_deep_think"}
+FLAGS_BY_PROVIDER: dict[str, frozenset[str]] = {
+    "chatgpt": frozenset(FLAGS) - {"gemini_deep_think"},
+    "grok": GROK_FLAGS,
+    "gemini": GEMINI_FLAGS,
+}
 
 
 class ScenarioError(ValueError):
@@ -256,11 +267,12 @@ def parse_model(value: str, provider: str = "chatgpt") -> tuple[str, str] | None
     if not value:
         return None
     text = value.replace("_", "/").strip().lower()
-    if provider == "grok":
-        mode = text.removeprefix("grok/")
-        if ("grok", mode) not in MODELS_BY_PROVIDER["grok"]:
-            raise ScenarioError(f"model must be one of {', '.join(GROK_MODELS)}; got {value!r}")
-        return "grok", mode
+    if provider != "chatgpt":  # a site whose modes are one family, its own name
+        mode = text.removeprefix(f"{provider}/")
+        if (provider, mode) not in MODELS_BY_PROVIDER[provider]:
+            modes = sorted(m for _, m in MODELS_BY_PROVIDER[provider])
+            raise ScenarioError(f"model must be one of {', '.join(modes)}; got {value!r}")
+        return provider, mode
     family, _, effort = text.partition("/")
     family, effort = family.strip(), (effort.strip() or "standard")
     if (family, effort) not in FAMILIES_EFFORTS:

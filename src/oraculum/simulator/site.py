@@ -31,6 +31,11 @@ class Site:
     default_selection: Selection = field(default_factory=Selection)
     generation_error_text: str = GENERATION_ERROR_TEXT
     has_identity_endpoint: bool = False  # ChatGPT's GET /backend-api/me
+    home_routes: tuple[str, ...] = ()  # new-chat pages besides "/" (Gemini's /app)
+    rate_limit_text: str | None = None  # the refused send's text (None: the shared one)
+
+    def new_chat_path(self) -> str:
+        return self.home_routes[0] if self.home_routes else "/"
 
     def conversation_path(self, conversation_id: str) -> str:
         return self.conversation_routes[0].replace("{cid}", conversation_id)
@@ -66,4 +71,8 @@ def site_for(provider: str) -> Site:
         from oraculum.simulator.grok import GROK
 
         return GROK
+    if provider == "gemini":
+        from oraculum.simulator.gemini import GEMINI
+
+        return GEMINI
     return CHATGPT

@@ -8,14 +8,16 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from oraculum.core.errors import OracleError
+from oraculum.providers import composer_steps as steps
 from oraculum.providers import upload
 from oraculum.providers.grok import vocabulary as vocab
 from oraculum.providers.grok.page import GrokPage
 from oraculum.providers.grok.page_state import rate_limited, upload_error
-from oraculum.providers.send import SendBaseline, send_accepted, squash
+from oraculum.providers.send import SendBaseline
 from oraculum.providers.turns import TurnsReading
 
 __all__ = [
@@ -28,7 +30,6 @@ __all__ = [
 ]
 
 POLL_S = 0.25
-EDITOR_WAIT_S = 15.0
 MENU_SETTLE_S = 0.5  # facts §5: Attach, then the file input once its menu has opened
 UPLOAD_ROUTE = upload.UploadRoute(
     file_input_selector=vocab.FILE_INPUT_SELECTOR,
@@ -38,22 +39,8 @@ UPLOAD_ROUTE = upload.UploadRoute(
 )
 
 
-def _rate_limit_error(context: str, evidence: str) -> OracleError:
-    return OracleError(
-        "provider_rate_limited",
-        f"Grok is showing a rate-limit message while {context}: {evidence}",
-        retryable=True,
-        suggested_next_step="Wait a while before submitting again.",
-    )
-
-
-def _upload_failed(evidence: str) -> OracleError:
-    return OracleError(
-        "upload_failed",
-        f"Upload error detected: {evidence}",
-        retryable=True,
-        suggested_next_step="Retry; if it persists, narrow the archive.",
-    )
+_rate_limit_error = partial(steps.rate_limit_error, "Grok")
+_upload_failed = steps.upload_failed
 
 
 def upload_confirmed(composer_text: str, archive_name: str) -> bool:
@@ -107,26 +94,7 @@ async def attach_archive(
 
 async def fill_prompt(grok: GrokPage, prompt: str) -> None:
     """Replace whatever the composer holds with exactly ``prompt`` (facts §5's typing)."""
-    deadline = time.monotonic() + EDITOR_WAIT_S
-    result: dict = {"ok": False, "reason": "not-editable", "text": ""}
-    while time.monotonic() < deadline:
-        await grok.obstacles.clear(grok.composer(), "the composer")
-        result = await grok.insert_text(prompt)
-        if result["ok"]:
-            break
-        await asyncio.sleep(POLL_S)
-    if not result["ok"]:
-        raise OracleError(
-            "composer_not_ready",
-            f"The Grok composer never became editable ({result['reason']}); nothing was sent.",
-            retryable=True,
-        )
-    if squash(result["text"]) != squash(prompt):
-        raise OracleError(
-            "composer_not_ready",
-            "The Grok composer does not hold the prompt after typing it; nothing was sent.",
-            retryable=True,
-        )
+    await steps.fill_prompt(grok, prompt, "Grok")
 
 
 async def wait_send_ready(grok: GrokPage, *, timeout_s: float) -> None:
@@ -157,18 +125,11 @@ async def click_send(grok: GrokPage) -> None:
 
 
 async def wait_accepted(grok: GrokPage, before: SendBaseline, *, timeout_s: float) -> TurnsReading:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        reading = await grok.turns()
-        if send_accepted(before, reading):
-            return reading
-        limited = rate_limited(await grok.scoped_text())
-        if limited:
-            raise _rate_limit_error("sending", limited)
-        await asyncio.sleep(POLL_S)
-    raise OracleError(
-        "send_not_accepted",
-        "Grok did not accept the message after Submit was clicked. The prompt may or may not "
-        "have reached Grok: resubmitting could send it twice — check the conversation first.",
-        suggested_next_step="Open Grok and look for the message before resubmitting.",
+    return await steps.wait_accepted(
+        grok,
+        before,
+        timeout_s=timeout_s,
+        label="Grok",
+        send_label=vocab.SUBMIT_LABEL,
+        rate_limited=rate_limited,
     )
