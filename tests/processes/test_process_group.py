@@ -57,6 +57,13 @@ def _line(child: subprocess.Popen[bytes]) -> str:
     return child.stdout.readline().decode().strip()
 
 
+def _forked(children: list[subprocess.Popen[bytes]]) -> tuple[subprocess.Popen[bytes], int]:
+    """A leader of its own group with a child in that group: (the leader, the child's pid)."""
+    leader = spawn_group([PY, "-c", FORKS], stdout=subprocess.PIPE)
+    children.append(leader)
+    return leader, int(_line(leader))
+
+
 def test_the_child_leads_its_own_session_with_stdin_closed(tmp_path: Path) -> None:
     child = spawn_group(
         [PY, "-c", SELF], env={**os.environ, "MARK": "m1"}, cwd=tmp_path, stdout=subprocess.PIPE
@@ -126,9 +133,7 @@ def test_a_child_ignoring_term_is_killed_and_verified_gone(
 def test_a_grandchild_in_the_group_is_ended_with_it(
     children: list[subprocess.Popen[bytes]],
 ) -> None:
-    child = spawn_group([PY, "-c", FORKS], stdout=subprocess.PIPE)
-    children.append(child)
-    grandchild = int(_line(child))
+    child, grandchild = _forked(children)
     assert alive(grandchild) and os.getpgid(grandchild) == child.pid
     end = end_group(child.pid, lambda: child.poll() is not None, grace_s=5, verify_s=10)
     assert (end.ok, end.killed) == (True, False)  # SIGTERM was enough for both
@@ -149,9 +154,7 @@ def test_a_leader_whose_exit_never_arrives_is_a_reported_failure(
 def test_hurry_signals_the_whole_group_without_waiting(
     children: list[subprocess.Popen[bytes]],
 ) -> None:
-    child = spawn_group([PY, "-c", FORKS], stdout=subprocess.PIPE)
-    children.append(child)
-    grandchild = int(_line(child))
+    child, grandchild = _forked(children)
     hurry_group(child.pid)
     assert child.wait(10) == -signal.SIGTERM
     until(lambda: not alive(grandchild), "the grandchild's end")
@@ -161,18 +164,14 @@ def test_hurry_signals_the_whole_group_without_waiting(
 def test_terminating_a_worker_ends_its_group_and_spares_a_pid_that_is_not_a_leader(
     children: list[subprocess.Popen[bytes]],
 ) -> None:
-    worker = spawn_group([PY, "-c", FORKS], stdout=subprocess.PIPE)
-    children.append(worker)
-    grandchild = int(_line(worker))
+    worker, grandchild = _forked(children)
     started = process_start_time(worker.pid)
     assert started is not None
     assert terminate(WorkerIdentity(pid=worker.pid, start_time=started, nonce="n"), grace_s=5)
     until(lambda: not alive(grandchild), "the worker group's end")
     # A process that does not lead its group (the grandchild of a fresh leader) is stopped
     # alone: its leader, in the same group, is never signalled.
-    leader = spawn_group([PY, "-c", FORKS], stdout=subprocess.PIPE)
-    children.append(leader)
-    member = int(_line(leader))
+    leader, member = _forked(children)
     member_start = process_start_time(member)
     assert member_start is not None
     assert terminate(WorkerIdentity(pid=member, start_time=member_start, nonce="n"), grace_s=5)

@@ -28,6 +28,8 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from oraculum.core.fsio import FILE_MODE
+
 __all__ = [
     "GroupEnd",
     "Output",
@@ -71,7 +73,7 @@ def spawn_group(
         if isinstance(output, int):
             return output
         if output not in opened:
-            opened[output] = os.open(output, _LOG_FLAGS, 0o600)
+            opened[output] = os.open(output, _LOG_FLAGS, FILE_MODE)
         return opened[output]
 
     try:
