@@ -2,12 +2,12 @@
 
 Every part of oraculum that runs a child apart from itself (a job's worker and its watchdog,
 the managed browser, scheduler payloads, codex_search, pi RPC children, managed processes, the
-`proc` supervisor, a wake-up hook, the browser left open for a sign-in) starts it with
-:func:`spawn_group`: a literal argv (never a shell), its own session and process group (no
-controlling terminal; a terminal's Ctrl-C or hang-up never reaches it), stdin from /dev/null
-unless it is fed, no inherited descriptors but ``pass_fds``, and output to a pipe, /dev/null or
-a private log file. Its own group means one ``killpg`` reaches it and every descendant that
-stayed in the group.
+`proc` supervisor, a wake-up hook, ``notify-send``, the browser left open for a sign-in)
+starts it with :func:`spawn_group`: a literal argv (never a shell), its own session and process
+group (no controlling terminal; a terminal's Ctrl-C or hang-up never reaches it), stdin from
+/dev/null unless it is fed, no inherited descriptors but ``pass_fds``, and output to a pipe,
+/dev/null or a private log file. Its own group means one ``killpg`` reaches it and every
+descendant that stayed in the group.
 
 :func:`end_group` stops such a group. "Gone" means ``killpg(pgid, 0)`` finds no process, or
 only zombies (killed members whose parent has not reaped them yet). A permission failure, a
