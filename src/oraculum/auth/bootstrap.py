@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import os
 import shutil
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Coroutine
@@ -47,6 +46,7 @@ from oraculum.core.config import Config, provider_urls, seed_profile_dir
 from oraculum.core.errors import OracleError
 from oraculum.core.fsio import ensure_private_dir
 from oraculum.core.presets import CHATGPT, normalize_provider
+from oraculum.core.process_group import spawn_group
 from oraculum.jobs.locks import named_lock
 
 AUTH_LOCK_TIMEOUT_S = 600.0
@@ -381,14 +381,7 @@ def open_for_user(staged: Path, options: LaunchOptions, url: str) -> tuple[int, 
     if options.headless:
         argv.append("--headless=new")
     argv.append(url)
-    process = subprocess.Popen(
-        argv,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-        close_fds=True,
-    )
+    process = spawn_group(argv)
     try:
         started = psutil.Process(process.pid).create_time()
     except psutil.Error:

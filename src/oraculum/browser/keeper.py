@@ -18,7 +18,6 @@ import contextlib
 import json
 import os
 import secrets
-import signal
 import subprocess
 import sys
 import time
@@ -33,6 +32,7 @@ from oraculum.core import paths
 from oraculum.core.config import Config
 from oraculum.core.errors import OracleError
 from oraculum.core.fsio import atomic_write_json, ensure_private_dir, os_errors
+from oraculum.core.process_group import end_group, spawn_group
 
 __all__ = [
     "KeeperRecord",
@@ -53,6 +53,7 @@ __all__ = [
 
 START_TIMEOUT_S = 30.0
 STOP_GRACE_S = 10.0
+STOP_VERIFY_S = 5.0
 LOCK_TIMEOUT_S = 60.0
 MARKER_PREFIX = "#oraculum-keeper="
 # Keep a keeper's tabs running while they are behind other windows; a background tab still
@@ -225,35 +226,20 @@ def _spawn(config: Config, headed: bool | None) -> KeeperRecord:
     if headed is None:
         headed = headed_wanted(config.browser.managed.headed, os.environ)
     log_path = ensure_private_dir(paths.state_dir()) / "keeper.log"
-    with (
-        os_errors(log_path),
-        open(os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600), "ab") as log,
-    ):
+    with os_errors(log_path):
         # Its own session: the keeper outlives the command or job that started it.
-        proc = subprocess.Popen(
-            _argv(config, profile, token, headed),
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=log,
-            start_new_session=True,
-            close_fds=True,
-        )
+        proc = spawn_group(_argv(config, profile, token, headed), stdout=log_path, stderr=log_path)
     try:
         port, browser_id = _wait_for_port(proc, profile)
         created = psutil.Process(proc.pid).create_time()
     except BaseException:
-        _kill_group(proc.pid)
+        end_group(proc.pid, lambda: proc.poll() is not None, grace_s=0, verify_s=STOP_VERIFY_S)
         raise
     record = KeeperRecord(
         proc.pid, created, port, browser_id, token, str(profile), headed, time.time()
     )
     atomic_write_json(record_path(), asdict(record))
     return record
-
-
-def _kill_group(pid: int, sig: int = signal.SIGKILL) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, sig)
 
 
 def start_keeper(config: Config, *, headed: bool | None = None) -> tuple[KeeperRecord, bool]:
@@ -277,8 +263,6 @@ def _remove_record() -> None:
 
 def stop_keeper() -> bool:
     """Quit the recorded keeper (only if it is still that very process); True if one ran."""
-    import psutil
-
     from oraculum.jobs.locks import named_lock
 
     with named_lock("keeper", "managed", timeout=LOCK_TIMEOUT_S):
@@ -286,12 +270,13 @@ def stop_keeper() -> bool:
         if record is None:
             return False
         running = keeper_alive(record)
-        if running:
-            _kill_group(record.pid, signal.SIGTERM)  # Chromium's clean quit
-            with contextlib.suppress(psutil.Error):
-                psutil.Process(record.pid).wait(STOP_GRACE_S)
-            if keeper_alive(record):
-                _kill_group(record.pid)
+        if running:  # SIGTERM is Chromium's clean quit
+            end_group(
+                record.pid,
+                lambda: not keeper_alive(record),
+                grace_s=STOP_GRACE_S,
+                verify_s=STOP_VERIFY_S,
+            )
         _remove_record()
         return running
 

@@ -10,19 +10,16 @@ stopped with its whole process group when cancelled (its session ended) or timed
 
 from __future__ import annotations
 
-import contextlib
-import os
 import shutil
-import signal
-import subprocess
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from oraculum.core.errors import OracleError, error_code
+from oraculum.processes.run import run_group
+from oraculum.processes.tail import Tail
 from oraculum.tasks import TaskResult
 
 __all__ = [
@@ -33,7 +30,6 @@ __all__ = [
     "STDOUT_HEAD_BYTES",
     "TIMEOUT_S",
     "SearchRequest",
-    "hurry_group",
     "plan_search",
     "resolve_executable",
     "run_search",
@@ -47,7 +43,6 @@ STDOUT_HEAD_BYTES = 48_000
 STDERR_TAIL_BYTES = 2_000
 MAX_PROMPT_BYTES = 64 * 1024
 _STOP_GRACE_S = 0.5  # the helper gets half a second to stop before SIGKILL (as ompi's does)
-_POLL_S = 0.05
 
 FAILURE_NOTE = (
     "Mention this codex_search failure in your next reply to the user; do not abandon the "
@@ -130,65 +125,6 @@ def resolve_executable() -> str:
     return found
 
 
-class _Capture:
-    """The first ``head`` bytes of one stream (or its last ``tail`` bytes), read to its end so
-    the child never blocks on a full pipe."""
-
-    def __init__(self, stream: IO[bytes], *, head: int = 0, tail: int = 0) -> None:
-        self.data = b""
-        self.total = 0
-        self._head, self._tail = head, tail
-        self.thread = threading.Thread(target=self._pump, args=(stream,), daemon=True)
-        self.thread.start()
-
-    def _pump(self, stream: IO[bytes]) -> None:
-        with stream:
-            while chunk := os.read(stream.fileno(), 65536):
-                self.total += len(chunk)
-                if self._head:
-                    self.data += chunk[: max(0, self._head - len(self.data))]
-                else:
-                    self.data = (self.data + chunk)[-self._tail :]
-
-    def text(self) -> str:
-        return self.data.decode("utf-8", "replace")
-
-    @property
-    def truncated(self) -> bool:
-        return self.total > len(self.data)
-
-
-def _feed(stdin: IO[bytes], data: bytes) -> None:
-    try:
-        with stdin:
-            stdin.write(data)
-    except (BrokenPipeError, OSError):
-        pass  # the helper exited without reading it all; its exit status says why
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    from oraculum.processes.group import end_group
-
-    end_group(process.pid, lambda: process.poll() is not None, grace_s=_STOP_GRACE_S, verify_s=5)
-
-
-def hurry_group(pid: int) -> None:
-    """SIGTERM a helper's process group at once, without waiting: a session's end signals
-    every helper first, so none outlives a server killed moments later."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, signal.SIGTERM)
-
-
-def _wait(process: subprocess.Popen[bytes], cancel: threading.Event, deadline: float) -> str:
-    """How the run ended: "exited", "cancelled" or "timeout"."""
-    while process.poll() is None:
-        if cancel.wait(_POLL_S):
-            return "cancelled"
-        if time.monotonic() >= deadline:
-            return "timeout"
-    return "exited"
-
-
 def run_search(
     request: SearchRequest,
     cancel: threading.Event,
@@ -198,52 +134,41 @@ def run_search(
 ) -> TaskResult:
     """Run the helper to its end (or cancel, or timeout) and describe the outcome."""
     executable = resolve_executable()
-    process = subprocess.Popen(
+    out, err = Tail(STDOUT_HEAD_BYTES, first=True), Tail(STDERR_TAIL_BYTES)
+    run = run_group(
         search_argv(executable, request),
         cwd=request.cwd,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,  # its own group: one signal stops it and what it started
+        stdin=request.prompt.encode("utf-8"),
+        stdout=out,
+        stderr=err,
+        timeout_s=timeout_s,
+        grace_s=_STOP_GRACE_S,
+        cancel=cancel,
+        on_start=on_start,
     )
-    assert process.stdin and process.stdout and process.stderr  # PIPE above
-    if on_start is not None:
-        on_start(process.pid)
-    out = _Capture(process.stdout, head=STDOUT_HEAD_BYTES)
-    err = _Capture(process.stderr, tail=STDERR_TAIL_BYTES)
-    threading.Thread(
-        target=_feed, args=(process.stdin, request.prompt.encode("utf-8")), daemon=True
-    ).start()
-    try:
-        ended = _wait(process, cancel, time.monotonic() + timeout_s)
-    except BaseException:  # Ctrl-C in the CLI: the helper's group must not outlive us
-        _stop(process)
-        raise
-    if ended != "exited":
-        _stop(process)
-    elif cancel.is_set() and process.returncode != 0:
-        ended = "cancelled"  # stopped by a signal of the session's end (see hurry_group)
-    for capture in (out, err):
-        capture.thread.join(5)
-    return describe(request, ended, process.returncode, out, err)
+    ended = run.ended
+    if ended == "exited" and cancel.is_set() and run.returncode != 0:
+        ended = "cancelled"  # the session's end signalled its group (hurry_group)
+    return describe(request, ended, run.returncode, out, err)
 
 
 def describe(
-    request: SearchRequest, ended: str, returncode: int | None, out: _Capture, err: _Capture
+    request: SearchRequest, ended: str, returncode: int | None, out: Tail, err: Tail
 ) -> TaskResult:
     """The run's one result: the bounded answer, or the failure with its stderr tail."""
     title = f"codex_search ({'image' if request.image else request.effort})"
+    answer = out.snapshot(STDOUT_HEAD_BYTES)
     data: dict[str, Any] = {
         "effort": request.effort,
         "image": request.image,
         "exitCode": returncode,
-        "stdoutBytes": out.total,
-        "truncated": out.truncated,
+        "stdoutBytes": answer.total_bytes,
+        "truncated": answer.omitted_bytes > 0,
     }
     if ended == "exited" and returncode == 0:
-        text = out.text()
-        if out.truncated:
-            text += f"\n\n[output cut at {STDOUT_HEAD_BYTES} of {out.total} bytes]"
+        text = answer.text
+        if answer.omitted_bytes:
+            text += f"\n\n[output cut at {STDOUT_HEAD_BYTES} of {answer.total_bytes} bytes]"
         if not request.image:
             text += f"\n\n{RESEARCH_NOTE}"
         return TaskResult(True, title, text, data)
@@ -256,6 +181,6 @@ def describe(
     else:
         code = error_code("codex_search_failed")
         why = f"codex_search exited with status {returncode}."
-    stderr = err.text().strip()
+    stderr = err.snapshot(STDERR_TAIL_BYTES).text.strip()
     text = why + (f"\nstderr (last {STDERR_TAIL_BYTES} bytes):\n{stderr}" if stderr else "")
     return TaskResult(False, title + " failed", f"{text}\n\n{FAILURE_NOTE}", data, code)

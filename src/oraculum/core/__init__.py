@@ -10,6 +10,7 @@ __all__ = [
     "ownenv",
     "paths",
     "presets",
+    "process_group",
     "project",
     "providers",
     "session",

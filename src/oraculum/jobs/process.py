@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from oraculum.core.fsio import ensure_private_dir
 from oraculum.core.ownenv import apply_own_defaults
+from oraculum.core.process_group import end_group, escalate, spawn_group
 from oraculum.jobs.model import WorkerIdentity
 
 if TYPE_CHECKING:
@@ -148,19 +149,9 @@ def spawn_worker(
     apply_own_defaults(env)
     env.update({NONCE_ENV: nonce, **(env_extra or {})})
     ensure_private_dir(log_path.parent)
-    fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
-    try:
-        child = subprocess.Popen(
-            [sys.executable, "-m", module, *argv_tail],
-            stdin=subprocess.DEVNULL,
-            stdout=fd,
-            stderr=fd,
-            start_new_session=True,
-            close_fds=True,
-            env=env,
-        )
-    finally:
-        os.close(fd)
+    child = spawn_group(
+        [sys.executable, "-m", module, *argv_tail], env=env, stdout=log_path, stderr=log_path
+    )
     # We never wait() for the worker; a reaper thread keeps it from lingering as a zombie of
     # this process if this process outlives it.
     _reap_in_background(child)
@@ -179,41 +170,33 @@ def _reap_in_background(child: subprocess.Popen[bytes]) -> None:
 def terminate(identity: WorkerIdentity, *, grace_s: float = 5.0, kill_wait_s: float = 2.0) -> bool:
     """SIGTERM the verified worker's process group, then SIGKILL after ``grace_s``.
 
-    Returns True when the worker is gone (or was already gone), False when it could not be
-    terminated safely — including when its pid now belongs to another process.
+    Returns True when the worker is gone (or was already gone), its group with it, False when
+    it could not be terminated safely — including when its pid now belongs to another process.
     """
     state = liveness(identity)
     if state == Liveness.DEAD:
         return True
     if state == Liveness.MISMATCH:
         return False
-    _signal_group(identity, signal.SIGTERM)
-    if _wait_gone(identity, grace_s):
-        return True
-    if liveness(identity) != Liveness.ALIVE:
-        return liveness(identity) == Liveness.DEAD
-    _signal_group(identity, signal.SIGKILL)
-    return _wait_gone(identity, kill_wait_s)
 
+    def gone() -> bool:
+        return liveness(identity) != Liveness.ALIVE
 
-def _signal_group(identity: WorkerIdentity, sig: signal.Signals) -> None:
-    # The worker leads its own process group, so its browser children get the signal too.
     try:
-        if os.getpgid(identity.pid) == identity.pid:
-            os.killpg(identity.pid, sig)
-        else:
-            os.kill(identity.pid, sig)
+        leads = os.getpgid(identity.pid) == identity.pid
     except ProcessLookupError:
-        pass
+        return True
+    if leads:  # what it started in its group (Playwright's driver) ends with it
+        end = end_group(identity.pid, gone, grace_s=grace_s, verify_s=kill_wait_s)
+    else:  # not started by spawn_worker: only the pid itself is ours to stop
 
+        def send(sig: signal.Signals) -> None:
+            if not gone():  # checked again before each signal: a reused pid is never hit
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(identity.pid, sig)
 
-def _wait_gone(identity: WorkerIdentity, timeout_s: float) -> bool:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if liveness(identity) != Liveness.ALIVE:
-            return True
-        time.sleep(0.05)
-    return liveness(identity) != Liveness.ALIVE
+        end = escalate(send, gone, grace_s=grace_s, verify_s=kill_wait_s)
+    return end.ok
 
 
 def kill_profile_processes(

@@ -3,11 +3,11 @@
 # The modules other layers may import; the rest of the package is internal to it.
 __all__ = [
     "client",
-    "group",
     "journal",
     "limits",
     "lineage",
     "manager",
+    "run",
     "supervisor",
     "tail",
     "wording",

@@ -4,9 +4,7 @@ one JSON line each way; `start` starts the supervisor when the session has none.
 from __future__ import annotations
 
 import json
-import os
 import socket
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -14,6 +12,7 @@ from typing import Any
 
 from oraculum.core.errors import OracleError
 from oraculum.core.fsio import ensure_private_dir
+from oraculum.core.process_group import spawn_group
 from oraculum.processes import limits, supervisor
 
 __all__ = ["SupervisedManager", "request"]
@@ -42,18 +41,11 @@ def _exchange(project_id: str, session_id: str, message: dict[str, Any]) -> dict
 def _spawn(project_id: str, session_id: str) -> None:
     """Start the session's supervisor, detached (its own session, stdin and stdout closed)."""
     log = ensure_private_dir(supervisor.socket_dir()) / "supervisor.log"
-    fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)
-    try:
-        subprocess.Popen(
-            [sys.executable, "-m", "oraculum.processes.supervisor", project_id, session_id],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=fd,
-            start_new_session=True,  # a terminal's Ctrl-C never reaches it
-            close_fds=True,
-        )
-    finally:
-        os.close(fd)
+    # Its own session: a terminal's Ctrl-C never reaches it.
+    spawn_group(
+        [sys.executable, "-m", "oraculum.processes.supervisor", project_id, session_id],
+        stderr=log,
+    )
 
 
 def _error(answer: dict[str, Any]) -> OracleError:

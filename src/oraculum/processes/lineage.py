@@ -24,8 +24,8 @@ import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping
 
+from oraculum.core.process_group import escalate
 from oraculum.jobs.process import process_start_time
-from oraculum.processes.group import wait_until
 
 __all__ = [
     "MARK_ENV",
@@ -132,11 +132,12 @@ def stop_identified(found: Mapping[int, float], *, grace_s: float, verify_s: flo
 
     if not left():
         return []
-    _signal_identified(left(), signal.SIGTERM)
-    if wait_until(lambda: not left(), grace_s):
-        return []
-    _signal_identified(left(), signal.SIGKILL)
-    wait_until(lambda: not left(), verify_s)
+    escalate(
+        lambda sig: _signal_identified(left(), sig),
+        lambda: not left(),
+        grace_s=grace_s,
+        verify_s=verify_s,
+    )
     return sorted(left())
 
 

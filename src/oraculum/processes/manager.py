@@ -24,14 +24,16 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import IO, Any
+from typing import Any
 
+from oraculum.core import process_group
 from oraculum.core.errors import OracleError
+from oraculum.core.process_group import GroupEnd
 from oraculum.jobs.model import iso, utc_now
 from oraculum.jobs.process import process_start_time
-from oraculum.processes import group, limits, lineage
+from oraculum.processes import limits, lineage
 from oraculum.processes.journal import Entry, Journal
-from oraculum.processes.tail import Tail
+from oraculum.processes.tail import Tail, read_into
 
 log = logging.getLogger("oraculum.processes")
 
@@ -112,18 +114,6 @@ def _pgid(pid: int) -> int | None:
         return None
 
 
-def _pump(stream: IO[bytes], tail: Tail) -> None:
-    """Read a pipe until EOF so the child never blocks on a full pipe."""
-    try:
-        while chunk := os.read(stream.fileno(), 65536):
-            tail.append(chunk)
-    except OSError:
-        pass
-    finally:
-        tail.close()
-        stream.close()
-
-
 class ProcessManager:
     """The managed processes of one owner, in this process."""
 
@@ -152,16 +142,12 @@ class ProcessManager:
         record = self._admit(argv, cwd)
         try:
             with lineage.spawning() as own:
-                popen = subprocess.Popen(  # a literal argv, never a shell
+                popen = process_group.spawn_group(
                     argv,
                     cwd=cwd,
                     env=lineage.marked_env(record.mark),
-                    stdin=subprocess.DEVNULL,
                     stdout=subprocess.PIPE,
                     stderr=subprocess.PIPE,
-                    shell=False,
-                    start_new_session=True,  # its own session and group: one killpg reaches it
-                    close_fds=True,
                 )
                 own(popen.pid)
                 self._started(record, popen)
@@ -235,8 +221,8 @@ class ProcessManager:
             record.start_time = started
         self._journal_add(record)
         assert popen.stdout is not None and popen.stderr is not None
-        for stream, tail in ((popen.stdout, record.stdout), (popen.stderr, record.stderr)):
-            threading.Thread(target=_pump, args=(stream, tail), daemon=True).start()
+        read_into(popen.stdout, record.stdout)
+        read_into(popen.stderr, record.stderr)
         threading.Thread(
             target=self._monitor, args=(record,), name=f"oraculum-{record.id}", daemon=True
         ).start()
@@ -248,7 +234,7 @@ class ProcessManager:
         assert popen is not None and record.pid is not None
         for tick in itertools.count():
             if tick % _DESCENDANTS_EVERY == 0:
-                seen = group.descendants(record.pid)
+                seen = process_group.descendants(record.pid)
                 with self._lock:
                     record.known.update(seen)
             try:
@@ -276,11 +262,11 @@ class ProcessManager:
         if record.adopted:
             end, escapees = self._end_adopted(record)
         else:
-            end = group.end_group(
+            end = process_group.end_group(
                 record.pid, record.leader_done.is_set, grace_s=self.grace_s, verify_s=self.verify_s
             )
             # What outlived the group left it: seen earlier, or found by its mark.
-            left = group.escaped(record.known, record.pid)
+            left = process_group.escaped(record.known, record.pid)
             escapees = {pid: record.known[pid] for pid in left} | lineage.marked(record.mark)
         survivors = lineage.stop_identified(escapees, grace_s=self.grace_s, verify_s=self.verify_s)
         with self._lock:
@@ -297,7 +283,7 @@ class ProcessManager:
         if verified and self.journal is not None:
             self.journal.drop(record.id)
 
-    def _end_adopted(self, record: ProcessRecord) -> tuple[group.GroupEnd, dict[int, float]]:
+    def _end_adopted(self, record: ProcessRecord) -> tuple[GroupEnd, dict[int, float]]:
         """Stop an adopted process and its lineage one by one, each by its identity (no group
         signal: its leader may be gone, and a pid alone is never trusted); returns the end and
         the descendants that had left the leader's group."""
@@ -308,8 +294,8 @@ class ProcessManager:
         escapees = {pid: at for pid, at in found.items() if _pgid(pid) not in (record.pid, None)}
         survivors = lineage.stop_identified(found, grace_s=self.grace_s, verify_s=self.verify_s)
         if survivors:
-            return group.GroupEnd(False, True, f"processes {survivors} survived SIGKILL"), {}
-        return group.GroupEnd(True, False), escapees
+            return GroupEnd(False, True, f"processes {survivors} survived SIGKILL"), {}
+        return GroupEnd(True, False), escapees
 
     # Adoption --------------------------------------------------------------------------------
 
@@ -368,7 +354,7 @@ class ProcessManager:
     def stop(self, process_id: str, *, reason: str = "explicit") -> dict:
         """Stop one process (and its group); returns its final record."""
         record = self._get(process_id)
-        seen = group.descendants(record.pid) if record.pid is not None else {}
+        seen = process_group.descendants(record.pid) if record.pid is not None else {}
         with self._lock:
             mine = not record.terminal and not record.cleaning and record.pid is not None
             if mine:
@@ -384,7 +370,7 @@ class ProcessManager:
 
     def _await_end(self, record: ProcessRecord) -> None:
         """Someone else is ending it (the monitor): wait for their verdict, bounded."""
-        group.wait_until(lambda: record.terminal, self.grace_s + self.verify_s + 1.0)
+        process_group.wait_until(lambda: record.terminal, self.grace_s + self.verify_s + 1.0)
 
     def stop_all(self, *, reason: str = "session_shutdown") -> list[dict]:
         """Stop everything and refuse new starts (the owner's session ended)."""

@@ -1,4 +1,8 @@
-"""Bounded output tails: the last bytes of a stream, and UTF-8-safe cuts of them.
+"""Bounded output of a child: the last (or first) bytes of a stream, and UTF-8-safe cuts of them.
+
+The one reader of a child's pipe: :func:`read_into` drains it to its end on a thread of its own
+(so the child never blocks on a full pipe) into a :class:`Tail` that keeps at most its capacity
+however much arrives, counting the rest.
 
 A process writes bytes; a reader wants text. Cutting a byte buffer can split a character, so a
 cut at the start skips the continuation bytes of a character whose lead byte fell off, and a
@@ -8,10 +12,14 @@ never guessed at with replacement characters.
 
 from __future__ import annotations
 
+import os
 import threading
 from dataclasses import dataclass
+from typing import IO
 
-__all__ = ["Tail", "TailSnapshot", "utf8_safe_slice"]
+__all__ = ["Tail", "TailSnapshot", "read_into", "utf8_safe_slice"]
+
+_CHUNK = 65536
 
 
 def _is_continuation(byte: int) -> bool:
@@ -60,15 +68,19 @@ def utf8_safe_slice(data: bytes, *, keep_end: bool = False) -> tuple[bytes, int,
 @dataclass(frozen=True)
 class TailSnapshot:
     text: str
-    omitted_bytes: int  # earlier bytes not shown (dropped from the buffer or cut off by the limit)
+    # bytes not shown (dropped from the buffer or cut off by the limit): the earlier ones, or
+    # with ``first`` the later ones
+    omitted_bytes: int
     total_bytes: int  # every byte the stream produced so far
 
 
 class Tail:
-    """The last ``capacity`` bytes of one stream (thread-safe: a reader thread appends)."""
+    """The last ``capacity`` bytes of one stream, or with ``first`` its first ``capacity``
+    bytes (thread-safe: a reader thread appends)."""
 
-    def __init__(self, capacity: int) -> None:
+    def __init__(self, capacity: int, *, first: bool = False) -> None:
         self.capacity = capacity
+        self.first = first
         self._buffer = bytearray()
         self._total = 0
         self._closed = False
@@ -77,6 +89,9 @@ class Tail:
     def append(self, chunk: bytes) -> None:
         with self._lock:
             self._total += len(chunk)
+            if self.first:
+                self._buffer += chunk[: max(0, self.capacity - len(self._buffer))]
+                return
             self._buffer += chunk
             excess = len(self._buffer) - self.capacity
             if excess > 0:
@@ -92,14 +107,43 @@ class Tail:
             return self._total
 
     def snapshot(self, max_bytes: int) -> TailSnapshot:
-        """At most ``max_bytes`` of the newest output, cut at character boundaries."""
+        """At most ``max_bytes`` of the kept output (the newest, or with ``first`` the
+        earliest), cut at character boundaries."""
         with self._lock:
-            raw = bytes(self._buffer[-max_bytes:]) if max_bytes > 0 else b""
+            if max_bytes <= 0:
+                raw = b""
+            elif self.first:
+                raw = bytes(self._buffer[:max_bytes])
+            else:
+                raw = bytes(self._buffer[-max_bytes:])
             total, closed = self._total, self._closed
-        data, _skipped, held = utf8_safe_slice(raw, keep_end=closed)
+        if self.first:  # an end cut short never completes: its partial character is dropped
+            data, _skipped, _cut = utf8_safe_slice(raw, keep_end=closed and len(raw) == total)
+            held = 0
+        else:
+            data, _skipped, held = utf8_safe_slice(raw, keep_end=closed)
         shown = len(data)
         return TailSnapshot(
             text=data.decode("utf-8", errors="replace"),
             omitted_bytes=total - shown - held,
             total_bytes=total,
         )
+
+
+def _drain(stream: IO[bytes], tail: Tail) -> None:
+    try:
+        while chunk := os.read(stream.fileno(), _CHUNK):
+            tail.append(chunk)
+    except (OSError, ValueError):
+        pass  # the pipe broke or was closed under us: what arrived is kept
+    finally:
+        tail.close()
+        stream.close()
+
+
+def read_into(stream: IO[bytes], tail: Tail) -> threading.Thread:
+    """Read ``stream`` (a child's pipe) to its end into ``tail`` on a daemon thread, then close
+    both; join the returned thread to know everything arrived."""
+    thread = threading.Thread(target=_drain, args=(stream, tail), daemon=True)
+    thread.start()
+    return thread

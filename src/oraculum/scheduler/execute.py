@@ -7,7 +7,6 @@ each. A payload past its timeout gets SIGTERM on its group, then SIGKILL.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import secrets
 import signal
@@ -17,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from oraculum.core.fsio import FILE_MODE, ensure_private_dir
+from oraculum.core.fsio import ensure_private_dir
+from oraculum.core.process_group import end_group, spawn_group
 from oraculum.processes import lineage
 from oraculum.scheduler.validation import Payload
 
@@ -46,6 +46,7 @@ ENV_ALLOWLIST = (
 )
 PREVIEW_BYTES = 4_000
 _KILL_GRACE_S = 5.0
+_VERIFY_S = 2.0
 
 
 @dataclass(frozen=True)
@@ -82,42 +83,20 @@ def preview(path: Path) -> dict[str, Any]:
     return {"preview": text, "truncated": truncated}
 
 
-def _open_output(path: Path) -> int:
-    ensure_private_dir(path.parent)
-    return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, FILE_MODE)
-
-
 def _start(payload: Payload, stdout: Path, stderr: Path, mark: str) -> subprocess.Popen[bytes]:
     """Start the payload in its own group, ``mark`` in its environment (see lineage)."""
-    out, err = _open_output(stdout), _open_output(stderr)
-    try:
-        with lineage.spawning() as own:
-            child = subprocess.Popen(
-                [payload.executable, *payload.args],
-                cwd=payload.cwd,
-                env=lineage.marked_env(mark, payload_env(os.environ)),
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=err,
-                start_new_session=True,
-                close_fds=True,
-            )
-            own(child.pid)
-            return child
-    finally:
-        os.close(out)
-        os.close(err)
-
-
-def _stop_group(child: subprocess.Popen[bytes]) -> None:
-    for sig, wait_s in ((signal.SIGTERM, _KILL_GRACE_S), (signal.SIGKILL, None)):
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(child.pid, sig)
-        try:
-            child.wait(timeout=wait_s)
-            return
-        except subprocess.TimeoutExpired:
-            continue
+    for path in (stdout, stderr):
+        ensure_private_dir(path.parent)
+    with lineage.spawning() as own:
+        child = spawn_group(
+            [payload.executable, *payload.args],
+            cwd=payload.cwd,
+            env=lineage.marked_env(mark, payload_env(os.environ)),
+            stdout=stdout,
+            stderr=stderr,
+        )
+        own(child.pid)
+        return child
 
 
 def _outcome(returncode: int) -> Outcome:
@@ -147,8 +126,11 @@ def run_payload(
     try:
         return _outcome(child.wait(timeout=timeout_s))
     except subprocess.TimeoutExpired:
-        _stop_group(child)
-        lineage.stop_identified(lineage.marked(mark), grace_s=_KILL_GRACE_S, verify_s=2.0)
-        return Outcome("timeout", message=f"still running after {timeout_s:g}s; stopped")
+        end = end_group(
+            child.pid, lambda: child.poll() is not None, grace_s=_KILL_GRACE_S, verify_s=_VERIFY_S
+        )
+        lineage.stop_identified(lineage.marked(mark), grace_s=_KILL_GRACE_S, verify_s=_VERIFY_S)
+        stopped = "stopped" if end.ok else f"not stopped: {end.error}"
+        return Outcome("timeout", message=f"still running after {timeout_s:g}s; {stopped}")
     finally:
         lineage.waited(child.pid)

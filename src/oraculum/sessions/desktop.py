@@ -8,9 +8,9 @@ is needed. Where ``notify-send`` is absent the worker's log says so and nothing 
 from __future__ import annotations
 
 import shutil
-import subprocess
 
 from oraculum.jobs.model import Job, Status
+from oraculum.processes.run import run_helper
 
 __all__ = ["NOTIFY_SEND", "desktop_note", "notify_desktop"]
 
@@ -35,20 +35,5 @@ def notify_desktop(job: Job, *, timeout_s: float = 5.0) -> str | None:
     if program is None:
         return f"{NOTIFY_SEND} is not installed"
     title, body = desktop_note(job)
-    try:
-        done = subprocess.run(
-            [program, "--app-name=oraculum", title, body],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            timeout=timeout_s,
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        return f"{NOTIFY_SEND} timed out after {timeout_s:g} s"
-    except OSError as exc:
-        return f"{NOTIFY_SEND} could not start: {exc.strerror or exc}"
-    if done.returncode != 0:
-        tail = done.stderr.decode("utf-8", "replace").strip()[-200:]
-        return f"{NOTIFY_SEND} exited with {done.returncode}" + (f": {tail}" if tail else "")
-    return None
+    argv = [program, "--app-name=oraculum", title, body]
+    return run_helper(NOTIFY_SEND, argv, stdin=None, timeout_s=timeout_s)[1]

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import logging
 import os
-import subprocess
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from oraculum.processes.run import run_helper
 from oraculum.sessions.wakeup import Wakeup
 
 Sink = Callable[[Wakeup], None]
@@ -41,27 +41,12 @@ def _run_hook(argv: Sequence[str], wakeup: Wakeup, *, timeout_s: float = 10.0) -
         "ORACULUM_WAKEUP_KIND": wakeup.kind,  # "oracle", or a background task's kind
     }
     command = tuple(argv)
-    try:
-        done = subprocess.run(
-            command,
-            input=wakeup.text.encode("utf-8"),
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            env=env,
-            timeout=timeout_s,
-            check=False,
-            shell=False,
-            start_new_session=True,  # a terminal's Ctrl-C must not reach the hook mid-send
-        )
-    except subprocess.TimeoutExpired:
-        return HookResult(command, None, f"hook timed out after {timeout_s:g}s")
-    except OSError as exc:
-        return HookResult(command, None, f"hook could not start: {exc.strerror or exc}")
-    error = None
-    if done.returncode != 0:
-        tail = done.stderr.decode("utf-8", "replace").strip()[-300:]
-        error = f"hook exited with {done.returncode}" + (f": {tail}" if tail else "")
-    return HookResult(command, done.returncode, error)
+    # Its own group (a terminal's Ctrl-C must not reach the hook mid-send), stopped whole when
+    # it overruns.
+    code, error = run_helper(
+        "hook", command, stdin=wakeup.text.encode("utf-8"), env=env, timeout_s=timeout_s
+    )
+    return HookResult(command, code, error)
 
 
 def hook_sink(argv: Sequence[str], *, timeout_s: float = 10.0) -> Sink:

@@ -19,6 +19,8 @@ import threading
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from oraculum.processes.tail import Tail, read_into
+
 __all__ = ["STDERR_TAIL_BYTES", "ChannelClosed", "JsonlChannel", "split_records"]
 
 log = logging.getLogger("oraculum.subagents")
@@ -56,17 +58,14 @@ class JsonlChannel:
         self._pending_lock = threading.Lock()
         self._ids = itertools.count(1)
         self._closed = threading.Event()
-        self._stderr = b""
-        self._threads = [
-            threading.Thread(target=self._read, args=(process.stdout,), daemon=True),
-            threading.Thread(target=self._read_stderr, args=(process.stderr,), daemon=True),
-        ]
-        for thread in self._threads:
-            thread.start()
+        self._stderr = Tail(STDERR_TAIL_BYTES)
+        reader = threading.Thread(target=self._read, args=(process.stdout,), daemon=True)
+        reader.start()
+        self._threads = [reader, read_into(process.stderr, self._stderr)]
 
     @property
     def stderr_tail(self) -> str:
-        return self._stderr.decode("utf-8", "replace")
+        return self._stderr.snapshot(STDERR_TAIL_BYTES).text
 
     def request(self, command: dict[str, Any], timeout_s: float) -> dict[str, Any]:
         """Send ``command`` with a fresh id; its response, or ChannelClosed/TimeoutError."""
@@ -147,10 +146,3 @@ class JsonlChannel:
         for pending in waiting:
             pending.done.set()  # their response stays None: ChannelClosed
         self.events.put(None)
-
-    def _read_stderr(self, stream: IO[bytes]) -> None:
-        try:
-            while chunk := os.read(stream.fileno(), 65536):
-                self._stderr = (self._stderr + chunk)[-STDERR_TAIL_BYTES:]
-        except OSError:
-            pass

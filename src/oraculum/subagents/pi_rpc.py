@@ -12,17 +12,16 @@ a ``prompt`` response means accepted; ``agent_settled`` (``aborted``) ends the r
 
 from __future__ import annotations
 
-import contextlib
 import os
 import queue
 import shutil
-import signal
 import subprocess
 import time
 from pathlib import Path
 from typing import Any
 
 from oraculum.core.errors import OracleError
+from oraculum.core.process_group import end_group, hurry_group, spawn_group
 from oraculum.subagents.backend import CancelFlag, TurnOutcome, TurnStatus
 from oraculum.subagents.jsonl import ChannelClosed, JsonlChannel
 from oraculum.subagents.spec import LaunchSpec, Routing
@@ -98,13 +97,13 @@ class PiRpcBackend:
             self.resolve(), spec, routing, session_ref, skills if skills.is_dir() else None
         )
         try:
-            process = subprocess.Popen(
+            # Its own group: one group signal reaches pi and its tools' children.
+            process = spawn_group(
                 argv,
                 cwd=spec.cwd,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                start_new_session=True,  # one group signal reaches pi and its tools' children
             )
         except OSError as exc:
             raise _unavailable(f"pi could not be started: {exc}") from None
@@ -207,8 +206,7 @@ class PiChild:
     def hurry(self) -> None:
         # Both are pi's orderly shutdown (docs/rpc.md "Shutdown"); together they are safe.
         self.channel.close_input()
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.process.pid, signal.SIGTERM)
+        hurry_group(self.process.pid)
 
     def _abort_quietly(self) -> None:
         if self.process.poll() is not None:
@@ -222,8 +220,6 @@ class PiChild:
         if self._closed:
             return
         self._closed = True
-        from oraculum.processes.group import end_group
-
         self.channel.close_input()  # pi's orderly shutdown
         try:
             self.process.wait(EXIT_GRACE_S)

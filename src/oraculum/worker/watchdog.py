@@ -22,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import os
 import select
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -30,6 +29,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from oraculum.core.process_group import spawn_group
 from oraculum.jobs.ids import JOB_DIR_PREFIX, validate_job_id
 
 if TYPE_CHECKING:
@@ -50,18 +50,15 @@ def start_watchdog(job_dir: Path, log_path: Path, interval_s: float) -> int | No
     """
     read_end, write_end = os.pipe()
     try:
-        with open(log_path, "ab", buffering=0) as log:
-            subprocess.Popen(
-                [
-                    *(sys.executable, "-m", "oraculum.worker", "watch"),
-                    *(str(job_dir), str(read_end), str(round(interval_s * 1000))),
-                ],
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=log,
-                pass_fds=(read_end,),
-                start_new_session=True,  # a signal to the worker's group never reaches it
-            )
+        spawn_group(  # its own group: a signal to the worker's group never reaches it
+            [
+                *(sys.executable, "-m", "oraculum.worker", "watch"),
+                *(str(job_dir), str(read_end), str(round(interval_s * 1000))),
+            ],
+            stdout=log_path,
+            stderr=log_path,
+            pass_fds=(read_end,),
+        )
     except OSError:
         os.close(write_end)
         return None

@@ -122,7 +122,7 @@ async def codex_search(
 def shutdown(state: OracleMcp) -> None:
     """The session's server stops: abort its searches (not durable; each posts its notice).
     Every helper is signalled before any wait: a host may kill this server seconds later."""
-    from oraculum.codex.search import hurry_group
+    from oraculum.core.process_group import hurry_group
 
     owner = Owner(state.project_id, state.session_id)
     for task_id in BACKGROUND.running(owner):
