@@ -110,6 +110,11 @@ class LiveProbe(Protocol):
         what the page shows."""
         ...
 
+    def plan_refusal(self, selection: dict[str, Any]) -> OracleError | None:
+        """After :meth:`entries`: the refusal a job of ``selection`` (its JSON form) would
+        meet because the page showed the account's plan lacks its model; None otherwise."""
+        ...
+
 
 @dataclass(frozen=True)
 class RecollectHooks:

@@ -31,6 +31,7 @@ from oraculum.core.config import Config, load_config, provider_urls, seed_profil
 from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.fsio import DIR_MODE
 from oraculum.core.paths import data_dir, jobs_dir, state_dir
+from oraculum.core.presets import resolve_selection
 from oraculum.core.providers import CHATGPT, REGISTRY, ProviderSpec, load_named, provider_spec
 from oraculum.core.surface import Surface, for_surface
 from oraculum.jobs.admission import Capacity, capacity, lease_is_live
@@ -220,6 +221,13 @@ def vocabulary_check(entries: list[Any]) -> Check:
         "version.",
         "provider_ui_drift",
     )
+
+
+def plan_check(preset: str, refusal: OracleError | None) -> Check:
+    """Issue 38 §7: the configured preset against what the picker showed locked."""
+    if refusal is None:
+        return Check("preset plan", OK, f"The model picker does not show {preset} locked.")
+    return Check("preset plan", WARN, refusal.message, refusal.suggested_next_step, refusal.code)
 
 
 _MARKS = {OK: "ok  ", WARN: "warn", FAIL: "FAIL"}
@@ -464,6 +472,7 @@ async def _page_checks(
             if live:  # a failed identity probe is reported beside the live probe's findings
                 step, live_part = "live page", {"url": chat_url, "entries": []}
                 checks.extend(await _live(page, config, probe, live_part))
+                checks.extend(_plan_checks(config, spec, probe))
     except Exception as exc:
         checks.append(failed(step, classify_browser_error(exc)))
     return checks, live_part
@@ -483,6 +492,14 @@ async def _live(
     entries = await probe.entries()
     live_part["entries"] = [e.to_json() for e in entries]
     return [ready, vocabulary_check(entries)]
+
+
+def _plan_checks(config: Config, spec: ProviderSpec, probe: LiveProbe) -> list[Check]:
+    """The configured default preset, when the live page said which models the plan lacks."""
+    selection = resolve_selection(spec.name, None, config)
+    if selection.preset is None:
+        return []
+    return [plan_check(selection.preset, probe.plan_refusal(selection.to_json_dict()))]
 
 
 # --live when a check above already failed: the page was not opened.

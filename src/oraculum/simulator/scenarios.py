@@ -16,6 +16,8 @@ from typing import Any
 PROVIDERS = ("chatgpt", "grok")
 SHELLS = ("classic", "redesign")
 PICKERS = ("legacy", "chips", "intelligence", "power")
+# Issue 38 §7: the signed-in account's plan; the page locks what it lacks (docs/simulator.md).
+PLANS = ("free", "plus", "pro")
 ANSWERS = ("default", "markdown", "files", "files_only", "tricky", "echo", "receipt")
 MESSAGE_ID_MODES = ("both", "selection", "none")
 EFFORTS = ("light", "standard", "extended", "heavy")
@@ -153,6 +155,8 @@ class Scenario:
     # Issue 37 §4: a silent pause in the middle of the answer.
     pause_ms: int = 0
     pause_at_chars: int = 200
+    # Issue 38 §7: the account's plan (the Power slider locks the stops it lacks).
+    plan: str = "pro"
 
     def has(self, flag: str) -> bool:
         return flag in self.flags
@@ -217,6 +221,7 @@ KNOBS: dict[str, tuple[str, tuple[str, ...] | None, str]] = {
     "obstacle_delay_ms": ("int", None, "obstacle_at=ready: how long after load it shows"),
     "pause_ms": ("int", None, "mid-answer hold: the text so far, no stop control, no indicator"),
     "pause_at_chars": ("int", None, "pause_ms: answer characters streamed before the pause"),
+    "plan": ("choice", PLANS, "the account's plan: the Power slider locks the stops it lacks"),
 }
 
 # Query keys that are part of a chat URL but not knobs (ignored, never an error).
