@@ -22,7 +22,7 @@ COMMAND = "oraculum"
 
 
 def readme_server_entries() -> list[dict]:
-    section = README.read_text().split("## Use from an MCP client", 1)[1].split("\n## ", 1)[0]
+    section = README.read_text().split("## 4. Wire it into your agent", 1)[1].split("\n## ", 1)[0]
     blocks = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", section, flags=re.S)]
     # The `mcpServers` shape (Cursor, pi); opencode's own shape is tested in tests/hosts.
     entries = [b["mcpServers"]["oraculum"] for b in blocks if "mcpServers" in b]
@@ -55,7 +55,7 @@ async def test_readme_json_entry_works(project: Path) -> None:
 
 
 def test_readme_names_every_client() -> None:
-    section = README.read_text().split("## Use from an MCP client", 1)[1]
+    section = README.read_text().split("## 4. Wire it into your agent", 1)[1]
     for client in ("Claude Code", "Codex", "Cursor", "pi-mcp-adapter"):
         assert client in section
     assert "claude mcp add oraculum -- oraculum mcp" in section
