@@ -90,3 +90,22 @@ def test_doctor_live_warns_when_the_plan_lacks_the_configured_preset(
         assert "pro_extended" in plan["detail"] and "ChatGPT Pro" in plan["detail"]
     else:
         assert plan["status"] == "ok", plan
+
+
+def test_preflight_live_warns_naming_the_preset_and_the_plan(
+    seeded, sim, project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / "pyproject.toml").write_text("")
+    monkeypatch.chdir(project)
+    write_global_config(simulator_config(sim, plan="plus"))  # the default preset: pro_extended
+    sent = len(sim.state.user_messages())
+    code = main(["--json", "preflight", "--live", "--session", "s1"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0 and report["ready"] is True, report  # a warning, not a blocker
+    (warning,) = report["warnings"]
+    assert warning["check"] == "preset plan" and warning["code"] == "model_not_in_plan"
+    assert "pro_extended" in warning["detail"] and "ChatGPT Pro" in warning["detail"]
+    assert len(sim.state.user_messages()) == sent
+    # Without --live, preflight never opens the page: no warning.
+    assert main(["--json", "preflight", "--session", "s1"]) == 0
+    assert "warnings" not in json.loads(capsys.readouterr().out)

@@ -502,6 +502,17 @@ def _plan_checks(config: Config, spec: ProviderSpec, probe: LiveProbe) -> list[C
     return [plan_check(selection.preset, probe.plan_refusal(selection.to_json_dict()))]
 
 
+def live_warnings(config: Config, provider: str, seed: Path) -> list[Check]:
+    """`preflight --live`: what the live page says a ready submit would still meet (a preset
+    the plan lacks, drift, a stale session), as the checks of doctor's look at it that are
+    not ok."""
+    spec = provider_spec(provider)
+    if spec.live_probe is None:
+        return [_no_live_probe(spec)]
+    checks, _ = asyncio.run(_page_checks(config, spec, seed, True))
+    return [check for check in checks if check.status != OK]
+
+
 # --live when a check above already failed: the page was not opened.
 NOT_PROBED = Check(
     "live page",
