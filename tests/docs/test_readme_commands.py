@@ -43,7 +43,7 @@ RUN = frozenset(
         "oraculum simulator serve",
         f"oraculum simulator use {README_URL}",
         "export ORACULUM_SESSION=first-job",
-        "oraculum preflight",
+        "oraculum preflight --live",
         f"oraculum submit -p '{PROMPT}' src --wait",
         "oraculum read",
         "oraculum submit -p hello --provider test --session demo --wait",
@@ -304,6 +304,8 @@ async def test_the_readme_real_use_path_on_a_clean_machine(walk: Walk) -> None:
     answered = walk.ran[f"oraculum submit -p '{PROMPT}' src --wait"].stdout
     assert "src/app.py" in answered and "complete" in answered, answered
     assert "src/app.py" in walk.ran["oraculum read"].stdout
+    ready = walk.ran["oraculum preflight --live"].stdout
+    assert "preflight: ready" in ready and "warning" not in ready, ready
     assert "oraculum simulator use --off" in walk.ran[f"oraculum simulator use {README_URL}"].stdout
     assert "src/app.py" in await _oracle_job_through_mcp(walk)
     for command in commands[len(before_agents) :]:
