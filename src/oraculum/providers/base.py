@@ -110,9 +110,16 @@ class LiveProbe(Protocol):
         what the page shows."""
         ...
 
+
+@runtime_checkable
+class PlanProbe(Protocol):
+    """A `LiveProbe` that also reads which models the account's plan lacks (ChatGPT's picker
+    shows them locked behind an upgrade; issue 38 §7). Optional: a probe without it makes no
+    such claim."""
+
     def plan_refusal(self, selection: dict[str, Any]) -> OracleError | None:
-        """After :meth:`entries`: the refusal a job of ``selection`` (its JSON form) would
-        meet because the page showed the account's plan lacks its model; None otherwise."""
+        """After `entries()`: the refusal a job of ``selection`` (its JSON form) would meet
+        because the page showed the account's plan lacks its model; None otherwise."""
         ...
 
 

@@ -39,7 +39,7 @@ from oraculum.jobs.leases import CONVERSATION, RUNTIME, Lease, list_leases
 from oraculum.jobs.leftovers import orphan_profiles, stray_reserves
 from oraculum.jobs.process import kill_profile_processes
 from oraculum.jobs.store import JobStore
-from oraculum.providers.base import LiveProbe
+from oraculum.providers.base import LiveProbe, PlanProbe
 from oraculum.providers.browser_job import clone_seed_under_auth_lock
 from oraculum.service.common import TEST_PROVIDER, check_seed_profile, project_root
 from oraculum.service.selfcheck import launch_blank
@@ -497,7 +497,7 @@ async def _live(
 def _plan_checks(config: Config, spec: ProviderSpec, probe: LiveProbe) -> list[Check]:
     """The configured default preset, when the live page said which models the plan lacks."""
     selection = resolve_selection(spec.name, None, config)
-    if selection.preset is None:
+    if selection.preset is None or not isinstance(probe, PlanProbe):
         return []
     return [plan_check(selection.preset, probe.plan_refusal(selection.to_json_dict()))]
 
