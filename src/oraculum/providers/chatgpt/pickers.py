@@ -628,10 +628,10 @@ class Configurator(PickerSession):
         """A model the account's plan lacks is refused before the picker is touched: a locked
         entry never takes, and stepping at it would only look like drift."""
         locked = await plans.locked_entries(self.chat)
-        target = plans.locked_target(wanted.family, wanted.effort, locked)
-        if target is not None:
+        refused = plans.refusal(wanted.family, wanted.effort, preset or wanted.family, locked)
+        if refused is not None:
             await self.close_picker(self.page.get_by_role("menu"))
-            raise plans.not_in_plan(preset or wanted.family, target, locked)
+            raise refused
 
     async def _generation(self) -> str | None:
         """Which picker generation the opener opened (None: nothing recognisable yet)."""

@@ -25,16 +25,19 @@ async def locked_entries(chat: ChatGPTPage) -> list[str]:
     return [name for name in names if name]
 
 
-def locked_target(family: str, effort: str | None, locked: Sequence[str]) -> str | None:
-    """The wanted model's picker label when the picker shows it locked (pure)."""
+def refusal(
+    family: str, effort: str | None, preset: str, locked: Sequence[str]
+) -> OracleError | None:
+    """The refusal of a job for ``preset`` (its model ``family``/``effort``) when the picker
+    showed that model among the ``locked`` entries; None when it is not locked (pure)."""
     target = vocab.power_stop_for(family, effort)
     labels = {target, vocab.FAMILY_LABELS[family]}
     if any(names_label(name, label) for name in locked for label in labels):
-        return target
+        return _not_in_plan(preset, target, locked)
     return None
 
 
-def not_in_plan(preset: str, target: str, locked: Sequence[str]) -> OracleError:
+def _not_in_plan(preset: str, target: str, locked: Sequence[str]) -> OracleError:
     plan = vocab.PLAN_FOR_STOP.get(target, vocab.HIGHER_PLAN)
     return OracleError(
         ErrorCode.MODEL_NOT_IN_PLAN,

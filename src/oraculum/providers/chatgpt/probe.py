@@ -473,7 +473,5 @@ class ChatGPTLiveProbe:
         locked = self.run.locked
         if locked is None or selection.get("tool"):
             return None
-        target = plans.locked_target(selection["modelFamily"], selection.get("effort"), locked)
-        if target is None:
-            return None
-        return plans.not_in_plan(str(selection.get("preset")), target, locked)
+        preset = str(selection.get("preset"))
+        return plans.refusal(selection["modelFamily"], selection.get("effort"), preset, locked)
