@@ -23,7 +23,7 @@ from .scripted_model import MODEL_ID
 
 README = Path(__file__).parents[2] / "README.md"
 PLACEHOLDER = "oraculum"  # the README's command, on PATH; the tests put this venv's in its place
-SECTION = "## Use from an MCP client"
+SECTION = "## 4. Wire it into your agent"
 
 
 def readme_host_section(label: str) -> str:

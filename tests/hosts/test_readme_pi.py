@@ -26,7 +26,7 @@ PLACEHOLDER = "oraculum"  # on PATH; pi_host puts this checkout's path in its pl
 
 
 def pi_section() -> str:
-    section = README.read_text().split("## Use from an MCP client", 1)[1].split("\n## ", 1)[0]
+    section = README.read_text().split("## 4. Wire it into your agent", 1)[1].split("\n## ", 1)[0]
     return section.split("**pi** ", 1)[1].split("**pi-mcp-adapter**", 1)[0]
 
 

@@ -3,9 +3,7 @@ server that answers a dry run."""
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import sys
 from pathlib import Path
 
@@ -13,21 +11,12 @@ import pytest
 from mcp.client.stdio import StdioServerParameters
 
 from mcp import Client
+from readme_snippets import AGENT_SECTION, README, readme_server_entries
 
 pytestmark = pytest.mark.slow
 
-README = Path(__file__).parents[2] / "README.md"
 # The README starts `oraculum` from PATH (a pipx / uv tool install puts it there).
 COMMAND = "oraculum"
-
-
-def readme_server_entries() -> list[dict]:
-    section = README.read_text().split("## Use from an MCP client", 1)[1].split("\n## ", 1)[0]
-    blocks = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", section, flags=re.S)]
-    # The `mcpServers` shape (Cursor, pi); opencode's own shape is tested in tests/hosts.
-    entries = [b["mcpServers"]["oraculum"] for b in blocks if "mcpServers" in b]
-    assert len(entries) >= 2, "the README lost its JSON client set-ups"
-    return entries
 
 
 async def test_readme_json_entry_works(project: Path) -> None:
@@ -55,7 +44,7 @@ async def test_readme_json_entry_works(project: Path) -> None:
 
 
 def test_readme_names_every_client() -> None:
-    section = README.read_text().split("## Use from an MCP client", 1)[1]
+    section = README.read_text().split(AGENT_SECTION, 1)[1]
     for client in ("Claude Code", "Codex", "Cursor", "pi-mcp-adapter"):
         assert client in section
     assert "claude mcp add oraculum -- oraculum mcp" in section

@@ -529,6 +529,13 @@ class ErrorCode(StrEnum):
         _FINAL,
         "several picker entries match the wanted model's name once their prefixes are dropped",
     )
+    # Issue 38 §7: the page shows the preset's model locked behind an upgrade.
+    MODEL_NOT_IN_PLAN = (
+        "model_not_in_plan",
+        _FAILED,
+        _FINAL,
+        "the signed-in account's plan lacks the preset's model (the picker offers an upgrade)",
+    )
     MODEL_PICKER_NOT_FOUND = (
         "model_picker_not_found",
         _FAILED,

@@ -111,6 +111,18 @@ class LiveProbe(Protocol):
         ...
 
 
+@runtime_checkable
+class PlanProbe(Protocol):
+    """A `LiveProbe` that also reads which models the account's plan lacks (ChatGPT's picker
+    shows them locked behind an upgrade; issue 38 §7). Optional: a probe without it makes no
+    such claim."""
+
+    def plan_refusal(self, selection: dict[str, Any]) -> OracleError | None:
+        """After `entries()`: the refusal a job of ``selection`` (its JSON form) would meet
+        because the page showed the account's plan lacks its model; None otherwise."""
+        ...
+
+
 @dataclass(frozen=True)
 class RecollectHooks:
     reopen: Callable[[], Awaitable[None]]

@@ -31,6 +31,7 @@ from oraculum.core.config import Config, load_config, provider_urls, seed_profil
 from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.fsio import DIR_MODE
 from oraculum.core.paths import data_dir, jobs_dir, state_dir
+from oraculum.core.presets import resolve_selection
 from oraculum.core.providers import CHATGPT, REGISTRY, ProviderSpec, load_named, provider_spec
 from oraculum.core.surface import Surface, for_surface
 from oraculum.jobs.admission import Capacity, capacity, lease_is_live
@@ -38,7 +39,7 @@ from oraculum.jobs.leases import CONVERSATION, RUNTIME, Lease, list_leases
 from oraculum.jobs.leftovers import orphan_profiles, stray_reserves
 from oraculum.jobs.process import kill_profile_processes
 from oraculum.jobs.store import JobStore
-from oraculum.providers.base import LiveProbe
+from oraculum.providers.base import LiveProbe, PlanProbe
 from oraculum.providers.browser_job import clone_seed_under_auth_lock
 from oraculum.service.common import TEST_PROVIDER, check_seed_profile, project_root
 from oraculum.service.selfcheck import launch_blank
@@ -220,6 +221,13 @@ def vocabulary_check(entries: list[Any]) -> Check:
         "version.",
         "provider_ui_drift",
     )
+
+
+def plan_check(preset: str, refusal: OracleError | None) -> Check:
+    """Issue 38 §7: the configured preset against what the picker showed locked."""
+    if refusal is None:
+        return Check("preset plan", OK, f"The model picker does not show {preset} locked.")
+    return Check("preset plan", WARN, refusal.message, refusal.suggested_next_step, refusal.code)
 
 
 _MARKS = {OK: "ok  ", WARN: "warn", FAIL: "FAIL"}
@@ -464,6 +472,7 @@ async def _page_checks(
             if live:  # a failed identity probe is reported beside the live probe's findings
                 step, live_part = "live page", {"url": chat_url, "entries": []}
                 checks.extend(await _live(page, config, probe, live_part))
+                checks.extend(_plan_checks(config, spec, probe))
     except Exception as exc:
         checks.append(failed(step, classify_browser_error(exc)))
     return checks, live_part
@@ -483,6 +492,25 @@ async def _live(
     entries = await probe.entries()
     live_part["entries"] = [e.to_json() for e in entries]
     return [ready, vocabulary_check(entries)]
+
+
+def _plan_checks(config: Config, spec: ProviderSpec, probe: LiveProbe) -> list[Check]:
+    """The configured default preset, when the live page said which models the plan lacks."""
+    selection = resolve_selection(spec.name, None, config)
+    if selection.preset is None or not isinstance(probe, PlanProbe):
+        return []
+    return [plan_check(selection.preset, probe.plan_refusal(selection.to_json_dict()))]
+
+
+def live_warnings(config: Config, provider: str, seed: Path) -> list[Check]:
+    """`preflight --live`: what the live page says a ready submit would still meet (a preset
+    the plan lacks, drift, a stale session), as the checks of doctor's look at it that are
+    not ok."""
+    spec = provider_spec(provider)
+    if spec.live_probe is None:
+        return [_no_live_probe(spec)]
+    checks, _ = asyncio.run(_page_checks(config, spec, seed, True))
+    return [check for check in checks if check.status != OK]
 
 
 # --live when a check above already failed: the page was not opened.

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from oraculum.auth.seed_check import seed_session_problem
 from oraculum.core.config import Config, provider_urls
@@ -23,6 +23,9 @@ from oraculum.service.common import (
     project_root,
 )
 from oraculum.service.submit import check_follow_up
+
+if TYPE_CHECKING:
+    from oraculum.service.doctor import Check
 
 _SEED_CODES = frozenset(
     {
@@ -65,6 +68,8 @@ class PreflightReport:
     follow_up_job_id: str | None = None
     jobs_dir: str | None = None
     error: OracleError | None = None
+    # `--live` only: what the live page says a submit would still meet (doctor's checks).
+    warnings: tuple[Check, ...] = ()
 
     @property
     def ready(self) -> bool:
@@ -109,6 +114,8 @@ class PreflightReport:
             "jobsDir": self.jobs_dir,
         }
         shown.update({key: value for key, value in optional.items() if value is not None})
+        if self.warnings:
+            shown["warnings"] = [w.to_json() for w in self.warnings]
         if self.error is not None:
             shown["error"] = self.error.to_dict()
         shown["message"] = self.message
@@ -124,6 +131,8 @@ class PreflightReport:
         )
         if self.follow_up_job_id:
             text += f" Follow-up of job {self.follow_up_job_id}."
+        for warning in self.warnings:
+            text += f"\nWarning ({warning.check}): {warning.detail}"
         return text
 
     def blocker(self) -> OracleError | None:
@@ -150,14 +159,25 @@ def preflight(
     provider: str | None = None,
     follow_up_job: str | None = None,
     store: JobStore | None = None,
+    live: bool = False,
 ) -> PreflightReport:
-    """Check, in order, what a submission needs; the report stops at the first blocker."""
+    """Check, in order, what a submission needs; the report stops at the first blocker. With
+    ``live``, a ready report also opens the provider's page on a throwaway clone of the seed
+    (as `doctor --live` does) and carries what it found as warnings: a preset the account's
+    plan lacks, where the picker shows it locked (issue 38 §7)."""
     store = store or JobStore()
     report = PreflightReport(project_root(cwd))
     try:
-        return _check(report, store, session, provider, follow_up_job)
+        report = _check(report, store, session, provider, follow_up_job)
     except _Blocked as blocked:
         return blocked.report
+    seed = report.auth.seed_profile_dir
+    if not live or report.provider in (None, TEST_PROVIDER) or seed is None:
+        return report  # the test provider has no page; attached browsers have no seed
+    from oraculum.service.doctor import live_warnings
+
+    config = project_config(report.project_root)
+    return replace(report, warnings=tuple(live_warnings(config, str(report.provider), Path(seed))))
 
 
 class _Blocked(Exception):

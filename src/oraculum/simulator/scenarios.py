@@ -18,6 +18,8 @@ from oraculum.simulator.locales import LOCALES
 PROVIDERS = ("chatgpt", "grok", "gemini")
 SHELLS = ("classic", "redesign")
 PICKERS = ("legacy", "chips", "intelligence", "power")
+# Issue 38 §7: the signed-in account's plan; the page locks what it lacks (docs/simulator.md).
+PLANS = ("free", "plus", "pro")
 ANSWERS = ("default", "markdown", "files", "files_only", "tricky", "echo", "receipt")
 MESSAGE_ID_MODES = ("both", "selection", "none")
 EFFORTS = ("light", "standard", "extended", "heavy")
@@ -168,6 +170,8 @@ class Scenario:
     pause_at_chars: int = 200
     # Issue 42 §2: the page's UI language (its html lang and every label the driver reads).
     locale: str = "en"
+    # Issue 38 §7: the account's plan (the Power slider locks the stops it lacks).
+    plan: str = "pro"
 
     def has(self, flag: str) -> bool:
         return flag in self.flags
@@ -233,6 +237,7 @@ KNOBS: dict[str, tuple[str, tuple[str, ...] | None, str]] = {
     "pause_ms": ("int", None, "mid-answer hold: the text so far, no stop control, no indicator"),
     "pause_at_chars": ("int", None, "pause_ms: answer characters streamed before the pause"),
     "locale": ("choice", LOCALES, "UI language: html lang and labels (en, de, fr, es, ja, zh-cn)"),
+    "plan": ("choice", PLANS, "the account's plan: the Power slider locks the stops it lacks"),
 }
 
 # Query keys that are part of a chat URL but not knobs (ignored, never an error).

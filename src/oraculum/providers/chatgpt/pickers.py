@@ -19,6 +19,7 @@ from typing import TypeVar
 from playwright.async_api import Locator, Page
 
 from oraculum.core.errors import ErrorCode, OracleError
+from oraculum.providers.chatgpt import plans
 from oraculum.providers.chatgpt import vocabulary as vocab
 from oraculum.providers.chatgpt.labels import ambiguous, base_name, match_label
 from oraculum.providers.chatgpt.labels import names_label as tier_matches
@@ -600,11 +601,12 @@ class Configurator(PickerSession):
     """Opens the composer's model picker, finds which generation opened, and hands over to
     that generation's strategy."""
 
-    async def configure(self, wanted: Wanted) -> ObservedSelection:
+    async def configure(self, wanted: Wanted, preset: str | None = None) -> ObservedSelection:
         await self.dismiss_modals()
         opener = await self.opener()
         await self.chat.guarded_click(opener, PICKER_WANTED)
         generation = await self.until(self._generation)
+        await self._refuse_locked(wanted, preset)
         if generation == "power":
             power_menu = self.page.get_by_role("menu", name=exact_any(vocab.POWER_MENUS))
             return await PowerPicker(self.chat, self.log).configure(power_menu, wanted)
@@ -618,6 +620,15 @@ class Configurator(PickerSession):
             return await ChipsPicker(self.chat, self.log).configure(wanted)
         await self.close_picker(self.page.get_by_role("menu"))
         raise _fail("Could not open model configuration UI.")
+
+    async def _refuse_locked(self, wanted: Wanted, preset: str | None) -> None:
+        """A model the account's plan lacks is refused before the picker is touched: a locked
+        entry never takes, and stepping at it would only look like drift."""
+        locked = await plans.locked_entries(self.chat)
+        refused = plans.refusal(wanted.family, wanted.effort, preset or wanted.family, locked)
+        if refused is not None:
+            await self.close_picker(self.page.get_by_role("menu"))
+            raise refused
 
     async def _generation(self) -> str | None:
         """Which picker generation the opener opened (None: nothing recognisable yet)."""

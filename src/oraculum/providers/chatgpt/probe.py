@@ -26,6 +26,7 @@ from oraculum.core.config import Config
 from oraculum.core.errors import OracleError
 from oraculum.providers import upload
 from oraculum.providers.base import ProbeEntry
+from oraculum.providers.chatgpt import plans
 from oraculum.providers.chatgpt import vocabulary as vocab
 from oraculum.providers.chatgpt.composer import UPLOAD_ROUTE
 from oraculum.providers.chatgpt.labels import base_name, unprefixed
@@ -159,6 +160,7 @@ class Probe:
         self.reported = 0  # the obstacle layer's dismissals already in an entry
         # The labels read on the page: entry -> (name, the concepts it may spell).
         self.seen: dict[str, tuple[str, tuple[str, ...]]] = {}
+        self.locked: list[str] | None = None  # the picker's entries behind an upgrade, once read
 
     def add(self, entry: str, expected: str, found: str, ok: bool) -> None:
         self.entries.append(ProbeEntry(entry, expected, found, ok))
@@ -282,6 +284,7 @@ class Probe:
                 self.add("picker generation", EXPECT_GENERATION, found, False)
                 return
             self.add("picker generation", EXPECT_GENERATION, generation, True)
+            self.locked = await plans.locked_entries(self.chat)
             opened = container
             await self.guarded(
                 "effort control", EXPECT_EFFORT[generation], lambda: self.effort(generation, opened)
@@ -467,9 +470,8 @@ class Probe:
             await self.chat.clear_composer()
 
 
-async def probe(chat: ChatGPTPage) -> list[ProbeEntry]:
+async def probe(run: Probe) -> list[ProbeEntry]:
     """Every entry, in the order a job meets them. Never raises for what the page shows."""
-    run = Probe(chat)
     await run.guarded("composer", EXPECT_COMPOSER, run.composer)
     await run.guarded("add files", EXPECT_ADD, run.attach)
     await run.guarded("model picker", EXPECT_OPENER, run.picker)
@@ -484,6 +486,7 @@ class ChatGPTLiveProbe:
 
     def __init__(self, page: Page) -> None:
         self.chat = ChatGPTPage(page)
+        self.run = Probe(self.chat)
 
     async def identity(self) -> tuple[int, str | None]:
         return await self.chat.identity()
@@ -501,4 +504,13 @@ class ChatGPTLiveProbe:
         )
 
     async def entries(self) -> list[ProbeEntry]:
-        return await probe(self.chat)
+        return await probe(self.run)
+
+    def plan_refusal(self, selection: dict[str, Any]) -> OracleError | None:
+        """What a job of ``selection`` would be refused with because the picker showed its
+        model locked (None: not locked, a tool rather than a model, or the picker unread)."""
+        locked = self.run.locked
+        if locked is None or selection.get("tool"):
+            return None
+        preset = str(selection.get("preset"))
+        return plans.refusal(selection["modelFamily"], selection.get("effort"), preset, locked)

@@ -134,8 +134,9 @@ class ChatGPTProvider(BrowserProvider):
         if research:
             await composer.fill_prompt(chat, ctx.prompt)
             return await deep_research.choose_tool(chat, ctx.prompt, ctx.log)
+        selection = ctx.job.selection.to_json_dict()
         observed = await Configurator(chat, ctx.log).configure(
-            Wanted.from_selection(ctx.job.selection.to_json_dict())
+            Wanted.from_selection(selection), selection.get("preset")
         )
         return observed.to_json_dict()
 

@@ -211,6 +211,15 @@ COMPACT_TIERS = {
     "Pro Extended": ("pro", "extended"),
 }
 
+# Plans (issue 38 §7, inferred: docs/simulator.md): an entry the account's plan lacks stays in
+# the open picker with an upgrade control beside its name, and choosing it does not take.
+UPGRADE_LABEL = re.compile(r"^\s*Upgrade\b", re.I)
+PICKER_SCOPE_SELECTOR = '[role="menu"], [role="dialog"]'
+LOCKED_ROW_SELECTOR = '[role="menuitem"], [role="menuitemradio"], [role="radio"], [role="option"]'
+# The plan a locked stop needs (anything else locked: "a higher ChatGPT plan").
+PLAN_FOR_STOP = {"High": "ChatGPT Plus", "Extra High": "ChatGPT Plus", "Pro": "ChatGPT Pro"}
+HIGHER_PLAN = "a higher ChatGPT plan"
+
 
 # The names a closed pill or a family row shows, in every language.
 TIER_NAMES = tuple(LOCALES.terms(COMPACT_TIERS))

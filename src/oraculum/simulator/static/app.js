@@ -670,6 +670,17 @@
     Pro: { family: "pro" },
   };
   const EFFORT_LABELS = { light: "Light", standard: "Standard", extended: "Extended", heavy: "Heavy" };
+  // plan (issue 38 §7, inferred): stops the account's plan lacks stay on the slider, but a step
+  // onto one does not take; the menu lists each with an "Upgrade" button beside its name.
+  const PLAN_LOCKS = { free: ["High", "Extra High", "Pro"], plus: ["Pro"], pro: [] };
+  const LOCKED = new Set(PLAN_LOCKS[SC.plan] || []);
+  function lockedRows() {
+    return STOPS.filter((stop) => LOCKED.has(stop)).map((stop) =>
+      h("div", { role: "menuitem", tabindex: -1, class: "menu-row plan-locked", "aria-disabled": "true", "data-plan-locked": "" },
+        h("span", {}, versioned(stop)),
+        h("button", { type: "button", class: "upgrade", onclick: () => pageEvent("upgrade_clicked", { stop }) }, "Upgrade")),
+    );
+  }
   const title = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
   function stopIndex(sel) {
@@ -943,7 +954,7 @@
       );
       const step = (delta) => {
         const index = Math.max(0, Math.min(STOPS.length - 1, stopIndex(selection) + delta));
-        if (index === stopIndex(selection)) return;
+        if (index === stopIndex(selection) || LOCKED.has(STOPS[index])) return;
         setSelection(selectionForStop(index, selection));
         // Stepping down to Instant closes the whole picker (observed live, facts §1.4d).
         if (index === 0) closePopover();
@@ -958,6 +969,7 @@
       });
       const menu = h("div", { role: "menu", class: "popover power-menu", "aria-label": t("Thinking effort") });
       const choose = (change) => { closePopover(); setSelection(change); };
+      const locks = lockedRows();
       menuRender = () => {
         const index = stopIndex(selection);
         status.textContent = `${t(STOPS[index])}, ${index + 1} ${t("of")} ${STOPS.length}.`;
@@ -977,7 +989,7 @@
             ),
           );
         } else {
-          rows.push(status, power, hint);
+          rows.push(status, power, hint, ...locks);
           if (selection.family === "pro") {
             rows.push(
               h("div", { role: "group", class: "menu-group", "aria-label": "Pro effort" },
