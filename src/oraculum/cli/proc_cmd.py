@@ -49,10 +49,10 @@ def _call(session: str | None, message: dict[str, Any], *, start: bool = False) 
 
 
 def _no_supervisor(process_id: str) -> Any:
-    from oraculum.core.errors import OracleError
+    from oraculum.core.errors import ErrorCode, OracleError
 
     raise OracleError(
-        "process_not_found",
+        ErrorCode.PROCESS_NOT_FOUND,
         f"No managed process {process_id} in this session (it runs none).",
         suggested_next_step="List them with `oraculum proc list`.",
     )

@@ -48,9 +48,11 @@ def timing_from_options(
 def _payload(command: tuple[str, ...], cwd: str | None) -> dict[str, Any] | None:
     if not command:
         if cwd is not None:
-            from oraculum.core.errors import OracleError
+            from oraculum.core.errors import ErrorCode, OracleError
 
-            raise OracleError("schedule_payload_invalid", "--cwd needs a command after `--`.")
+            raise OracleError(
+                ErrorCode.SCHEDULE_PAYLOAD_INVALID, "--cwd needs a command after `--`."
+            )
         return None
     return {"executable": command[0], "args": list(command[1:]), "cwd": cwd}
 

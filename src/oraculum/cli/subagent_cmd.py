@@ -17,10 +17,12 @@ from oraculum.cli.output import emit
 
 
 def _fail_unless_ok(result: dict[str, Any], code: str | None, text: str) -> None:
-    from oraculum.core.errors import OracleError
+    from oraculum.core.errors import OracleError, error_code
 
     if code is not None:
-        raise OracleError(code, text, details={k: v for k, v in result.items() if k != "text"})
+        raise OracleError(
+            error_code(code), text, details={k: v for k, v in result.items() if k != "text"}
+        )
 
 
 @click.command(

@@ -15,7 +15,7 @@ from collections.abc import Coroutine
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.fetch.addresses import PUBLIC_ONLY, AddressPolicy, parse_host_literal
 from oraculum.fetch.page import Snapshot, bounded, judge, page_markdown
 from oraculum.fetch.proxy import Denial, Resolver, system_resolver
@@ -49,7 +49,7 @@ def check_url(url: str, policy: AddressPolicy = PUBLIC_ONLY) -> str:
         raise _invalid(url, "the URL has no host")
     if address is not None and (reason := policy.reason(address)) is not None:
         raise OracleError(
-            "fetch_address_blocked",
+            ErrorCode.FETCH_ADDRESS_BLOCKED,
             f"{parts.hostname} is {reason}: browser_fetch reaches public addresses only.",
             rejected_value=url,
         )
@@ -57,7 +57,7 @@ def check_url(url: str, policy: AddressPolicy = PUBLIC_ONLY) -> str:
     if (reason := policy.port_reason(port)) is not None:
         denial = Denial(parts.hostname, port, (), reason)
         raise OracleError(
-            "fetch_address_blocked",
+            ErrorCode.FETCH_ADDRESS_BLOCKED,
             f"{parts.hostname}: {reason}.",
             rejected_value=url,
             details={"finalUrl": url, "blocked": [denial.to_dict()]},
@@ -86,7 +86,7 @@ def outcome(rendered: Rendered) -> dict[str, Any]:
     details: dict[str, Any] = {"finalUrl": rendered.final_url, "blocked": blocked}
     if rendered.main_denial is not None:
         raise OracleError(
-            "fetch_address_blocked",
+            ErrorCode.FETCH_ADDRESS_BLOCKED,
             f"{rendered.final_url} was refused: {rendered.main_denial.reason}. browser_fetch "
             "reaches public addresses only.",
             rejected_value=rendered.requested_url,
@@ -94,14 +94,14 @@ def outcome(rendered: Rendered) -> dict[str, Any]:
         )
     if rendered.main_failure is not None:
         raise OracleError(
-            "fetch_failed",
+            ErrorCode.FETCH_FAILED,
             f"The page could not be loaded: {rendered.main_failure.reason}.",
             suggested_next_step="Check the address; retry later if the site is down.",
             details=details,
         )
     snapshot = rendered.snapshot
     if snapshot is None:
-        code = "fetch_timeout" if rendered.timed_out else "fetch_failed"
+        code = ErrorCode.FETCH_TIMEOUT if rendered.timed_out else ErrorCode.FETCH_FAILED
         raise OracleError(code, f"The page could not be loaded: {rendered.error}", details=details)
     verdict = judge(snapshot, rendered.status, rendered.final_url)
     if not verdict.ok:
@@ -123,14 +123,16 @@ def _verdict_error(
 ) -> OracleError:
     details = {**details, "status": rendered.status, "title": snapshot.title, "kind": kind}
     if kind == "http_error":
-        return OracleError("fetch_http_error", f"The site answered {reason}.", details=details)
+        return OracleError(
+            ErrorCode.FETCH_HTTP_ERROR, f"The site answered {reason}.", details=details
+        )
     if kind == "unreadable":
         return OracleError(
-            "fetch_unreadable", f"The page is unreadable: {reason}.", details=details
+            ErrorCode.FETCH_UNREADABLE, f"The page is unreadable: {reason}.", details=details
         )
     what = {"login": "a sign-in", "captcha": "a CAPTCHA"}.get(kind, "an anti-bot check")
     return OracleError(
-        "fetch_page_blocked",
+        ErrorCode.FETCH_PAGE_BLOCKED,
         f"The page asks for {what} ({reason}); browser_fetch does not bypass it.",
         suggested_next_step="Use another source, or ask the user to open the page.",
         details=details,
@@ -169,9 +171,11 @@ async def _supervised(
         await asyncio.wait({task}, timeout=0.1)
         stop = None
         if cancel is not None and cancel.is_set():
-            stop = OracleError("fetch_cancelled", "The fetch was cancelled.")
+            stop = OracleError(ErrorCode.FETCH_CANCELLED, "The fetch was cancelled.")
         elif loop.time() >= deadline and not task.done():
-            stop = OracleError("fetch_timeout", f"The fetch did not finish within {timeout_s:g} s.")
+            stop = OracleError(
+                ErrorCode.FETCH_TIMEOUT, f"The fetch did not finish within {timeout_s:g} s."
+            )
         if stop is not None and not task.done():
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
@@ -191,7 +195,7 @@ def _unique(denials: list[Denial]) -> list[Denial]:
 
 def _invalid(url: str, message: str) -> OracleError:
     return OracleError(
-        "fetch_url_invalid",
+        ErrorCode.FETCH_URL_INVALID,
         f"Cannot fetch {url[:200]!r}: {message}.",
         rejected_value=url[:200],
     )

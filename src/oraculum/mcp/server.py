@@ -35,6 +35,7 @@ from pydantic import Field
 
 from oraculum.core.config import load_config
 from oraculum.core.crashlog import surface_error
+from oraculum.core.errors import ErrorCode
 from oraculum.core.project import find_project_root, project_id
 from oraculum.core.session import SESSION_ENV, validate_session_id
 from oraculum.jobs.ids import is_council_ref
@@ -529,9 +530,10 @@ def _resource_error(exc: Exception, uri: str) -> MCPError:
     object in `data.error`; never a traceback on stderr."""
     error = surface_error(exc, surface=f"mcp resource {uri}")
     shown = render.error_outcome(error)
-    code = {"job_not_found": RESOURCE_NOT_FOUND, "internal_error": INTERNAL_ERROR}.get(
-        error.code, INVALID_PARAMS
-    )
+    code = {
+        ErrorCode.JOB_NOT_FOUND: RESOURCE_NOT_FOUND,
+        ErrorCode.INTERNAL_ERROR: INTERNAL_ERROR,
+    }.get(error.code, INVALID_PARAMS)
     return MCPError(code=code, message=shown.text, data=shown.data)
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import IO, Any
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.jobs.model import iso, utc_now
 from oraculum.jobs.process import process_start_time
 from oraculum.processes import group, limits, lineage
@@ -100,7 +100,7 @@ def refuse_windows(system: str = os.name) -> None:
     Windows."""
     if system == "nt":
         raise OracleError(
-            "process_unsupported",
+            ErrorCode.PROCESS_UNSUPPORTED,
             "Managed processes need Unix process groups; they are refused on Windows.",
         )
 
@@ -168,7 +168,7 @@ class ProcessManager:
         except OSError as exc:
             self._start_failed(record, exc)
             raise OracleError(
-                "process_start_failed",
+                ErrorCode.PROCESS_START_FAILED,
                 f"Could not start {executable}: {exc.strerror or exc}.",
                 details={"process": record.to_json()},
                 suggested_next_step=limits.shell_hint(executable),
@@ -197,11 +197,13 @@ class ProcessManager:
     def _admit(self, argv: list[str], cwd: str | None) -> ProcessRecord:
         with self._lock:
             if self._closed:
-                raise OracleError("process_unsupported", "This session's processes were stopped.")
+                raise OracleError(
+                    ErrorCode.PROCESS_UNSUPPORTED, "This session's processes were stopped."
+                )
             active = [r for r in self._records.values() if not r.terminal]
             if len(active) >= limits.MAX_ACTIVE:
                 raise OracleError(
-                    "process_limit",
+                    ErrorCode.PROCESS_LIMIT,
                     f"{len(active)} managed processes already run (at most {limits.MAX_ACTIVE}).",
                     details={"active": len(active), "limit": limits.MAX_ACTIVE},
                     suggested_next_step="Stop one with managed_process_stop, then start again.",
@@ -409,7 +411,7 @@ class ProcessManager:
             record = self._records.get(process_id) if isinstance(process_id, str) else None
         if record is None:
             raise OracleError(
-                "process_not_found",
+                ErrorCode.PROCESS_NOT_FOUND,
                 f"No managed process {process_id!s:.40} in this session.",
                 suggested_next_step="List them with managed_process_list.",
             )

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from oraculum.core.errors import OracleError, error_code
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.subagents.backend import AgentBackend, AgentChild, TurnOutcome, TurnStatus
 from oraculum.subagents.spec import MAX_CHILDREN, LaunchSpec, Routing, check_id, check_prompt
 from oraculum.tasks import BackgroundTasks, Owner, TaskResult
@@ -90,8 +90,8 @@ class Conversation:
 
 
 _ERROR_OF = {
-    TurnStatus.FAILED: error_code("subagent_failed"),
-    TurnStatus.INTERRUPTED: error_code("subagent_interrupted"),
+    TurnStatus.FAILED: ErrorCode.SUBAGENT_FAILED,
+    TurnStatus.INTERRUPTED: ErrorCode.SUBAGENT_INTERRUPTED,
 }
 
 
@@ -115,7 +115,7 @@ def turn_result(conversation: Conversation, outcome: TurnOutcome) -> TaskResult:
 
 def _not_found(subagent_id: str) -> OracleError:
     return OracleError(
-        "subagent_not_found",
+        ErrorCode.SUBAGENT_NOT_FOUND,
         f"This session has no subagent {subagent_id}.",
         rejected_value=subagent_id,
         suggested_next_step="See subagent_list for this session's subagents.",
@@ -152,7 +152,7 @@ class SubagentRegistry:
         path = Path(session_ref)
         if not path.is_absolute() or not path.is_file() or path.suffix != ".jsonl":
             raise OracleError(
-                "invalid_argument",
+                ErrorCode.INVALID_ARGUMENT,
                 "A saved subagent session is an existing absolute .jsonl file.",
                 rejected_value=session_ref[:200],
             )
@@ -169,13 +169,13 @@ class SubagentRegistry:
             conversation = self._get(owner, subagent_id)
             if conversation.active:
                 raise OracleError(
-                    "subagent_busy",
+                    ErrorCode.SUBAGENT_BUSY,
                     f"{conversation.label()} has an active turn.",
                     suggested_next_step="Steer or interrupt it, or wait for its result.",
                 )
             if conversation.session_ref is None:
                 raise OracleError(
-                    "subagent_failed", f"{conversation.label()} never saved a session."
+                    ErrorCode.SUBAGENT_FAILED, f"{conversation.label()} never saved a session."
                 )
             self._admit(owner)
             conversation.state, conversation.cancel = "starting", threading.Event()
@@ -222,7 +222,7 @@ class SubagentRegistry:
         active = sum(1 for c in self._conversations.get(owner, {}).values() if c.active)
         if active >= self.limit:
             raise OracleError(
-                "background_limit",
+                ErrorCode.BACKGROUND_LIMIT,
                 f"This session already runs {active} subagent turns (at most {self.limit}).",
                 details={"kind": "subagent", "limit": self.limit, "running": active},
                 suggested_next_step="Wait for a pong, or interrupt a subagent, then retry.",
@@ -308,14 +308,14 @@ class SubagentRegistry:
             with self._lock:
                 conversation = self._get(owner, subagent_id)
                 settled = conversation.state != "running"
-            if exc.code == "subagent_failed" and settled:
+            if exc.code == ErrorCode.SUBAGENT_FAILED and settled:
                 raise _idle(conversation) from None
             raise
 
 
 def _idle(conversation: Conversation) -> OracleError:
     return OracleError(
-        "subagent_idle",
+        ErrorCode.SUBAGENT_IDLE,
         f"{conversation.label()} has no active turn.",
         suggested_next_step="Use subagent_continue to give it a new turn.",
     )

@@ -58,7 +58,7 @@ def _failure(title: str, error: BaseException) -> TaskResult:
 
 
 def _cancelled(title: str) -> TaskResult:
-    return TaskResult(False, title, "The task was cancelled.", {}, error_code("task_cancelled"))
+    return TaskResult(False, title, "The task was cancelled.", {}, ErrorCode.TASK_CANCELLED)
 
 
 class BackgroundTasks:
@@ -86,7 +86,7 @@ class BackgroundTasks:
             count = sum(1 for t in self._running.values() if t.owner == owner)
             if count >= self.limit:
                 raise OracleError(
-                    "background_limit",
+                    ErrorCode.BACKGROUND_LIMIT,
                     f"This session already runs {count} background {self.kind} task(s) "
                     f"(at most {self.limit} at once).",
                     details={"kind": self.kind, "limit": self.limit, "running": count},

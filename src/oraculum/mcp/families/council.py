@@ -71,7 +71,7 @@ def _brief(result: Any) -> dict[str, Any]:
 
 def council_outcome(ref: str, action: CouncilAction, *, timeout_s: float = 50.0) -> Outcome:
     """A council shown for oracle_status / oracle_read / oracle_wait / oracle_cancel."""
-    from oraculum.core.errors import OracleError
+    from oraculum.core.errors import ErrorCode, OracleError
     from oraculum.service import council as service
 
     if action == "cancel":
@@ -82,7 +82,7 @@ def council_outcome(ref: str, action: CouncilAction, *, timeout_s: float = 50.0)
         try:
             result = service.wait_council(ref, timeout_s=timeout_s, poll_s=0.5)
         except OracleError as error:
-            if error.code != "wait_timeout":
+            if error.code != ErrorCode.WAIT_TIMEOUT:
                 raise
             result = service.council_result(ref)
     else:

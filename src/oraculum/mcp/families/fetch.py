@@ -19,7 +19,7 @@ from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
 from pydantic import Field, with_config
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.mcp.render import Outcome, outcome
 from oraculum.mcp.schemas import UNTITLED, _Common, arg, hints
 from oraculum.mcp.server import OracleMcp, run_operation
@@ -73,7 +73,7 @@ class FetchSlots:
             held = self._held.get(owner, 0)
             if held >= self.limit:
                 raise OracleError(
-                    "fetch_busy",
+                    ErrorCode.FETCH_BUSY,
                     f"This session already runs {held} fetches (at most {self.limit} at once).",
                     suggested_next_step="Wait for one to finish, then retry.",
                     details={"limit": self.limit, "running": held},

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.providers import upload
 from oraculum.providers.grok import vocabulary as vocab
 from oraculum.providers.grok.page import GrokPage
@@ -40,7 +40,7 @@ UPLOAD_ROUTE = upload.UploadRoute(
 
 def _rate_limit_error(context: str, evidence: str) -> OracleError:
     return OracleError(
-        "provider_rate_limited",
+        ErrorCode.PROVIDER_RATE_LIMITED,
         f"Grok is showing a rate-limit message while {context}: {evidence}",
         retryable=True,
         suggested_next_step="Wait a while before submitting again.",
@@ -49,7 +49,7 @@ def _rate_limit_error(context: str, evidence: str) -> OracleError:
 
 def _upload_failed(evidence: str) -> OracleError:
     return OracleError(
-        "upload_failed",
+        ErrorCode.UPLOAD_FAILED,
         f"Upload error detected: {evidence}",
         retryable=True,
         suggested_next_step="Retry; if it persists, narrow the archive.",
@@ -70,10 +70,12 @@ async def attach_archive(
 ) -> None:
     """Attach ``archive``; confirmed once the composer names it on two consecutive polls."""
     if not archive.exists():
-        raise OracleError("archive_missing", f"Archive missing: {archive}")
+        raise OracleError(ErrorCode.ARCHIVE_MISSING, f"Archive missing: {archive}")
     attach = grok.attach_button()
     if not await grok.present(attach, vocab.ATTACH_LABEL):
-        raise OracleError("composer_not_found", f'Could not find Grok\'s "{vocab.ATTACH_LABEL}"')
+        raise OracleError(
+            ErrorCode.COMPOSER_NOT_FOUND, f'Could not find Grok\'s "{vocab.ATTACH_LABEL}"'
+        )
     await grok.guarded_click(attach.first, vocab.ATTACH_LABEL)
     await asyncio.sleep(MENU_SETTLE_S)
     route = await upload.choose_file(grok, UPLOAD_ROUTE, archive)
@@ -97,7 +99,7 @@ async def attach_archive(
             return
         await asyncio.sleep(POLL_S)
     raise OracleError(
-        "upload_not_confirmed",
+        ErrorCode.UPLOAD_NOT_CONFIRMED,
         f"The upload of {archive.name} was not confirmed within {timeout_s:.0f}s: the composer "
         "does not show it.",
         retryable=True,
@@ -117,13 +119,13 @@ async def fill_prompt(grok: GrokPage, prompt: str) -> None:
         await asyncio.sleep(POLL_S)
     if not result["ok"]:
         raise OracleError(
-            "composer_not_ready",
+            ErrorCode.COMPOSER_NOT_READY,
             f"The Grok composer never became editable ({result['reason']}); nothing was sent.",
             retryable=True,
         )
     if squash(result["text"]) != squash(prompt):
         raise OracleError(
-            "composer_not_ready",
+            ErrorCode.COMPOSER_NOT_READY,
             "The Grok composer does not hold the prompt after typing it; nothing was sent.",
             retryable=True,
         )
@@ -145,14 +147,18 @@ async def wait_send_ready(grok: GrokPage, *, timeout_s: float) -> None:
             raise _rate_limit_error("waiting to send", limited)
         await asyncio.sleep(POLL_S)
     raise OracleError(
-        "send_not_ready", "Timed out waiting for Grok's Submit to become enabled", retryable=True
+        ErrorCode.SEND_NOT_READY,
+        "Timed out waiting for Grok's Submit to become enabled",
+        retryable=True,
     )
 
 
 async def click_send(grok: GrokPage) -> None:
     submit = grok.submit_button()
     if not await grok.present(submit, vocab.SUBMIT_LABEL):
-        raise OracleError("send_not_found", "Grok's Submit button disappeared before the click.")
+        raise OracleError(
+            ErrorCode.SEND_NOT_FOUND, "Grok's Submit button disappeared before the click."
+        )
     await grok.guarded_click(submit.first, vocab.SUBMIT_LABEL)
 
 
@@ -167,7 +173,7 @@ async def wait_accepted(grok: GrokPage, before: SendBaseline, *, timeout_s: floa
             raise _rate_limit_error("sending", limited)
         await asyncio.sleep(POLL_S)
     raise OracleError(
-        "send_not_accepted",
+        ErrorCode.SEND_NOT_ACCEPTED,
         "Grok did not accept the message after Submit was clicked. The prompt may or may not "
         "have reached Grok: resubmitting could send it twice — check the conversation first.",
         suggested_next_step="Open Grok and look for the message before resubmitting.",
