@@ -1,8 +1,9 @@
 """``fetch(url)``: the one browser_fetch operation the CLI and the MCP tool call.
 
 It refuses a bad URL before any browser starts, renders the page (:mod:`oraculum.fetch.render`)
-within a total time budget and a cancel event, and turns what it saw into either a result dict
-(title, final URL, status, bounded Markdown, the resources the proxy refused) or an
+within a total time budget and a cancel event, and turns what it saw into either a
+:class:`FetchResult` (title, final URL, status, bounded Markdown, the resources the proxy
+refused) or an
 :class:`OracleError` that says why the page cannot be read — including sign-in, CAPTCHA and
 anti-bot pages, which are reported, never worked around.
 """
@@ -12,22 +13,63 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Coroutine
+from dataclasses import dataclass
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from oraculum.core.errors import ErrorCode, OracleError
+from oraculum.core.surface import Surface
 from oraculum.fetch.addresses import PUBLIC_ONLY, AddressPolicy, parse_host_literal
 from oraculum.fetch.page import Snapshot, bounded, judge, page_markdown
 from oraculum.fetch.proxy import Denial, Resolver, system_resolver
 from oraculum.fetch.render import Rendered, render
 from oraculum.fetch.urls import has_credentials, url_port
 
-__all__ = ["MAX_URL_CHARS", "TOTAL_TIMEOUT_S", "check_url", "fetch", "fetch_markdown"]
+__all__ = ["MAX_URL_CHARS", "TOTAL_TIMEOUT_S", "FetchResult", "check_url", "fetch"]
 
 TOTAL_TIMEOUT_S = 40.0  # launch, navigation (20 s), settle (2 s), reading, closing
 MAX_URL_CHARS = 8_192
 MAX_REPORTED_DENIALS = 50
 _T = TypeVar("_T")
+
+
+@dataclass(frozen=True)
+class FetchResult:
+    """A page read: what the site answered and the page as bounded Markdown."""
+
+    url: str
+    final_url: str
+    status: int | None
+    title: str
+    markdown: str
+    truncated: bool
+    blocked: list[dict[str, Any]]  # the non-public destinations refused, each once
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "url": self.url,
+            "finalUrl": self.final_url,
+            "status": self.status,
+            "title": self.title,
+            "markdown": self.markdown,
+            "truncated": self.truncated,
+            "blocked": self.blocked,
+        }
+
+    def text(self, surface: Surface) -> str:
+        """One Markdown document: title, final URL, status, then the page (either surface)."""
+        head = [
+            f"# {self.title or '(untitled)'}",
+            "",
+            f"URL: {self.final_url}",
+            f"Status: {self.status}",
+        ]
+        if self.blocked:
+            hosts = ", ".join(sorted({f"{d['host']}:{d['port']}" for d in self.blocked}))
+            head.append(f"Blocked (non-public): {hosts}")
+        if self.truncated:
+            head.append("Truncated: yes (the page is longer than the fetch returns)")
+        return "\n".join([*head, "", self.markdown]).rstrip() + "\n"
 
 
 def check_url(url: str, policy: AddressPolicy = PUBLIC_ONLY) -> str:
@@ -72,15 +114,15 @@ def fetch(
     resolver: Resolver = system_resolver,
     cancel: threading.Event | None = None,
     timeout_s: float = TOTAL_TIMEOUT_S,
-) -> dict[str, Any]:
-    """Render ``url`` and return ``{url, finalUrl, status, title, markdown, truncated,
-    blocked}``; raises :class:`OracleError` (``fetch_*``) when the page cannot be read."""
+) -> FetchResult:
+    """Render ``url`` and read it; raises :class:`OracleError` (``fetch_*``) when the page
+    cannot be read."""
     checked = check_url(url, policy)
     rendered = _run(render(checked, policy=policy, resolver=resolver), cancel, timeout_s)
     return outcome(rendered)
 
 
-def outcome(rendered: Rendered) -> dict[str, Any]:
+def outcome(rendered: Rendered) -> FetchResult:
     """The result of a render, or the error that says why it has none (pure)."""
     blocked = [d.to_dict() for d in _unique(rendered.denials)][:MAX_REPORTED_DENIALS]
     details: dict[str, Any] = {"finalUrl": rendered.final_url, "blocked": blocked}
@@ -107,15 +149,15 @@ def outcome(rendered: Rendered) -> dict[str, Any]:
     if not verdict.ok:
         raise _verdict_error(verdict.kind, verdict.reason, rendered, snapshot, details)
     markdown, truncated = bounded(page_markdown(snapshot))
-    return {
-        "url": rendered.requested_url,
-        "finalUrl": rendered.final_url,
-        "status": rendered.status,
-        "title": snapshot.title,
-        "markdown": markdown,
-        "truncated": truncated,
-        "blocked": blocked,
-    }
+    return FetchResult(
+        rendered.requested_url,
+        rendered.final_url,
+        rendered.status,
+        snapshot.title,
+        markdown,
+        truncated,
+        blocked,
+    )
 
 
 def _verdict_error(
@@ -137,22 +179,6 @@ def _verdict_error(
         suggested_next_step="Use another source, or ask the user to open the page.",
         details=details,
     )
-
-
-def fetch_markdown(result: dict[str, Any]) -> str:
-    """A fetch result as one Markdown document: title, final URL, status, then the page."""
-    head = [
-        f"# {result['title'] or '(untitled)'}",
-        "",
-        f"URL: {result['finalUrl']}",
-        f"Status: {result['status']}",
-    ]
-    if result["blocked"]:
-        hosts = ", ".join(sorted({f"{d['host']}:{d['port']}" for d in result["blocked"]}))
-        head.append(f"Blocked (non-public): {hosts}")
-    if result["truncated"]:
-        head.append("Truncated: yes (the page is longer than the fetch returns)")
-    return "\n".join([*head, "", result["markdown"]]).rstrip() + "\n"
 
 
 def _run(work: Coroutine[Any, Any, _T], cancel: threading.Event | None, timeout_s: float) -> _T:
