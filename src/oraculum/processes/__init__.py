@@ -8,7 +8,7 @@ __all__ = [
     "limits",
     "lineage",
     "manager",
+    "results",
     "supervisor",
     "tail",
-    "wording",
 ]

@@ -24,6 +24,7 @@ from typing import Any
 
 from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.subagents.backend import AgentBackend, AgentChild, TurnOutcome, TurnStatus
+from oraculum.subagents.results import SubagentList, SubagentSignal, SubagentTurn
 from oraculum.subagents.spec import MAX_CHILDREN, LaunchSpec, Routing, check_id, check_prompt
 from oraculum.tasks import BackgroundTasks, Owner, TaskResult
 
@@ -138,7 +139,7 @@ class SubagentRegistry:
 
     def start(
         self, owner: Owner, prompt: str, spec: LaunchSpec, routing: Routing, *, wait: bool
-    ) -> dict[str, Any]:
+    ) -> SubagentTurn:
         check_prompt(prompt)
         self.backend.resolve()  # a missing CLI is refused before anything is counted
         with self._lock:
@@ -163,7 +164,7 @@ class SubagentRegistry:
 
     def continue_(
         self, owner: Owner, subagent_id: str, prompt: str, routing: Routing, *, wait: bool
-    ) -> dict[str, Any]:
+    ) -> SubagentTurn:
         check_prompt(prompt)
         with self._lock:
             conversation = self._get(owner, subagent_id)
@@ -181,21 +182,21 @@ class SubagentRegistry:
             conversation.state, conversation.cancel = "starting", threading.Event()
         return self._turn(conversation, prompt, routing, wait=wait)
 
-    def steer(self, owner: Owner, subagent_id: str, message: str) -> dict[str, Any]:
+    def steer(self, owner: Owner, subagent_id: str, message: str) -> SubagentSignal:
         check_prompt(message, "steering message")
         with self._settled_is_idle(owner, subagent_id):
             self._active_child(owner, subagent_id).steer(message)
-        return {"id": subagent_id, "steered": True}
+        return SubagentSignal(subagent_id, "steered")
 
-    def interrupt(self, owner: Owner, subagent_id: str) -> dict[str, Any]:
+    def interrupt(self, owner: Owner, subagent_id: str) -> SubagentSignal:
         with self._settled_is_idle(owner, subagent_id):
             # The turn's waiter sees it settle aborted: one interruption result.
             self._active_child(owner, subagent_id).abort()
-        return {"id": subagent_id, "interrupted": True}
+        return SubagentSignal(subagent_id, "interrupted")
 
-    def list(self, owner: Owner) -> list[dict[str, Any]]:
+    def list(self, owner: Owner) -> SubagentList:
         with self._lock:
-            return [c.to_json() for c in self._conversations.get(owner, {}).values()]
+            return SubagentList([c.to_json() for c in self._conversations.get(owner, {}).values()])
 
     def shutdown_owner(self, owner: Owner) -> None:
         """The session ended: interrupt its active turns, stop their children."""
@@ -230,7 +231,7 @@ class SubagentRegistry:
 
     def _turn(
         self, conversation: Conversation, prompt: str, routing: Routing, *, wait: bool
-    ) -> dict[str, Any]:
+    ) -> SubagentTurn:
         conversation.routing = routing
         try:
             child = self._launch(conversation, prompt, routing)
@@ -240,10 +241,8 @@ class SubagentRegistry:
             raise
         if wait:
             outcome = self._finish(conversation, child, conversation.cancel)
-            return {
-                **conversation.to_json(),
-                "result": _result_json(turn_result(conversation, outcome)),
-            }
+            done = _result_json(turn_result(conversation, outcome))
+            return SubagentTurn(conversation.to_json(), result=done)
         title = f"{conversation.label()}: {prompt.strip().splitlines()[0]}"[:300]
         try:
             task_id = self.tasks.start(
@@ -254,7 +253,7 @@ class SubagentRegistry:
         except BaseException:
             self._finish(conversation, child, _SET)
             raise
-        return {**conversation.to_json(), "taskId": task_id}
+        return SubagentTurn(conversation.to_json(), task_id=task_id)
 
     def _launch(self, conversation: Conversation, prompt: str, routing: Routing) -> AgentChild:
         child = self.backend.launch(conversation.spec, routing, conversation.session_ref)
