@@ -27,7 +27,7 @@ from oraculum.jobs.ids import validate_job_ref
 from oraculum.mcp.profiles import DEFAULT_PROFILE
 
 if TYPE_CHECKING:
-    from oraculum.mcp.server import OracleMcp
+    from oraculum.mcp.state import OracleMcp
 
 __all__ = [
     "BRIDGE_FAMILY_TOOLS",
@@ -202,7 +202,7 @@ class BridgeSession:
             )
 
     async def _session_state(self, session_id: str) -> OracleMcp:
-        from oraculum.mcp.server import OracleMcp
+        from oraculum.mcp.state import OracleMcp
 
         if self._state is None:
             state = await anyio.to_thread.run_sync(OracleMcp, session_id, self.cwd)

@@ -20,16 +20,16 @@ from oraculum.mcp.render import Outcome, outcome
 from oraculum.mcp.schemas import (
     UNTITLED,
     AllowAnyDirArg,
+    Common,
     DryRunArg,
     FilesArg,
     ForceArg,
     IncludeGitDirArg,
     PromptArg,
-    _Common,
     arg,
     hints,
 )
-from oraculum.mcp.server import OracleMcp, run_operation
+from oraculum.mcp.state import OracleMcp, run_operation
 from oraculum.mcp.toolkit import ToolSpec
 
 __all__ = ["FAMILY", "TOOLS", "CouncilOutput", "council_outcome", "oracle_council"]
@@ -40,7 +40,7 @@ CouncilAction = Literal["status", "read", "wait", "cancel"]
 
 
 @with_config(UNTITLED)
-class CouncilOutput(_Common, total=False):
+class CouncilOutput(Common, total=False):
     council: Annotated[
         dict[str, Any],
         Field(description="id, ended, and each member's name, jobId, status and errorCode."),

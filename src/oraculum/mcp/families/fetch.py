@@ -21,8 +21,8 @@ from pydantic import Field, with_config
 
 from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.mcp.render import Outcome, outcome
-from oraculum.mcp.schemas import UNTITLED, _Common, arg, hints
-from oraculum.mcp.server import OracleMcp, run_operation
+from oraculum.mcp.schemas import UNTITLED, Common, arg, hints
+from oraculum.mcp.state import OracleMcp, run_operation
 from oraculum.mcp.toolkit import ToolSpec
 from oraculum.tasks import BackgroundTasks, Owner, TaskResult
 
@@ -47,7 +47,7 @@ CANCEL_JOIN_S = 10.0  # a cancelled fetch closes its browser within a second or 
 
 
 @with_config(UNTITLED)
-class FetchOutput(_Common, total=False):
+class FetchOutput(Common, total=False):
     url: str
     finalUrl: Annotated[str, Field(description="Where the page ended up after redirects.")]
     status: int | None

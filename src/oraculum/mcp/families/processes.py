@@ -18,8 +18,8 @@ from mcp.types import CallToolResult
 from pydantic import Field, with_config
 
 from oraculum.mcp.render import Outcome, outcome
-from oraculum.mcp.schemas import UNTITLED, _Common, arg, hints
-from oraculum.mcp.server import OracleMcp, run_operation
+from oraculum.mcp.schemas import UNTITLED, Common, arg, hints
+from oraculum.mcp.state import OracleMcp, run_operation
 from oraculum.mcp.toolkit import ToolSpec
 from oraculum.processes import limits
 from oraculum.processes.client import SupervisedManager
@@ -48,7 +48,7 @@ ProcessId = Annotated[str, arg("Process id", "A managed process id (see managed_
 
 
 @with_config(UNTITLED)
-class ProcessOutput(_Common, total=False):
+class ProcessOutput(Common, total=False):
     process: Annotated[dict[str, Any], Field(description="The process record.")]
     processes: list[dict[str, Any]]
     stdout: str

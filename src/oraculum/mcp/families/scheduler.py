@@ -10,8 +10,8 @@ from mcp.types import CallToolResult
 from pydantic import with_config
 
 from oraculum.mcp.render import Outcome, outcome
-from oraculum.mcp.schemas import UNTITLED, _Common, arg, hints
-from oraculum.mcp.server import OracleMcp, run_operation
+from oraculum.mcp.schemas import UNTITLED, Common, arg, hints
+from oraculum.mcp.state import OracleMcp, run_operation
 from oraculum.mcp.toolkit import ToolSpec
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ FAMILY = "scheduler"
 
 
 @with_config(UNTITLED)
-class ScheduleOutput(_Common, total=False):
+class ScheduleOutput(Common, total=False):
     schedule: Annotated[dict[str, Any], arg("Schedule", "The schedule's id and state.")]
 
 

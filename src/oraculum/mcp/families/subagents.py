@@ -16,8 +16,8 @@ from mcp.types import CallToolResult
 from pydantic import Field, with_config
 
 from oraculum.mcp.render import Outcome, outcome
-from oraculum.mcp.schemas import UNTITLED, _Common, arg, hints
-from oraculum.mcp.server import OracleMcp, run_operation
+from oraculum.mcp.schemas import UNTITLED, Common, arg, hints
+from oraculum.mcp.state import OracleMcp, run_operation
 from oraculum.mcp.toolkit import ToolSpec
 from oraculum.subagents import SubagentRegistry, launch_spec, routing
 from oraculum.subagents.pi_rpc import PiRpcBackend
@@ -71,7 +71,7 @@ WaitArg = Annotated[
 
 
 @with_config(UNTITLED)
-class SubagentOutput(_Common, total=False):
+class SubagentOutput(Common, total=False):
     id: str
     name: str | None
     state: Annotated[str, Field(description="starting, running, idle or failed.")]
