@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from homes import run_cli
-from oraculum.cli.schedule_cmd import outcome_counts
+from oraculum.scheduler.service import outcome_counts
 
 ORACULUM = str(Path(sys.executable).with_name("oraculum"))
 

@@ -12,7 +12,6 @@ import subprocess
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 import psutil
 import pytest
@@ -20,7 +19,7 @@ from aiohttp import web
 
 from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.fetch.render import render
-from oraculum.fetch.service import fetch, fetch_markdown
+from oraculum.fetch.service import FetchResult, fetch
 
 from .support import (
     ORIGIN_IP,
@@ -224,31 +223,31 @@ def chromium_children() -> list[psutil.Process]:
 
 def test_a_page_is_rendered_to_markdown(site: Site) -> None:
     result = fetch(site.url("/"), policy=TEST_POLICY, resolver=site.resolver())
-    assert result["title"] == "Test origin"
-    assert result["status"] == 200
-    assert result["finalUrl"] == site.url("/")
-    assert "# Hello fetch" in result["markdown"]
-    assert "[next page](/next)" in result["markdown"]
-    assert result["blocked"] == []
-    assert not result["truncated"]
-    document = fetch_markdown(result)
+    assert result.title == "Test origin"
+    assert result.status == 200
+    assert result.final_url == site.url("/")
+    assert "# Hello fetch" in result.markdown
+    assert "[next page](/next)" in result.markdown
+    assert result.blocked == []
+    assert not result.truncated
+    document = result.text("cli")
     assert document.startswith(f"# Test origin\n\nURL: {site.url('/')}\nStatus: 200\n")
     assert chromium_children() == []
 
 
 @pytest.fixture(scope="module")
-def leaks(site: Site) -> dict[str, Any]:
+def leaks(site: Site) -> FetchResult:
     """One fetch of the page that tries every kind of request to every private target."""
     return fetch(site.url("/leaks"), policy=TEST_POLICY, resolver=site.resolver())
 
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_subresources_iframes_fetch_and_websockets_to_private_addresses_are_blocked(
-    site: Site, leaks: dict[str, Any], kind: str
+    site: Site, leaks: FetchResult, kind: str
 ) -> None:
     result = leaks
-    assert result["title"] == "Leaks tried"  # the page ran its script
-    blocked = {(d["host"], d["port"]): d for d in result["blocked"]}
+    assert result.title == "Leaks tried"  # the page ran its script
+    blocked = {(d["host"], d["port"]): d for d in result.blocked}
     for host, port in site.targets(kind):
         assert (host.strip("[]"), port) in blocked, (kind, host, port, sorted(blocked))
     index = KINDS.index(kind)
@@ -257,8 +256,8 @@ def test_subresources_iframes_fetch_and_websockets_to_private_addresses_are_bloc
     assert metadata == "169.254.169.254 is link-local (cloud metadata)"
 
 
-def test_a_subresource_redirect_to_the_metadata_address_is_blocked(leaks: dict[str, Any]) -> None:
-    assert ("169.254.169.254", 8090) in {(d["host"], d["port"]) for d in leaks["blocked"]}
+def test_a_subresource_redirect_to_the_metadata_address_is_blocked(leaks: FetchResult) -> None:
+    assert ("169.254.169.254", 8090) in {(d["host"], d["port"]) for d in leaks.blocked}
 
 
 def test_a_redirect_to_a_private_address_is_blocked_and_reported(site: Site) -> None:
@@ -280,10 +279,10 @@ def test_an_https_page_on_a_name_resolving_to_10_x_is_blocked(site: Site) -> Non
 def test_a_rebinding_name_cannot_reach_the_private_address(site: Site) -> None:
     resolver = site.resolver(**{"rebind.test": [[ORIGIN_IP], [PRIVATE_IP]]})
     result = fetch(site.url("/rebind", "rebind.test"), policy=TEST_POLICY, resolver=resolver)
-    assert result["status"] == 200
+    assert result.status == 200
     assert resolver.lookups.count("rebind.test") >= 2
-    assert ("rebind.test", site.port) in {(d["host"], d["port"]) for d in result["blocked"]}
-    assert result["title"] != "private data"
+    assert ("rebind.test", site.port) in {(d["host"], d["port"]) for d in result.blocked}
+    assert result.title != "private data"
 
 
 @pytest.mark.parametrize(
@@ -306,9 +305,9 @@ def test_blocked_and_unreadable_pages_are_reported(
 
 def test_long_pages_are_bounded(site: Site) -> None:
     result = fetch(site.url("/huge"), policy=TEST_POLICY, resolver=site.resolver())
-    assert result["truncated"] is True
-    assert len(result["markdown"]) <= 60_000
-    assert result["markdown"].startswith("Paragraph 0.")
+    assert result.truncated is True
+    assert len(result.markdown) <= 60_000
+    assert result.markdown.startswith("Paragraph 0.")
 
 
 def test_cancelling_closes_chromium(site: Site) -> None:
@@ -375,7 +374,7 @@ def test_https_is_tunnelled_keeping_the_name_and_chromiums_certificate_checks(
 
 def test_webrtc_sends_no_udp_outside_the_proxy(site: Site) -> None:
     result = fetch(site.url("/webrtc"), policy=TEST_POLICY, resolver=site.resolver())
-    assert result["title"].startswith("webrtc")  # the page ran its script
+    assert result.title.startswith("webrtc")  # the page ran its script
     with pytest.raises(BlockingIOError):
         site.udp.recvfrom(2048)  # no STUN binding request arrived
 

@@ -98,9 +98,9 @@ def rendered(**fields: object) -> Rendered:
 def test_a_readable_page_becomes_a_result() -> None:
     denial = Denial("10.0.0.1", 80, ("10.0.0.1",), "10.0.0.1 is private (RFC 1918)")
     result = outcome(rendered(denials=[denial, denial]))
-    assert result["title"] == "A page"
-    assert result["markdown"].startswith("# A page")
-    assert result["blocked"] == [denial.to_dict()]  # each destination once
+    assert result.title == "A page"
+    assert result.markdown.startswith("# A page")
+    assert result.blocked == [denial.to_dict()]  # each destination once
 
 
 @pytest.mark.parametrize(

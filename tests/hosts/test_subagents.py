@@ -67,6 +67,7 @@ async def test_start_then_continue_one_pong_each_and_the_session_stays(
         routing(MODEL, "low"),
         wait=False,
     )
+    started = started.to_json()
     assert started["id"] == "1" and started["state"] == "running" and started["taskId"]
     await until(lambda: len(pongs(project)) == 1)
     [pong] = pongs(project)
@@ -78,6 +79,7 @@ async def test_start_then_continue_one_pong_each_and_the_session_stays(
     again = await asyncio.to_thread(
         registry.continue_, owner, "1", "And now?", routing(None, None), wait=False
     )
+    again = again.to_json()
     assert again["turns"] == 2 and again["session"] == str(session)
     await until(lambda: len(pongs(project)) == 2)
     second = next(p for p in pongs(project) if p.id != pong.id)
@@ -86,7 +88,7 @@ async def test_start_then_continue_one_pong_each_and_the_session_stays(
     texts = json.dumps(model.requests[-1]["messages"])
     assert "Say hello" in texts and "first answer" in texts and "And now?" in texts
     assert session.is_file()
-    [listed] = registry.list(owner)
+    [listed] = registry.list(owner).subagents
     assert listed["state"] == "idle" and listed["lastStatus"] == "completed"
     assert listed["routing"] == {"model": None, "reasoning": None}
 
@@ -98,6 +100,7 @@ async def test_blocking_start_returns_the_result_and_posts_no_pong(
     done = await asyncio.to_thread(
         registry.start, owner, "Wait for me", spec(project), routing(None, None), wait=True
     )
+    done = done.to_json()
     assert done["result"]["ok"] is True and "waited answer" in done["result"]["text"]
     assert done["state"] == "idle"
     assert pongs(project) == []
@@ -114,7 +117,7 @@ async def test_steer_reaches_the_active_turn(world: Any, project: Path) -> None:
     )
     await until(lambda: len(model.requests) == 1)  # the turn is mid-flight, held
     steered = await asyncio.to_thread(registry.steer, owner, "1", "STEER: only the title")
-    assert steered == {"id": "1", "steered": True}
+    assert steered.to_json() == {"id": "1", "steered": True}
     with pytest.raises(OracleError) as busy:  # continue refuses an active conversation
         registry.continue_(owner, "1", "more", routing(None, None), wait=False)
     assert busy.value.code == "subagent_busy"
@@ -138,18 +141,19 @@ async def test_interrupt_stops_the_turn_with_one_interruption_pong(
     )
     await until(lambda: len(model.requests) == 1)
     stopped = await asyncio.to_thread(registry.interrupt, owner, "1")
-    assert stopped == {"id": "1", "interrupted": True}
+    assert stopped.to_json() == {"id": "1", "interrupted": True}
     await until(lambda: len(pongs(project)) == 1)
     gate.open()  # let the held answer go to the closed connection
     assert pi_children() == []  # the interrupted turn's child has exited
     [pong] = pongs(project)
     assert pong.data["status"] == "interrupted" and pong.data["errorCode"] == "subagent_interrupted"
     assert "never seen" not in pong.text
-    assert registry.list(owner)[0]["lastStatus"] == "interrupted"
+    assert registry.list(owner).subagents[0]["lastStatus"] == "interrupted"
     # The conversation can go on after an interruption.
     again = await asyncio.to_thread(
         registry.continue_, owner, "1", "Now quickly", routing(None, None), wait=True
     )
+    again = again.to_json()
     assert again["result"]["ok"] and "after" in again["result"]["text"]
     assert len(pongs(project)) == 1
 
@@ -163,12 +167,12 @@ async def test_the_thirteenth_child_is_refused_and_each_turn_pongs_once(
         started = await asyncio.to_thread(
             registry.start, owner, f"task {n}", spec(project), routing(None, None), wait=False
         )
-        assert started["id"] == str(n + 1)
+        assert started.to_json()["id"] == str(n + 1)
     with pytest.raises(OracleError) as refused:
         registry.start(owner, "one more", spec(project), routing(None, None), wait=False)
     assert refused.value.code == "background_limit"
     assert refused.value.details["limit"] == 12
-    assert len(registry.list(owner)) == 12  # nothing was launched for the refused one
+    assert len(registry.list(owner).subagents) == 12  # nothing was launched for the refused one
     await until(lambda: len(model.requests) == 12)
     gate.open()
     await until(lambda: len(pongs(project)) == 12, timeout_s=120)
@@ -195,7 +199,7 @@ async def test_session_end_interrupts_active_turns_and_stops_children(
     assert pi_children() == []
     [pong] = pongs(project)
     assert pong.data["status"] == "interrupted" and "owning session ended" in pong.text
-    assert registry.list(owner)[0]["state"] == "idle"
+    assert registry.list(owner).subagents[0]["state"] == "idle"
     assert registry.tasks.running(owner) == []
 
 
@@ -213,7 +217,7 @@ async def test_refusals_before_launch(world: Any, project: Path, tmp_path: Path)
     with pytest.raises(OracleError) as cwd:
         spec(project, cwd="no/such/dir")
     assert cwd.value.code == "invalid_argument"
-    assert registry.list(owner) == []
+    assert registry.list(owner).subagents == []
 
 
 async def test_a_child_that_dies_mid_turn_yields_one_failure_pong(
@@ -232,4 +236,4 @@ async def test_a_child_that_dies_mid_turn_yields_one_failure_pong(
     [pong] = pongs(project)
     assert pong.data["status"] == "failed" and pong.data["errorCode"] == "subagent_failed"
     assert "pi exited" in pong.text
-    assert registry.list(owner)[0]["lastStatus"] == "failed"
+    assert registry.list(owner).subagents[0]["lastStatus"] == "failed"

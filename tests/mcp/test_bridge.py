@@ -19,6 +19,7 @@ from oraculum.mcp.bridge import BRIDGE_TOOLS, HOST_WORDS, host_words
 from oraculum.mcp.families.scheduler import submitted_outcome
 from oraculum.mcp.prompts import BRIDGE_WAKEUP, MCP_WAKEUP, followup_prompt, oracle_prompt
 from oraculum.mcp.server import OracleMcp, build_server
+from oraculum.scheduler.service import ScheduleSubmitted
 
 pytestmark = pytest.mark.slow  # real oraculum processes
 
@@ -71,7 +72,7 @@ async def test_each_reworded_phrase_is_mcps_own(project: Path) -> None:
     async with Client(build_server(OracleMcp("words", cwd=project), profile="all")) as client:
         served = json.dumps([t.model_dump() for t in (await client.list_tools()).tools])
     scheduled = submitted_outcome(
-        {"schedule": {"id": "s-1", "nextRuns": [], "state": "active"}}
+        ScheduleSubmitted({"id": "s-1", "nextRuns": [], "state": "active"}, runner_started=False)
     ).text
     stale = [mcp for mcp, _ in HOST_WORDS if mcp not in served + MCP_WAKEUP + scheduled]
     assert stale == [], "MCP no longer says these: update HOST_WORDS"

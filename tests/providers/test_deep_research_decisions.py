@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from oraculum.core.errors import OracleError
-from oraculum.mcp.server import oracle_submit
+from oraculum.mcp.families.oracle import oracle_submit
 from oraculum.providers.chatgpt.deep_research import (
     QUESTION_FILE,
     is_research,

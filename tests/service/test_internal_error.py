@@ -85,7 +85,7 @@ async def test_mcp_unexpected_exception_is_internal_error(
 ) -> None:
     from oraculum.mcp.server import OracleMcp, build_server
 
-    monkeypatch.setattr("oraculum.mcp.server.status", _boom)
+    monkeypatch.setattr("oraculum.mcp.families.oracle.status", _boom)
     state = OracleMcp("mcp-internal", cwd=project)
     async with Client(build_server(state)) as client:
         result = await client.call_tool("oracle_status", {})

@@ -30,7 +30,7 @@ from oraculum.archive.selection import (
 )
 from oraculum.archive.writeback import WritebackFile
 from oraculum.archive.writer import ContentCheck, WriteStats, WriteTimeout, write_archive
-from oraculum.core.errors import OracleError, failed
+from oraculum.core.errors import ErrorCode, OracleError, failed
 from oraculum.core.fsio import DISK_FULL_ERRNOS, fsync_dir, os_error
 from oraculum.core.providers import provider_spec
 
@@ -158,10 +158,12 @@ def build_archive(
 def _checked_name(job_id: str, provider: str, filename: str | None) -> str:
     """The archive's file name, after checking the job id and any given name."""
     if not _JOB_ID.fullmatch(job_id):
-        raise OracleError("invalid_job_id", f"Invalid job id: {job_id!r}", rejected_value=job_id)
+        raise OracleError(
+            ErrorCode.INVALID_JOB_ID, f"Invalid job id: {job_id!r}", rejected_value=job_id
+        )
     name = filename or archive_filename(job_id, provider)
     if "/" in name or name.startswith("."):
-        raise OracleError("invalid_argument", f"Invalid archive file name: {name!r}")
+        raise OracleError(ErrorCode.INVALID_ARGUMENT, f"Invalid archive file name: {name!r}")
     return name
 
 
@@ -183,7 +185,7 @@ def _run_bounded(job: _Build, job_id: str, timeout_s: float) -> ArchiveResult:
 
 def _timeout_error(timeout_s: float) -> OracleError:
     return OracleError(
-        "archive_timeout",
+        ErrorCode.ARCHIVE_TIMEOUT,
         f"Oracle archive timed out after {round(timeout_s * 1000)}ms",
         retryable=True,
         suggested_next_step=(
@@ -256,7 +258,7 @@ class _Build:
                 os_error(exc, self.final, action="write the archive")  # free space, retry
                 if exc.errno in DISK_FULL_ERRNOS
                 else OracleError(
-                    "archive_failed",
+                    ErrorCode.ARCHIVE_FAILED,
                     f"Oracle archive failed: {exc}",
                     suggested_next_step="Check that the project is readable and the jobs dir "
                     "writable.",
@@ -418,7 +420,7 @@ class _Build:
             prune_shortfall=shortfall,
         )
         return OracleError(
-            "archive_too_large",
+            ErrorCode.ARCHIVE_TOO_LARGE,
             message,
             retryable=True,
             suggested_next_step=(

@@ -20,7 +20,7 @@ import subprocess
 import time
 
 from oraculum.archive.inputs import FS_ENCODING, FS_ERRORS
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 
 
 class SelectionTimeout(Exception):
@@ -146,7 +146,7 @@ class GitListing:
                 raise SelectionTimeout from None
             if self._walk.returncode != 0:
                 raise OracleError(
-                    "archive_failed",
+                    ErrorCode.ARCHIVE_FAILED,
                     f"git could not list the untracked files of {self.root} "
                     f"(git ls-files exited with {self._walk.returncode})",
                     suggested_next_step="Run `git status` in the project to see what git says.",

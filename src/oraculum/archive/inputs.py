@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal, NamedTuple
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 
 WHOLE_REPO = "."
 
@@ -53,7 +53,7 @@ def check_input_syntax(raw: str) -> None:
         return
     if not raw.strip():
         raise OracleError(
-            "archive_input_blank",
+            ErrorCode.ARCHIVE_INPUT_BLANK,
             "Archive input must be a non-empty project-relative path",
             rejected_value=raw,
             suggested_next_step="Pass a file or directory path inside the project.",
@@ -68,7 +68,7 @@ def check_input_syntax(raw: str) -> None:
 
 def _sentinel_error(raw: str) -> OracleError:
     return OracleError(
-        "archive_input_whole_repo_sentinel_invalid",
+        ErrorCode.ARCHIVE_INPUT_WHOLE_REPO_SENTINEL_INVALID,
         "Archive input must use '.' exactly for a whole-repo archive",
         rejected_value=display(raw),
         allowed_values=["."],
@@ -138,7 +138,7 @@ def names_git_dir(rel: str) -> bool:
 def _git_dir_error(raw: str) -> OracleError:
     # `.git` holds every committed version of every file, secrets removed since included.
     return OracleError(
-        "archive_input_git_dir",
+        ErrorCode.ARCHIVE_INPUT_GIT_DIR,
         f"Archive input is repository metadata: {display(raw)} would upload every committed "
         "secret in the repository's history",
         rejected_value=display(raw),
@@ -155,7 +155,7 @@ def _check_readable(path: str, raw: str) -> None:
         fd = os.open(path, MEMBER_OPEN_FLAGS)
     except OSError as exc:
         raise OracleError(
-            "archive_input_unreadable",
+            ErrorCode.ARCHIVE_INPUT_UNREADABLE,
             f"Archive input cannot be read: {display(raw)}: {exc.strerror}",
             rejected_value=display(raw),
             suggested_next_step="Make the file readable by this user, or leave it out.",
@@ -173,7 +173,7 @@ def resolve_inputs(
     """
     if not inputs:
         raise OracleError(
-            "archive_input_required",
+            ErrorCode.ARCHIVE_INPUT_REQUIRED,
             "An archive needs at least one file or directory (use '.' for the whole repository)",
             suggested_next_step="Pass '.' or the files and directories the question is about.",
         )
@@ -202,7 +202,7 @@ def _resolve_one(root_abs: str, root_real: str, raw: str) -> ResolvedInput:
         rel = lexical_relative(root_real, raw)
     if rel is None:
         raise OracleError(
-            "archive_input_outside_project",
+            ErrorCode.ARCHIVE_INPUT_OUTSIDE_PROJECT,
             f"Archive input must be inside the project cwd: {display(raw)}",
             rejected_value=display(raw),
             suggested_next_step=f"Pass paths inside the project root {root_abs}.",
@@ -214,14 +214,14 @@ def _resolve_one(root_abs: str, root_real: str, raw: str) -> ResolvedInput:
         st = os.lstat(path)
     except FileNotFoundError:
         raise OracleError(
-            "archive_input_missing",
+            ErrorCode.ARCHIVE_INPUT_MISSING,
             f"Archive input does not exist: {display(raw)} (project root: {root_abs})",
             rejected_value=display(raw),
             suggested_next_step="Check the path; inputs are relative to the current directory.",
         ) from None
     except NotADirectoryError:
         raise OracleError(
-            "archive_input_missing",
+            ErrorCode.ARCHIVE_INPUT_MISSING,
             f"Archive input does not exist: {display(raw)} (project root: {root_abs})",
             rejected_value=display(raw),
         ) from None
@@ -232,7 +232,7 @@ def _resolve_one(root_abs: str, root_real: str, raw: str) -> ResolvedInput:
     target_real = os.path.realpath(path)
     if not is_inside(parent_real, root_real) or not is_inside(target_real, root_real):
         raise OracleError(
-            "archive_input_symlink_escape",
+            ErrorCode.ARCHIVE_INPUT_SYMLINK_ESCAPE,
             "Archive input must resolve inside the project cwd without symlink escapes: "
             f"{display(raw)}",
             rejected_value=display(raw),

@@ -51,7 +51,7 @@ from oraculum.archive.inputs import (
     is_inside,
     resolve_inputs,
 )
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 
 if TYPE_CHECKING:
     import pathspec
@@ -973,7 +973,7 @@ def empty_selection_error(selection: Selection) -> OracleError:
         )
         step = "Make the skipped files readable by this user, or " + step[0].lower() + step[1:]
     return OracleError(
-        "archive_empty",
+        ErrorCode.ARCHIVE_EMPTY,
         message,
         rejected_value=selection.inputs,
         suggested_next_step=step,

@@ -43,7 +43,7 @@ from oraculum.auth.verify import (
 )
 from oraculum.browser.session import LaunchOptions, browser_on_profile
 from oraculum.core.config import Config, provider_urls, seed_profile_dir
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.fsio import ensure_private_dir
 from oraculum.core.presets import CHATGPT, normalize_provider
 from oraculum.core.process_group import spawn_group
@@ -114,7 +114,7 @@ async def run_auth(config: Config, request: AuthRequest) -> AuthResult:
         first_line = str(exc).splitlines()[0] if str(exc) else ""
         raise _with_diagnostics(
             OracleError(
-                "auth_failed",
+                ErrorCode.AUTH_FAILED,
                 f"Signing in failed: {type(exc).__name__}: {first_line}",
                 suggested_next_step="Look at the diagnostics, then run `oraculum auth` again.",
             ),
@@ -193,7 +193,7 @@ def _cookie_source(
         )
     if source is None and not headed and not forced_headless(request):
         raise OracleError(
-            "auth_unavailable",
+            ErrorCode.AUTH_UNAVAILABLE,
             "No signed-in Chrome, Chromium or Brave profile was found to import from, and "
             "there is no display for a sign-in window.",
             suggested_next_step="On a machine with a display, sign in "
@@ -212,7 +212,7 @@ def _check_seed_written(staged: Path, provider: str, chat_url: str) -> None:
     problem = seed_session_problem(staged, provider, chat_url)
     if problem is not None:
         raise OracleError(
-            "auth_verification_failed",
+            ErrorCode.AUTH_VERIFICATION_FAILED,
             "The browser verified the sign-in but did not store the session cookie on "
             f"disk ({problem.code}).",
             suggested_next_step=f"Run `{auth_command(provider)}` again.",
@@ -246,7 +246,7 @@ async def _import(
         )
     except TimeoutError:
         raise OracleError(
-            "auth_cookie_read_failed",
+            ErrorCode.AUTH_COOKIE_READ_FAILED,
             f"Reading {source.description} took longer than {COOKIE_READ_TIMEOUT_S:.0f} s "
             "(a keyring prompt waiting for an answer?).",
             retryable=True,
@@ -256,7 +256,7 @@ async def _import(
         run.log(line)
     if not result.has_session:
         raise OracleError(
-            "auth_session_cookie_missing",
+            ErrorCode.AUTH_SESSION_COOKIE_MISSING,
             f"No {policy.label} session cookie was found in {source.description}. Make sure "
             f"{policy.label} is signed in in that browser profile.",
             rejected_value=str(source.cookie_db),
@@ -355,7 +355,7 @@ def _park_for_user(
         seeds.park(staged, pid, started, challenge.url)
         run.log(f"left a browser (pid {pid}) open on {challenge.url} with profile {staged}")
     return OracleError(
-        "auth_challenge",
+        ErrorCode.AUTH_CHALLENGE,
         f"{challenge.reason} The previous seed profile is unchanged.",
         rejected_value=challenge.url,
         suggested_next_step=step,

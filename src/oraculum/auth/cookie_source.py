@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 
 # Where each browser keeps its user-data directory, relative to the home directory.
 BROWSER_ROOTS: dict[str, tuple[str, ...]] = {
@@ -76,7 +76,10 @@ class CookieSource:
 
 def _problem(message: str, value: Any, step: str) -> OracleError:
     return OracleError(
-        "auth_cookie_source_missing", message, rejected_value=str(value), suggested_next_step=step
+        ErrorCode.AUTH_COOKIE_SOURCE_MISSING,
+        message,
+        rejected_value=str(value),
+        suggested_next_step=step,
     )
 
 
@@ -97,7 +100,7 @@ def check_source_spec(spec: str) -> None:
     if spec.strip().lower() in BROWSER_ROOTS or _as_path(spec).exists():
         return
     raise OracleError(
-        "invalid_argument",
+        ErrorCode.INVALID_ARGUMENT,
         f"--from-browser is neither {', '.join(BROWSER_NAMES)} nor an existing path: {spec}",
         rejected_value=spec,
         allowed_values=list(BROWSER_NAMES),
@@ -202,7 +205,7 @@ def read_cookies(source: CookieSource, domains: list[str]) -> list[dict[str, Any
             copy = snapshot(source.cookie_db, Path(scratch))
         except OSError as exc:
             raise OracleError(
-                "auth_cookie_read_failed",
+                ErrorCode.AUTH_COOKIE_READ_FAILED,
                 f"Could not read {source.description}: {exc.strerror or exc}",
                 rejected_value=str(source.cookie_db),
             ) from None
@@ -211,7 +214,7 @@ def read_cookies(source: CookieSource, domains: list[str]) -> list[dict[str, Any
         except Exception as exc:  # rookiepy raises RuntimeError with a Rust backtrace
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise OracleError(
-                "auth_cookie_read_failed",
+                ErrorCode.AUTH_COOKIE_READ_FAILED,
                 f"Could not decrypt {source.description}: {first}. Cookies encrypted with the "
                 "system keyring (v11) need that keyring unlocked in this session"
                 + (" (allow Keychain access if macOS asks)." if sys.platform == "darwin" else "."),

@@ -23,7 +23,7 @@ from playwright.async_api import BrowserContext
 
 from oraculum.browser.profile import SEED_GENERATION_FILE, read_seed_generation
 from oraculum.browser.session import LaunchOptions, browser_on_profile
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.fsio import atomic_write_text, ensure_private_dir
 
 STAGING_MARK = ".staging-"
@@ -48,7 +48,7 @@ def check_seed_paths(seed: Path) -> None:
     for path in (seed.parent, seed, previous_dir(seed)):
         if path.is_symlink():
             raise OracleError(
-                "oracle_profile_path_unsafe",
+                ErrorCode.ORACLE_PROFILE_PATH_UNSAFE,
                 f"Refusing to write the seed profile through a symbolic link: {path}",
                 rejected_value=str(path),
                 suggested_next_step="Point browser.authSeedProfileDir at a real directory.",
@@ -91,7 +91,7 @@ def rollback_seed(seed: Path) -> str | None:
     previous = previous_dir(seed)
     if not previous.is_dir():
         raise OracleError(
-            "auth_rollback_unavailable",
+            ErrorCode.AUTH_ROLLBACK_UNAVAILABLE,
             f"There is no previous seed profile to restore ({previous} does not exist).",
             rejected_value=str(previous),
             suggested_next_step="Run `oraculum auth` to sign in again.",
@@ -238,7 +238,7 @@ async def build_seed(
             await sign_in(context)
             if not await verify(context):
                 raise OracleError(
-                    "auth_verification_failed", "The signed-in profile did not verify."
+                    ErrorCode.AUTH_VERIFICATION_FAILED, "The signed-in profile did not verify."
                 )
         return swap_into_place(staged, seed)
     except BaseException:

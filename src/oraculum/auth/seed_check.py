@@ -27,7 +27,7 @@ def seed_session_problem(seed: Path, provider: str, chat_url: str) -> OracleErro
         stored = stored_cookie_names(seed, time.time())
     except (sqlite3.Error, OSError) as exc:
         return OracleError(
-            "auth_seed_profile_unreadable",
+            ErrorCode.AUTH_SEED_PROFILE_UNREADABLE,
             f"The seed profile's cookie store cannot be read: {seed} ({exc})",
             rejected_value=str(seed),
             suggested_next_step=step,
@@ -35,7 +35,7 @@ def seed_session_problem(seed: Path, provider: str, chat_url: str) -> OracleErro
     if holds_session(stored, provider, chat_url):
         return None
     return OracleError(
-        "auth_seed_profile_unauthenticated",
+        ErrorCode.AUTH_SEED_PROFILE_UNAUTHENTICATED,
         f"The seed profile holds no {policy.label} session: {seed}",
         rejected_value=str(seed),
         suggested_next_step=step,

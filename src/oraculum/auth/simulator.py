@@ -14,7 +14,7 @@ from playwright.async_api import BrowserContext
 
 from oraculum.auth.seed import build_seed
 from oraculum.browser.session import LaunchOptions
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.simulator.site import site_for
 
 ME_PATH = "/backend-api/me"
@@ -32,7 +32,7 @@ async def sign_in_with_form(
         # only time out.
         status = response.status if response is not None else "no response"
         raise OracleError(
-            "invalid_argument",
+            ErrorCode.INVALID_ARGUMENT,
             f"No {provider} simulator sign-in form at {sign_in_url} (HTTP {status}).",
             rejected_value=sign_in_url,
             suggested_next_step="Seed against a simulator of the same provider "

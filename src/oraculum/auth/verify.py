@@ -22,7 +22,7 @@ from typing import Protocol
 
 from playwright.async_api import Page
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.providers import REGISTRY, load_named, provider_spec
 from oraculum.providers.chatgpt import vocabulary as vocab
 from oraculum.providers.chatgpt.page import ChatGPTPage
@@ -185,7 +185,7 @@ def page_check(provider: str, page: Page, chat_url: str, auth_url: str) -> PageC
     spec = provider_spec(provider)
     if spec.sign_in_check is None:
         raise OracleError(
-            "invalid_provider",
+            ErrorCode.INVALID_PROVIDER,
             f"oraculum cannot verify a sign-in to {provider}.",
             rejected_value=provider,
             allowed_values=[s.name for s in REGISTRY.values() if s.sign_in_check],
@@ -213,7 +213,7 @@ async def verify_signed_in(
     while time.monotonic() - started < timeout_s:
         if page.is_closed():
             raise OracleError(
-                "auth_browser_closed",
+                ErrorCode.AUTH_BROWSER_CLOSED,
                 "The auth browser window was closed before sign-in finished.",
                 suggested_next_step=f"Run `{check.command}` again and leave the window open.",
             )
@@ -239,7 +239,7 @@ async def verify_signed_in(
             await _act_on(page, check, state, since, nudged, log)
         await asyncio.sleep(poll_s)
     raise OracleError(
-        "auth_timeout",
+        ErrorCode.AUTH_TIMEOUT,
         f"Timed out after {timeout_s:.0f} s verifying the {check.label} sign-in in the isolated "
         "profile" + (f" (last state: {last.state}: {last.reason})." if last else "."),
         retryable=True,
@@ -261,7 +261,7 @@ async def _act_on(
         raise ChallengeShown(state.reason + evidence, page.url)
     if state.state == PageState.LOGIN_REQUIRED:
         raise OracleError(
-            "auth_login_required",
+            ErrorCode.AUTH_LOGIN_REQUIRED,
             f"The imported cookies did not sign the isolated profile in: {state.reason}" + evidence,
             suggested_next_step=f"Sign in to {check.label} in that browser (or run "
             f"`{check.command} --manual`), then run `{check.command}` again.",
@@ -280,7 +280,7 @@ async def _nudge_transition(check: ChatGPTCheck, since: float, nudged: set[str],
     (it finishes the redirect), reload once after 5 s, give up after 20 s."""
     if since >= TRANSITION_GIVE_UP_S:
         raise OracleError(
-            "auth_login_required",
+            ErrorCode.AUTH_LOGIN_REQUIRED,
             "ChatGPT accepted the session cookies but never left the public-looking page.",
             suggested_next_step="Run `oraculum auth --manual` and sign in by hand.",
         )

@@ -10,7 +10,7 @@ import os
 import shutil
 from pathlib import Path
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 
 # Flags every launch carries. Without the networking ones Chromium phones home at start and, on
 # a closed network, fills logs with refused connections.
@@ -48,14 +48,14 @@ def resolve_executable(configured: str | None = None) -> Path:
         path = Path(configured)
         if not path.exists():
             raise OracleError(
-                "browser_executable_missing",
+                ErrorCode.BROWSER_EXECUTABLE_MISSING,
                 f"Configured browser executable does not exist: {path}",
                 rejected_value=str(path),
                 suggested_next_step="Fix browser.executablePath in the global config.",
             )
         if not path.is_file() or not os.access(path, os.X_OK):
             raise OracleError(
-                "browser_executable_not_executable",
+                ErrorCode.BROWSER_EXECUTABLE_NOT_EXECUTABLE,
                 f"Configured browser executable is not an executable file: {path}",
                 rejected_value=str(path),
                 suggested_next_step="Point browser.executablePath at the Chromium binary.",
@@ -69,7 +69,7 @@ def resolve_executable(configured: str | None = None) -> Path:
         if found:
             return Path(found)
     raise OracleError(
-        "browser_executable_missing",
+        ErrorCode.BROWSER_EXECUTABLE_MISSING,
         "No Chromium or Chrome executable found.",
         suggested_next_step="Install Debian's chromium (`apt-get install -y chromium`) "
         "or set browser.executablePath in the global config.",

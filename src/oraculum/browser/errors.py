@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 
 # Chromium's network error names that mean "the provider's server could not be reached".
 _UNREACHABLE = re.compile(
@@ -40,27 +40,27 @@ def classify_browser_error(exc: BaseException) -> OracleError:
     if _UNREACHABLE.search(text):
         name = _UNREACHABLE.search(text)
         return OracleError(
-            "provider_unreachable",
+            ErrorCode.PROVIDER_UNREACHABLE,
             f"The provider's site could not be reached ({name.group(0) if name else detail}).",
             retryable=True,
             details={"browserError": detail},
         )
     if _BROWSER_GONE.search(text):
         return OracleError(
-            "browser_crashed",
+            ErrorCode.BROWSER_CRASHED,
             f"The browser went away while driving the job ({detail}).",
             retryable=True,
             details={"browserError": detail},
         )
     if type(exc).__name__ == "TimeoutError" and "playwright" in type(exc).__module__:
         return OracleError(
-            "browser_timeout",
+            ErrorCode.BROWSER_TIMEOUT,
             f"A browser step timed out ({detail}).",
             retryable=True,
             details={"browserError": detail},
         )
     return OracleError(
-        "browser_error",
+        ErrorCode.BROWSER_ERROR,
         f"The browser reported an error ({type(exc).__name__}: {detail}).",
         details={"browserError": detail},
     )

@@ -30,7 +30,7 @@ from oraculum.browser import cdp
 from oraculum.browser.chromium import launch_args, resolve_executable
 from oraculum.core import paths
 from oraculum.core.config import Config
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.fsio import atomic_write_json, ensure_private_dir, os_errors
 from oraculum.core.process_group import end_group, spawn_group
 
@@ -152,7 +152,7 @@ def keeper_alive(record: KeeperRecord) -> bool:
 
 def not_running(why: str) -> OracleError:
     return OracleError(
-        "managed_browser_not_running",
+        ErrorCode.MANAGED_BROWSER_NOT_RUNNING,
         f"The managed browser is not running ({why}).",
         retryable=True,
         suggested_next_step="Run `oraculum browser start` (and `oraculum browser login` once), "
@@ -171,7 +171,7 @@ async def prove_keeper(record: KeeperRecord) -> cdp.Endpoint:
     problem = proof_problem(record, version, targets)
     if problem:
         raise OracleError(
-            "managed_endpoint_unproven",
+            ErrorCode.MANAGED_ENDPOINT_UNPROVEN,
             f"The managed browser's port {record.port} does not prove it is oraculum's: {problem}.",
             suggested_next_step="Run `oraculum browser stop` and `oraculum browser start`.",
         )
@@ -209,7 +209,7 @@ def _wait_for_port(proc: subprocess.Popen[bytes], profile: Path) -> tuple[int, s
 
 def _start_failed(why: str) -> OracleError:
     return OracleError(
-        "managed_browser_start_failed",
+        ErrorCode.MANAGED_BROWSER_START_FAILED,
         f"The managed browser did not start: {why} (see {paths.state_dir() / 'keeper.log'}).",
         retryable=True,
         suggested_next_step="Check the log, `oraculum doctor`, and browser.executablePath.",
@@ -323,7 +323,7 @@ async def open_login_tab(config: Config, url: str) -> cdp.Endpoint:
     record, _ = start_keeper(config)
     if not record.headed:
         raise OracleError(
-            "auth_unavailable",
+            ErrorCode.AUTH_UNAVAILABLE,
             "The managed browser runs headless (no display), so nobody can sign in in it.",
             suggested_next_step="Run `oraculum browser stop`, then `oraculum browser login` "
             "from a desktop session (or set browser.managed.headed to headed).",

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.fsio import ensure_private_dir
 
 SEED_GENERATION_FILE = ".oraculum-seed-generation"
@@ -111,7 +111,7 @@ def clone_profile(seed: Path, target: Path, *, timeout_s: float = 120.0) -> Clon
     """Copy ``seed`` into the new directory ``target`` (which must not exist yet)."""
     if not seed.is_dir():
         raise OracleError(
-            "auth_seed_profile_missing",
+            ErrorCode.AUTH_SEED_PROFILE_MISSING,
             f"The signed-in seed profile does not exist: {seed}",
             rejected_value=str(seed),
             suggested_next_step="Run `oraculum auth` to sign in.",
@@ -128,7 +128,7 @@ def clone_profile(seed: Path, target: Path, *, timeout_s: float = 120.0) -> Clon
                 continue
             if time.monotonic() > deadline:
                 raise OracleError(
-                    "profile_clone_timeout",
+                    ErrorCode.PROFILE_CLONE_TIMEOUT,
                     f"Cloning the seed profile took longer than {timeout_s:.0f} s.",
                     retryable=True,
                 )

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from oraculum.browser import cdp
 from oraculum.core.config import relay_endpoint_problem
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 
 __all__ = [
     "RelayTarget",
@@ -38,7 +38,7 @@ def parse_relay_endpoint(endpoint: str) -> RelayTarget:
     problem = relay_endpoint_problem(endpoint)
     if problem:
         raise OracleError(
-            "relay_endpoint_refused",
+            ErrorCode.RELAY_ENDPOINT_REFUSED,
             f"The relay endpoint {endpoint!r} {problem}.",
             rejected_value=endpoint,
             suggested_next_step="Set browser.relay.endpoint in the global config to "
@@ -58,7 +58,7 @@ def version_problem(version: Any, target: RelayTarget) -> str | None:
 
 def unproven(endpoint: str, why: str) -> OracleError:
     return OracleError(
-        "relay_endpoint_unproven",
+        ErrorCode.RELAY_ENDPOINT_UNPROVEN,
         f"The relay endpoint {endpoint} is not a Chrome DevTools endpoint oraculum can use: {why}.",
         rejected_value=endpoint,
         retryable=True,
@@ -72,7 +72,7 @@ def opted_in(endpoint: str | None, *, enabled: bool) -> str:
     ``relay_not_enabled``."""
     if not enabled or not endpoint:
         raise OracleError(
-            "relay_not_enabled",
+            ErrorCode.RELAY_NOT_ENABLED,
             "browser.transport is relay, but the relay is not opted into "
             "(browser.relay.enabled and browser.relay.endpoint in the global config).",
             suggested_next_step="Set browser.relay.enabled to true and browser.relay.endpoint "

@@ -32,7 +32,7 @@ from oraculum.browser.keeper import same_process
 from oraculum.browser.tabpin import PinState, pinned_endpoint
 from oraculum.core import paths
 from oraculum.core.config import Config
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.fsio import atomic_write_json, ensure_private_dir
 
 __all__ = [
@@ -48,7 +48,7 @@ __all__ = [
 
 PAGE_APPEAR_TIMEOUT_S = 10.0
 CLOSE_TIMEOUT_S = 10.0
-_LOST_CODES = {"managed": "managed_browser_lost", "relay": "relay_browser_lost"}
+_LOST_CODES = {"managed": ErrorCode.MANAGED_BROWSER_LOST, "relay": ErrorCode.RELAY_BROWSER_LOST}
 _WHO = {"managed": "The managed browser (keeper)", "relay": "The relay browser"}
 
 
@@ -75,7 +75,7 @@ async def _owned_page(browser: Browser) -> Page:
             if context.pages:
                 return context.pages[0]
         await asyncio.sleep(0.05)
-    raise OracleError("browser_error", "The job's new tab never appeared over DevTools.")
+    raise OracleError(ErrorCode.BROWSER_ERROR, "The job's new tab never appeared over DevTools.")
 
 
 def opened_by(targets: list[dict[str, Any]], target_id: str) -> list[str]:

@@ -32,6 +32,7 @@ from oraculum.capture.deep_research import (
 )
 from oraculum.capture.markdown import html_to_markdown
 from oraculum.capture.page import script
+from oraculum.core.errors import ErrorCode
 
 __all__ = [
     "FrameReading",
@@ -55,7 +56,7 @@ EXPORT_ITEM = re.compile(r"^\s*(?:Export to )?Markdown(?:\s*\([^)]*\))?\s*$", re
 MENU_POLLS, MENU_POLL_S = 50, 0.1
 DOWNLOAD_POLLS, DOWNLOAD_POLL_S = 50, 0.1
 MAX_EXPORT_BYTES = 25 * 1024 * 1024
-UNREADABLE = "deep_research_widget_unreadable"  # the error code, named in the capture gap
+UNREADABLE = ErrorCode.DEEP_RESEARCH_WIDGET_UNREADABLE  # the error code, named in the capture gap
 
 
 async def report_frame(page: Page, message_id: str | None) -> Frame | None:

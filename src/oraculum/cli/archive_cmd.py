@@ -11,7 +11,7 @@ import click
 
 from oraculum.cli.base import ALLOW_ANY_DIR, Command, argument
 from oraculum.cli.output import WalkProgress, columns, emit
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.providers import provider_spec
 
 __all__ = ["archive_command", "selection_data"]
@@ -37,7 +37,7 @@ def _project_root(project: Path | None) -> Path:
     if project is not None:
         if not project.is_dir():
             raise OracleError(
-                "invalid_argument",
+                ErrorCode.INVALID_ARGUMENT,
                 f"--project is not a directory: {project}",
                 rejected_value=str(project),
             )

@@ -12,7 +12,7 @@ import click
 from oraculum.cli.base import SESSION, Group, argument
 from oraculum.cli.output import emit
 from oraculum.core.bounded import loads_bounded
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 
 __all__ = ["bridge_group"]
 
@@ -45,7 +45,7 @@ def read_arguments(raw: bytes) -> object:
     """The tool's arguments: one JSON value (an empty input is no arguments)."""
     if len(raw) > MAX_ARGUMENTS_BYTES:
         raise OracleError(
-            "invalid_argument",
+            ErrorCode.INVALID_ARGUMENT,
             f"The tool arguments exceed {MAX_ARGUMENTS_BYTES // 2**20} MiB.",
         )
     if not raw.strip():
@@ -54,7 +54,8 @@ def read_arguments(raw: bytes) -> object:
         return loads_bounded(raw)
     except (ValueError, UnicodeDecodeError) as exc:
         raise OracleError(
-            "invalid_argument", f"The tool arguments on stdin cannot be read as JSON: {exc}."
+            ErrorCode.INVALID_ARGUMENT,
+            f"The tool arguments on stdin cannot be read as JSON: {exc}.",
         ) from None
 
 

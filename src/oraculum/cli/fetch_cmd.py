@@ -15,7 +15,7 @@ def fetch_command(url: str) -> None:
     final URL, status, then the page). Non-public addresses, sign-in, CAPTCHA and anti-bot
     pages are reported, never reached or bypassed."""
     # The browser driver and the proxy load only for this command.
-    from oraculum.fetch.service import fetch, fetch_markdown
+    from oraculum.fetch.service import fetch
 
     result = fetch(url)
-    emit(result, text=fetch_markdown(result).rstrip("\n"))
+    emit(result.to_json(), text=result.text("cli").rstrip("\n"))

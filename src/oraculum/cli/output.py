@@ -15,6 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from oraculum.core.columns import columns
 from oraculum.core.errors import OracleError
 
 if TYPE_CHECKING:
@@ -97,15 +98,6 @@ def emit(
         render(console())
     else:
         console().print_json(data=data, default=str)
-
-
-def columns(rows: list[list[str]]) -> list[str]:
-    """Rows as plain text lines in left-aligned columns two spaces apart (no rich: a command
-    whose output is a table need not load it)."""
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))] if rows else []
-    return [
-        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows
-    ]
 
 
 def table(*headers: str, overflow: OverflowMethod = "ellipsis") -> Table:

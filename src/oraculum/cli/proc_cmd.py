@@ -6,15 +6,12 @@ supervisor, started on demand by the first `proc start` (docs/processes.md).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
 from oraculum.cli.base import SESSION, Group, argument
 from oraculum.cli.output import emit
-
-if TYPE_CHECKING:
-    from rich.console import Console
 
 __all__ = ["proc_group"]
 
@@ -49,19 +46,13 @@ def _call(session: str | None, message: dict[str, Any], *, start: bool = False) 
 
 
 def _no_supervisor(process_id: str) -> Any:
-    from oraculum.core.errors import OracleError
+    from oraculum.core.errors import ErrorCode, OracleError
 
     raise OracleError(
-        "process_not_found",
+        ErrorCode.PROCESS_NOT_FOUND,
         f"No managed process {process_id} in this session (it runs none).",
         suggested_next_step="List them with `oraculum proc list`.",
     )
-
-
-def _describe(record: dict[str, Any], out: Console) -> None:
-    from oraculum.processes.wording import describe
-
-    out.print(describe(record), markup=False)
 
 
 @proc_group.command("start", context_settings={"allow_interspersed_args": False})
@@ -77,20 +68,22 @@ def start_command(command: tuple[str, ...], cwd: str | None, session: str | None
     """Start a process owned by the session; returns once the OS accepted the spawn."""
     import os
 
+    from oraculum.processes.results import ProcessResult
+
     where = os.path.abspath(cwd) if cwd else os.getcwd()
     message = {"op": "start", "executable": command[0], "args": list(command[1:]), "cwd": where}
-    record = _call(session, message, start=True)
-    emit({"process": record}, lambda out: _describe(record, out))
+    result = ProcessResult(_call(session, message, start=True), "started")
+    emit(result.to_json(), text=result.text("cli"))
 
 
 @proc_group.command("list")
 @SESSION
 def list_command(session: str | None) -> None:
     """The session's managed processes (running and the last finished ones)."""
-    from oraculum.processes.wording import list_text
+    from oraculum.processes.results import ProcessList
 
-    records = _call(session, {"op": "list"}) or []
-    emit({"processes": records}, lambda out: out.print(list_text(records), markup=False))
+    result = ProcessList(_call(session, {"op": "list"}) or [])
+    emit(result.to_json(), text=result.text("cli"))
 
 
 @proc_group.command("output")
@@ -106,12 +99,13 @@ def list_command(session: str | None) -> None:
 @SESSION
 def output_command(process_id: str, max_bytes: int, session: str | None) -> None:
     """The newest stdout and stderr of a process, with the earlier bytes not shown counted."""
-    from oraculum.processes.wording import output_text
+    from oraculum.processes.results import OutputSnapshot
 
-    result = _call(session, {"op": "output", "id": process_id, "maxBytes": max_bytes})
-    if result is None:
+    output = _call(session, {"op": "output", "id": process_id, "maxBytes": max_bytes})
+    if output is None:
         _no_supervisor(process_id)
-    emit(result, lambda out: out.print(output_text(result), markup=False))
+    result = OutputSnapshot(output)
+    emit(result.to_json(), text=result.text("cli"))
 
 
 @proc_group.command("stop")
@@ -119,17 +113,20 @@ def output_command(process_id: str, max_bytes: int, session: str | None) -> None
 @SESSION
 def stop_command(process_id: str, session: str | None) -> None:
     """Stop a process and its process group (SIGTERM, grace, SIGKILL, verified)."""
+    from oraculum.processes.results import ProcessResult
+
     record = _call(session, {"op": "stop", "id": process_id})
     if record is None:
         _no_supervisor(process_id)
-    emit({"process": record}, lambda out: _describe(record, out))
+    result = ProcessResult(record, "stopped")
+    emit(result.to_json(), text=result.text("cli"))
 
 
 @proc_group.command("shutdown")
 @SESSION
 def shutdown_command(session: str | None) -> None:
     """End the session's processes: stop every one, verified, and its supervisor."""
-    from oraculum.processes.wording import list_text
+    from oraculum.processes.results import ProcessList
 
-    records = _call(session, {"op": "shutdown"}) or []
-    emit({"processes": records}, lambda out: out.print(list_text(records), markup=False))
+    result = ProcessList(_call(session, {"op": "shutdown"}) or [])
+    emit(result.to_json(), text=result.text("cli"))

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
 from oraculum.cli.base import SESSION, Group, argument
-from oraculum.cli.output import emit, table
-
-if TYPE_CHECKING:
-    from rich.console import Console
+from oraculum.cli.output import emit
 
 __all__ = ["schedule_group"]
 
@@ -48,9 +45,11 @@ def timing_from_options(
 def _payload(command: tuple[str, ...], cwd: str | None) -> dict[str, Any] | None:
     if not command:
         if cwd is not None:
-            from oraculum.core.errors import OracleError
+            from oraculum.core.errors import ErrorCode, OracleError
 
-            raise OracleError("schedule_payload_invalid", "--cwd needs a command after `--`.")
+            raise OracleError(
+                ErrorCode.SCHEDULE_PAYLOAD_INVALID, "--cwd needs a command after `--`."
+            )
         return None
     return {"executable": command[0], "args": list(command[1:]), "cwd": cwd}
 
@@ -102,45 +101,7 @@ def submit_command(
         session_id=session_id,
         base=Path.cwd(),
     )
-    schedule = result["schedule"]
-    nxt = ", ".join(schedule["nextRuns"]) or "now"
-    emit(result, text=f"Scheduled {schedule['id']}: next {nxt}.")
-
-
-# How many occurrences ended how, in a word each (an occurrence's own sentence, with its exit
-# code or signal, is the scheduler's `describe_outcome`).
-OUTCOME_WORDS = {
-    "running": "running",
-    "exit": "ran",
-    "signal": "killed",
-    "timeout": "timed out",
-    "start_error": "could not start",
-    "heartbeat": "fired",
-    "unknown": "ended unknown",
-    "missed": "missed",
-    "skipped": "skipped",
-}
-
-
-def outcome_counts(occurrences: dict[str, int]) -> str:
-    """``{"exit": 2, "missed": 1}`` as "2 ran, 1 missed" ("-" when there were none)."""
-    words = [
-        f"{count} {OUTCOME_WORDS.get(outcome, outcome.replace('_', ' '))}"
-        for outcome, count in sorted(occurrences.items())
-    ]
-    return ", ".join(words) or "-"
-
-
-def render_list(result: dict[str, Any], console: Console) -> None:
-    if not result["schedules"]:
-        console.print("No schedules.")
-        return
-    shown = table("id", "state", "next", "occurrences", "payload")
-    for s in result["schedules"]:
-        payload = s["payload"]["executable"] if s["payload"] else "(reminder)"
-        seen = outcome_counts(s["occurrences"])
-        shown.add_row(s["id"], s["state"], (s["nextRuns"] or ["-"])[0], seen, payload)
-    console.print(shown)
+    emit(result.to_json(), text=result.text("cli"))
 
 
 @schedule_group.command("list")
@@ -152,24 +113,7 @@ def list_command(all_projects: bool) -> None:
 
     project = None if all_projects else project_id(find_project_root())
     result = list_schedules(project_id=project)
-    emit(result, lambda console: render_list(result, console))
-
-
-def render_show(result: dict[str, Any], console: Console) -> None:
-    from oraculum.scheduler.wake import describe_outcome
-
-    schedule = result["schedule"]
-    console.print(f"{schedule['id']}  {schedule['state']}", markup=False)
-    console.print(f"  timing: {schedule['timing']}", markup=False)
-    console.print(f"  next: {', '.join(schedule['nextRuns']) or '-'}", markup=False)
-    for occurrence in result["occurrenceList"]:
-        console.print(
-            f"\n[{occurrence['id']}] {occurrence['scheduledFor']} "
-            + describe_outcome(occurrence["outcome"], occurrence["detail"]),
-            markup=False,
-        )
-        if occurrence["wake"]:
-            console.print(occurrence["wake"], markup=False)
+    emit(result.to_json(), text=result.text("cli"))
 
 
 @schedule_group.command("show")
@@ -179,7 +123,7 @@ def show_command(schedule_id: str) -> None:
     from oraculum.scheduler.service import show
 
     result = show(schedule_id)
-    emit(result, lambda console: render_show(result, console))
+    emit(result.to_json(), text=result.text("cli"))
 
 
 @schedule_group.command("cancel")
@@ -189,6 +133,4 @@ def cancel_command(schedule_id: str) -> None:
     from oraculum.scheduler.service import cancel
 
     result = cancel(schedule_id)
-    state = result["schedule"]["state"]
-    word = "Cancelled" if result["cancelled"] else "Not cancelled (already ended):"
-    emit(result, text=f"{word} {schedule_id} ({state}).")
+    emit(result.to_json(), text=result.text("cli"))

@@ -195,11 +195,13 @@ def serve_command(
     try:
         asyncio.run(_serve(options))
     except ScenarioError as error:
-        raise OracleError("invalid_argument", str(error), rejected_value=str(error)) from None
+        raise OracleError(
+            ErrorCode.INVALID_ARGUMENT, str(error), rejected_value=str(error)
+        ) from None
     except OSError as error:
         if error.errno == errno.EADDRINUSE:
             raise OracleError(
-                "simulator_port_in_use",
+                ErrorCode.SIMULATOR_PORT_IN_USE,
                 f"Port {port} on {host} is already in use.",
                 rejected_value=str(port),
                 suggested_next_step="Pass --port 0 to pick a free port, or another --port.",

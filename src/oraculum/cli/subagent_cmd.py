@@ -17,10 +17,12 @@ from oraculum.cli.output import emit
 
 
 def _fail_unless_ok(result: dict[str, Any], code: str | None, text: str) -> None:
-    from oraculum.core.errors import OracleError
+    from oraculum.core.errors import OracleError, error_code
 
     if code is not None:
-        raise OracleError(code, text, details={k: v for k, v in result.items() if k != "text"})
+        raise OracleError(
+            error_code(code), text, details={k: v for k, v in result.items() if k != "text"}
+        )
 
 
 @click.command(
@@ -65,13 +67,14 @@ def subagent_command(
     registry = SubagentRegistry(PiRpcBackend())
     owner = Owner(project_id(root), f"cli-{os.getpid()}")
     if session is None:
-        view = registry.start(owner, prompt, spec, chosen, wait=True)
+        turn = registry.start(owner, prompt, spec, chosen, wait=True)
     else:
         adopted = registry.adopt(owner, str(Path(session).expanduser().absolute()), spec)
-        view = registry.continue_(owner, adopted, prompt, chosen, wait=True)
-    result = view["result"]
-    _fail_unless_ok(view, result["errorCode"], result["text"])
-    emit(view, text=result["text"])
+        turn = registry.continue_(owner, adopted, prompt, chosen, wait=True)
+    assert turn.result is not None  # wait=True: the turn's result
+    data = turn.to_json()
+    _fail_unless_ok(data, turn.result["errorCode"], turn.result["text"])
+    emit(data, text=turn.text("cli"))
 
 
 @click.command(

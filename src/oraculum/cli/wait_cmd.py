@@ -12,7 +12,7 @@ import click
 
 from oraculum.cli.base import SESSION, Command, Seconds, argument
 from oraculum.cli.output import MODE, console, emit
-from oraculum.core.errors import ExitCode, OracleError
+from oraculum.core.errors import ErrorCode, ExitCode, OracleError
 
 if TYPE_CHECKING:
     from oraculum.service.wait import WaitResult
@@ -56,7 +56,7 @@ def _ended(result: WaitResult) -> int:
     """The exit code a finished wait deserves; a wait that timed out raises ``wait_timeout``."""
     if not result.done:
         raise OracleError(
-            "wait_timeout",
+            ErrorCode.WAIT_TIMEOUT,
             result.text("cli"),
             retryable=True,
             suggested_next_step="Run `oraculum wait` again; the job keeps running meanwhile.",

@@ -30,7 +30,7 @@ import click
 
 from oraculum.cli.base import SESSION, Group
 from oraculum.core.bounded import loads_bounded
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 
 if TYPE_CHECKING:
     from oraculum.sessions.poller import Poller
@@ -67,7 +67,7 @@ class WakeupChannel:
     def claim(self) -> dict[str, Any]:
         if self.held:
             raise OracleError(
-                "invalid_argument",
+                ErrorCode.INVALID_ARGUMENT,
                 "A claimed batch is still held: commit or abandon it first.",
                 details={"ids": [w.job_id for w in self.held]},
             )
@@ -99,7 +99,7 @@ def parse_op(line: str) -> str:
     op = message.get("op") if isinstance(message, dict) else None
     if op not in OPS:
         raise OracleError(
-            "invalid_argument",
+            ErrorCode.INVALID_ARGUMENT,
             'Each input line is one JSON object {"op": "claim" | "commit" | "abandon"}.',
             rejected_value=line[:200],
             allowed_values=list(OPS),

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from oraculum.core.errors import OracleError, error_code
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.processes.run import run_group
 from oraculum.processes.tail import Tail
 from oraculum.tasks import TaskResult
@@ -67,7 +67,9 @@ class SearchRequest:
 
 
 def _invalid(message: str, value: Any = None, allowed: list[Any] | None = None) -> OracleError:
-    return OracleError("invalid_argument", message, rejected_value=value, allowed_values=allowed)
+    return OracleError(
+        ErrorCode.INVALID_ARGUMENT, message, rejected_value=value, allowed_values=allowed
+    )
 
 
 def plan_search(
@@ -88,7 +90,7 @@ def plan_search(
         raise _invalid("Unknown effort.", effort, list(EFFORTS))
     if image and not write:
         raise OracleError(
-            "invalid_argument",
+            ErrorCode.INVALID_ARGUMENT,
             "image: true needs write: true (the generated image is saved in the workspace).",
             suggested_next_step="Repeat the call with write: true if the user wants an image.",
         )
@@ -118,7 +120,7 @@ def resolve_executable() -> str:
     found = shutil.which(EXECUTABLE)
     if found is None:
         raise OracleError(
-            "codex_search_unavailable",
+            ErrorCode.CODEX_SEARCH_UNAVAILABLE,
             "No `codex_search` executable on PATH.",
             suggested_next_step="Install the codex_search helper on PATH, or use another tool.",
         )
@@ -173,13 +175,13 @@ def describe(
             text += f"\n\n{RESEARCH_NOTE}"
         return TaskResult(True, title, text, data)
     if ended == "cancelled":
-        code = error_code("task_cancelled")
+        code = ErrorCode.TASK_CANCELLED
         why = "codex_search was stopped: its session ended or it was cancelled."
     elif ended == "timeout":
-        code = error_code("codex_search_timeout")
+        code = ErrorCode.CODEX_SEARCH_TIMEOUT
         why = f"codex_search did not finish within {TIMEOUT_S / 60:g} minutes and was stopped."
     else:
-        code = error_code("codex_search_failed")
+        code = ErrorCode.CODEX_SEARCH_FAILED
         why = f"codex_search exited with status {returncode}."
     stderr = err.snapshot(STDERR_TAIL_BYTES).text.strip()
     text = why + (f"\nstderr (last {STDERR_TAIL_BYTES} bytes):\n{stderr}" if stderr else "")

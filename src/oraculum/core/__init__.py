@@ -3,6 +3,7 @@
 # The modules other layers may import; the rest of the package is internal to it.
 __all__ = [
     "bounded",
+    "columns",
     "config",
     "crashlog",
     "errors",

@@ -35,7 +35,7 @@ from pydantic.alias_generators import to_camel
 
 from oraculum.core import paths, providers
 from oraculum.core.bounded import InputRefused, json_depth, read_bounded
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.presets import (
     CHATGPT,
     GROK_MODE_IDS,
@@ -642,7 +642,7 @@ def config_error(
     else:
         step = "Check the ORACULUM_* directory environment variables and HOME."
     return OracleError(
-        "oracle_config_invalid",
+        ErrorCode.ORACLE_CONFIG_INVALID,
         message + ".",
         rejected_value=None if value is _NO_VALUE else value,
         allowed_values=list(allowed) if allowed else None,
@@ -846,7 +846,7 @@ def read_config_file(path: Path, *, inside: Path | None = None) -> dict[str, Any
     except InputRefused as exc:
         if exc.size is not None:
             raise OracleError(
-                "config_too_large",
+                ErrorCode.CONFIG_TOO_LARGE,
                 f"The oraculum config {where} {exc.reason}.",
                 rejected_value=where,
                 suggested_next_step=f"Replace {where} with a small JSON file.",
@@ -858,7 +858,7 @@ def read_config_file(path: Path, *, inside: Path | None = None) -> dict[str, Any
     depth = json_depth(raw)
     if depth > CONFIG_MAX_DEPTH:
         raise OracleError(
-            "invalid_argument",
+            ErrorCode.INVALID_ARGUMENT,
             f"The oraculum config {where} nests {depth} levels deep; "
             f"the limit is {CONFIG_MAX_DEPTH}.",
             rejected_value=where,

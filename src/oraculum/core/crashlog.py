@@ -16,7 +16,7 @@ import traceback
 from pathlib import Path
 
 from oraculum import __version__
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.fsio import DISK_FULL_ERRNOS, ensure_private_dir, os_error, write_private_file
 from oraculum.core.paths import state_dir
 
@@ -48,7 +48,7 @@ def internal_error(exc: BaseException, log: Path | None) -> OracleError:
         else "Its traceback could not be written to a log file."
     )
     return OracleError(
-        "internal_error",
+        ErrorCode.INTERNAL_ERROR,
         f"An unexpected internal error occurred ({type(exc).__name__}: {exc}). {where}",
         suggested_next_step="Report it as a bug with that log file; retrying may not help.",
         details={"log": str(log) if log is not None else None, "exception": type(exc).__name__},

@@ -37,8 +37,8 @@ _FINAL = False
 class ErrorCode(StrEnum):
     """Every stable error code oraculum reports, with its CLI exit code, its default
     ``retryable`` flag and a one-line meaning (docs/agents.md's table is generated from these:
-    ``scripts/error_codes.py`` rewrites it). A code not listed here is refused by
-    :class:`OracleError`, so a mistyped code fails loudly instead of silently exiting 1.
+    ``scripts/error_codes.py`` rewrites it). :class:`OracleError` takes a member, so mypy
+    catches a mistyped code; a string that reaches it anyway (from JSON) is refused unless listed.
 
     ``<operation>_failed`` codes are the fallbacks of :func:`failed`; the doctor's check codes
     (``browser_launch_failed``, ``provider_ui_drift``, ``provider_unsupported``) and the job-only
@@ -935,7 +935,7 @@ class OracleError(Exception):
 
     def __init__(
         self,
-        code: str | ErrorCode,
+        code: ErrorCode,
         message: str,
         *,
         rejected_value: Any = None,
@@ -992,7 +992,7 @@ def failed(operation: str, exc: BaseException) -> OracleError:
     if isinstance(exc, OracleError):
         return exc
     return OracleError(
-        f"{operation}_failed",
+        error_code(f"{operation}_failed"),
         f"{operation} failed: {exc}",
         suggested_next_step="Check the message above; run `oraculum preflight` to check the setup.",
     )

@@ -11,13 +11,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 
 DIR_MODE = 0o700
 FILE_MODE = 0o600
 # A full filesystem or an exhausted quota: freeing space and retrying fixes both.
 DISK_FULL_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT})
-DISK_ERROR_CODES = ("disk_full", "io_error")
+DISK_ERROR_CODES = (ErrorCode.DISK_FULL, ErrorCode.IO_ERROR)
 
 
 def os_error(exc: OSError, path: Path | str | None = None, *, action: str = "write") -> OracleError:
@@ -33,7 +33,7 @@ def os_error(exc: OSError, path: Path | str | None = None, *, action: str = "wri
     details = {"path": target, "errno": name}
     if exc.errno in DISK_FULL_ERRNOS:
         return OracleError(
-            "disk_full",
+            ErrorCode.DISK_FULL,
             f"Disk full: cannot {what} ({reason}).",
             rejected_value=target,
             retryable=True,
@@ -42,7 +42,7 @@ def os_error(exc: OSError, path: Path | str | None = None, *, action: str = "wri
             details=details,
         )
     return OracleError(
-        "io_error",
+        ErrorCode.IO_ERROR,
         f"Cannot {what}: {reason} ({name}).",
         rejected_value=target,
         suggested_next_step=f"Check {place} and the filesystem holding it, then retry.",

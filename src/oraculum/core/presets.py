@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from oraculum.core import providers
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.providers import ProviderSpec
 from oraculum.core.selection import (
     Choice,
@@ -69,7 +69,7 @@ def normalize_provider(value: Any) -> str:
 def _table(spec: ProviderSpec) -> SelectionTable:
     if spec.selection is None:
         raise OracleError(
-            "invalid_provider",
+            ErrorCode.INVALID_PROVIDER,
             f"{spec.label} has no model to choose.",
             rejected_value=spec.name,
             allowed_values=[n for n, s in providers.REGISTRY.items() if s.selection is not None],
@@ -110,7 +110,7 @@ def _unknown_choice(spec: ProviderSpec, value: Any, owner: ProviderSpec | None) 
         guess = did_you_mean(value, table.ids)
         step = (guess.strip() + " " if guess else "") + table.next_step
     return OracleError(
-        "invalid_preset",
+        ErrorCode.INVALID_PRESET,
         f"{reason}. {table.use.format(ids=', '.join(table.ids))}",
         rejected_value=value,
         allowed_values=list(table.ids),

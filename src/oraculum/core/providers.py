@@ -21,7 +21,7 @@ import re
 from typing import Any, Final, Literal, NamedTuple
 from urllib.parse import urlsplit
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.selection import Choice, SelectionTable
 
 MIB: Final = 1024 * 1024
@@ -419,7 +419,7 @@ def provider_spec(value: Any, *, dry_run: bool = True) -> ProviderSpec:
     if name is None:
         allowed = [n for n, s in REGISTRY.items() if dry_run or not s.dry_run]
         raise OracleError(
-            "invalid_provider",
+            ErrorCode.INVALID_PROVIDER,
             f"Unknown provider: {value}. Use one of: {', '.join(allowed)}.",
             rejected_value=value,
             allowed_values=allowed,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 
 SESSION_ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:@+=-]{0,127}$")
 SESSION_ENV = "ORACULUM_SESSION"
@@ -14,7 +14,7 @@ SESSION_ENV = "ORACULUM_SESSION"
 def validate_session_id(value: str) -> str:
     if not isinstance(value, str) or not SESSION_ID_PATTERN.fullmatch(value):
         raise OracleError(
-            "invalid_session_id",
+            ErrorCode.INVALID_SESSION_ID,
             "A session id is 1-128 characters: letters, digits and . _ : @ + = -, "
             "starting with a letter or digit.",
             rejected_value=value if isinstance(value, str) and len(value) <= 200 else None,
@@ -32,7 +32,7 @@ def resolve_session_id(explicit: str | None, *, action: str, required: bool = Tr
         if not required:
             return None
         raise OracleError(
-            "persisted_session_required",
+            ErrorCode.PERSISTED_SESSION_REQUIRED,
             f"oraculum needs a session id to {action}.",
             suggested_next_step=f"Pass --session NAME or set {SESSION_ENV} (the MCP server and "
             "agent bridges supply one).",

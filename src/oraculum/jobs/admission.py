@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from oraculum.core.config import Config
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.fsio import DISK_ERROR_CODES, os_error, os_errors
 from oraculum.core.project import project_id
 from oraculum.jobs import indexes, leases, transitions
@@ -208,7 +208,7 @@ def _check_queue_limits(
     queued = len(queue)
     if queued >= settings.queue_depth:
         raise OracleError(
-            "queue_full",
+            ErrorCode.QUEUE_FULL,
             f"Oracle is busy ({active}/{settings.max_concurrent_jobs} active, "
             f"{queued}/{settings.queue_depth} queued). Retry later instead of enqueuing more "
             "archive state.",
@@ -218,7 +218,7 @@ def _check_queue_limits(
     pending = _queued_archive_bytes(queue) + request.archive_bytes
     if pending > settings.max_queued_archive_bytes:
         raise OracleError(
-            "queue_full",
+            ErrorCode.QUEUE_FULL,
             f"Oracle queued archive storage is full ({pending} bytes > "
             f"{settings.max_queued_archive_bytes} bytes across queued jobs and retained "
             "pre-submit archives). Retry later or narrow the archive inputs.",
@@ -275,7 +275,7 @@ def _decide(
         holder = conversation_holder(store, request.conversation_id, job_id)
         if holder is not None:
             raise OracleError(
-                "oracle_thread_busy",
+                ErrorCode.ORACLE_THREAD_BUSY,
                 f"Oracle conversation {request.conversation_id} is already in use by job "
                 f"{holder}. Concurrent follow-ups to the same ChatGPT thread are not allowed.",
                 rejected_value=request.conversation_id,
@@ -424,7 +424,7 @@ def _hand_off_error(prefix: str, exc: Exception) -> OracleError:
             details=cause.details,
         )
     return OracleError(
-        "oracle_submit_failed",
+        ErrorCode.ORACLE_SUBMIT_FAILED,
         f"{prefix}: {exc}",
         suggested_next_step="Check `oraculum preflight`.",
     )

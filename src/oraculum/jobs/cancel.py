@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from oraculum.core.errors import ErrorCode
 from oraculum.jobs import indexes, transitions
 from oraculum.jobs.admission import promote_queue
 from oraculum.jobs.locks import named_lock
@@ -135,7 +136,7 @@ def _decide(current: Job, stopped: bool, pid: int | None, reason: str, end: date
         source=SOURCE,
         message=f"Job cancellation failed because worker PID {pid} did not exit.",
         error=f"{reason}; worker PID {pid} did not exit",
-        error_code="cancel_failed",
+        error_code=ErrorCode.CANCEL_FAILED,
     )
 
 
@@ -148,7 +149,7 @@ def _clean_up(store: JobStore, final: Job, stopped: bool, pid: int | None) -> Ca
         )
         final = record_cleanup(store, final.id, [blocked], source=SOURCE)
         return CancelOutcome(
-            final, "cancel_failed", f"Oracle job {final.id} failed during cancellation."
+            final, ErrorCode.CANCEL_FAILED, f"Oracle job {final.id} failed during cancellation."
         )
     warnings = teardown(final, store)
     final = record_cleanup(store, final.id, warnings, source=SOURCE)

@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError, field_serializer
 from pydantic.alias_generators import to_camel
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.fsio import atomic_write_bytes, ensure_private_dir, os_errors
 from oraculum.core.paths import jobs_dir
 from oraculum.jobs import indexes
@@ -108,13 +108,15 @@ class CouncilStore:
             return Council.model_validate(raw)
         except FileNotFoundError:
             raise OracleError(
-                "council_not_found",
+                ErrorCode.COUNCIL_NOT_FOUND,
                 f"Council not found: {council_id}",
                 rejected_value=council_id,
                 suggested_next_step="Use the council id `oraculum council` printed (cl-…).",
             ) from None
         except (ValueError, ValidationError) as exc:
-            raise OracleError("job_corrupt", f"Council record is damaged: {path} ({exc})") from None
+            raise OracleError(
+                ErrorCode.JOB_CORRUPT, f"Council record is damaged: {path} ({exc})"
+            ) from None
 
     def update(self, council_id: str, change: Callable[[Council], Council | None]) -> Council:
         """Read-modify-write under the council's lock; ``change`` may act (submit a job, post

@@ -18,7 +18,7 @@ import secrets
 import threading
 import time
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 
 ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
 TIME_CHARS = 9
@@ -81,7 +81,7 @@ def validate_job_id(value: object) -> str:
     if isinstance(value, str) and JOB_ID_PATTERN.fullmatch(value):
         return value
     raise OracleError(
-        "invalid_job_id",
+        ErrorCode.INVALID_JOB_ID,
         "A job id is 13 lower-case letters and digits (as printed by `oraculum status`).",
         rejected_value=_describe(value),
         suggested_next_step="Run `oraculum status` to list job ids.",
@@ -102,7 +102,7 @@ def validate_job_ref(value: object) -> str:
         if JOB_PREFIX_PATTERN.fullmatch(lowered):
             return lowered
     raise OracleError(
-        "invalid_job_id",
+        ErrorCode.INVALID_JOB_ID,
         "A job id is 13 lower-case letters and digits; its last 6 (as `oraculum status` lists "
         "them) or any unique prefix or tail of 4 or more also work.",
         rejected_value=_describe(value),
@@ -145,7 +145,7 @@ def validate_council_id(value: object) -> str:
     if isinstance(value, str) and COUNCIL_ID_PATTERN.fullmatch(value.strip().lower()):
         return value.strip().lower()
     raise OracleError(
-        "invalid_council_id",
+        ErrorCode.INVALID_COUNCIL_ID,
         "A council id is `cl-` and 13 lower-case letters and digits (as `oraculum council` "
         "printed it).",
         rejected_value=_describe(value),

@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.fsio import FILE_MODE, close_quietly, ensure_private_dir, name_file, unnamed_file
 from oraculum.core.paths import state_dir
 
@@ -63,7 +63,7 @@ def try_flock(fd: int, *, shared: bool = False) -> bool:
 
 def _timeout_error(kind: str, key: str) -> OracleError:
     return OracleError(
-        "lock_timeout",
+        ErrorCode.LOCK_TIMEOUT,
         f"Timed out waiting for oracle {kind} lock: {key}",
         retryable=True,
         suggested_next_step="Another oraculum process holds it; retry shortly.",

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.fsio import FILE_MODE, ensure_private_dir
 from oraculum.core.paths import state_dir
 from oraculum.jobs import indexes, transitions
@@ -53,7 +53,7 @@ def reconcile(store: JobStore | None = None, *, lock_timeout: float = 0.05) -> R
         with named_lock("reconcile", timeout=lock_timeout):
             _pass(store, report)
     except OracleError as error:
-        if error.code != "lock_timeout":
+        if error.code != ErrorCode.LOCK_TIMEOUT:
             raise
         report.skipped_busy = True
         return report
@@ -61,7 +61,7 @@ def reconcile(store: JobStore | None = None, *, lock_timeout: float = 0.05) -> R
         try:
             report.promoted = promote_queue(store, lock_timeout=5.0)
         except OracleError as error:
-            if error.code != "lock_timeout":
+            if error.code != ErrorCode.LOCK_TIMEOUT:
                 raise
     return report
 
@@ -165,7 +165,7 @@ def _pass(store: JobStore, report: ReconcileReport) -> None:
             job = store.load(job_id)
         except OracleError as error:
             # A job being created is marked before its job.json exists: keep young markers.
-            if error.code == "job_not_found" and not indexes.marked_within(
+            if error.code == ErrorCode.JOB_NOT_FOUND and not indexes.marked_within(
                 indexes.OPEN, job_id, 60.0
             ):
                 indexes.unmark(indexes.OPEN, job_id)
@@ -238,7 +238,7 @@ def recover_stale(store: JobStore, job: Job, reason: str, settings: EngineSettin
             source=SOURCE,
             message=f"Recovered stale job: {reason}.{suffix}",
             error=f"Recovered stale job: {reason}.",
-            error_code="worker_lost",
+            error_code=ErrorCode.WORKER_LOST,
             cleanup_pending=terminated,
         )
 

@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.jobs import indexes
 from oraculum.jobs.locks import RECOLLECT_LOCK, is_locked, named_lock
 from oraculum.jobs.model import Job, iso, utc_now
@@ -54,7 +54,7 @@ def open_job_blocked(job: Job) -> OracleError:
     """A job still queued or running cannot be removed yet: busy, so retryable (exit 5) once it
     ends or is cancelled."""
     return OracleError(
-        "clean_blocked",
+        ErrorCode.CLEAN_BLOCKED,
         f"Refusing to remove oracle job {job.id}: it is still {job.status.value}.",
         rejected_value=job.id,
         retryable=True,
@@ -77,7 +77,7 @@ def _remove_locked(store: JobStore, job: Job, *, force: bool = False) -> None:
             remaining = max(0, int((blocker.retry_at - now).total_seconds()))
             retry = f" Retry after {iso(blocker.retry_at)} ({remaining}s remaining)."
         raise OracleError(
-            "clean_blocked",
+            ErrorCode.CLEAN_BLOCKED,
             f"Refusing to remove oracle job {job.id}: {blocker.reason}.{retry}",
             rejected_value=job.id,
             retryable=True,
@@ -94,7 +94,7 @@ def _remove_locked(store: JobStore, job: Job, *, force: bool = False) -> None:
         # The job lock is ours already: persist the warnings directly.
         store.save(with_cleanup(job, warnings, at=now, source=SOURCE))
         raise OracleError(
-            "clean_blocked",
+            ErrorCode.CLEAN_BLOCKED,
             f"Kept oracle job {job.id}: cleanup left warnings: {'; '.join(warnings)}",
             rejected_value=job.id,
             retryable=True,

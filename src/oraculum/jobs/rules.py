@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from oraculum.core.config import Config
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.jobs.model import Job, PromptSendState, Status
 from oraculum.jobs.process import Liveness
 
@@ -203,7 +203,7 @@ def recollect_refusal(job: Job) -> OracleError | None:
     revivable = job.status == Status.FAILED and job.prompt_send_state == PromptSendState.ACCEPTED
     if job.status != Status.COMPLETE and not revivable:
         return OracleError(
-            "recollect_not_complete",
+            ErrorCode.RECOLLECT_NOT_COMPLETE,
             f"Oracle job {job.id} is {job.status.value}"
             + (f" and its prompt was {job.prompt_send_state.value}" if not revivable else "")
             + "; only a completed job, or a failed one whose prompt was accepted, can be "
@@ -213,7 +213,7 @@ def recollect_refusal(job: Job) -> OracleError | None:
         )
     if not job.chat_url:
         return OracleError(
-            "recollect_no_conversation",
+            ErrorCode.RECOLLECT_NO_CONVERSATION,
             f"Oracle job {job.id} has no saved conversation URL to recollect from.",
             rejected_value=job.id,
         )

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.fsio import (
     DIR_MODE,
     atomic_write_bytes,
@@ -159,7 +159,7 @@ class JobStore:
             return matches[0]
         if not matches:
             raise OracleError(
-                "job_not_found",
+                ErrorCode.JOB_NOT_FOUND,
                 f"Oracle job not found: {ref}",
                 rejected_value=ref,
                 suggested_next_step="Run `oraculum status` to list job ids.",
@@ -167,7 +167,7 @@ class JobStore:
         shown = matches[-AMBIGUOUS_SHOWN:]  # the newest: the one meant is most likely recent
         more = f" (the newest {len(shown)} listed)" if len(matches) > len(shown) else ""
         raise OracleError(
-            "job_id_ambiguous",
+            ErrorCode.JOB_ID_AMBIGUOUS,
             f"Job id {ref} matches {len(matches)} jobs{more}: {', '.join(shown)}. "
             "Type more characters (a job's last 6 tell it apart: `oraculum status` lists them).",
             rejected_value=ref,
@@ -181,14 +181,14 @@ class JobStore:
             raw = path.read_bytes()
         except FileNotFoundError:
             raise OracleError(
-                "job_not_found",
+                ErrorCode.JOB_NOT_FOUND,
                 f"Oracle job not found: {job_id}",
                 rejected_value=job_id,
                 suggested_next_step="Run `oraculum status` to list job ids.",
             ) from None
         except OSError as exc:
             raise OracleError(
-                "job_corrupt",
+                ErrorCode.JOB_CORRUPT,
                 f"Job file {path} cannot be read: {exc.strerror}",
                 rejected_value=str(path),
                 suggested_next_step="Inspect or remove that job directory; other jobs are "
@@ -205,7 +205,7 @@ class JobStore:
             job = check_invariants(job)
         except (ValueError, ValidationError, OracleError) as exc:
             raise OracleError(
-                "job_corrupt",
+                ErrorCode.JOB_CORRUPT,
                 f"Job file {path} is unreadable or invalid: {_first_line(exc)}",
                 rejected_value=str(path),
                 suggested_next_step="Inspect or remove that job directory; other jobs are "
@@ -223,7 +223,7 @@ class JobStore:
             try:
                 yield self.load(job_id)
             except OracleError as error:
-                if error.code != "job_not_found":  # removed between listing and reading
+                if error.code != ErrorCode.JOB_NOT_FOUND:  # removed between listing and reading
                     yield error
 
     # Writing ---------------------------------------------------------------------------------
@@ -303,7 +303,9 @@ class JobStore:
             if changed is None or changed == current:
                 return current
             if changed.id != job_id:
-                raise OracleError("invalid_transition", "A job update cannot change the job id.")
+                raise OracleError(
+                    ErrorCode.INVALID_TRANSITION, "A job update cannot change the job id."
+                )
             self.save(check_invariants(changed))
             return changed
 
@@ -382,7 +384,7 @@ def _start_time(pid: int) -> float:
 
     started = process_start_time(pid)
     if started is None:  # cannot happen for ourselves; an owner no sweep can match is safer
-        raise OracleError("io_error", f"Cannot read the start time of process {pid}.")
+        raise OracleError(ErrorCode.IO_ERROR, f"Cannot read the start time of process {pid}.")
     return started
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.jobs.model import (
     ACTIVE_STATUSES,
     MAX_LIFECYCLE_EVENTS,
@@ -44,7 +44,7 @@ _PROTECTED_FIELDS = frozenset(
 
 class TransitionError(OracleError):
     def __init__(self, message: str, **kwargs: Any) -> None:
-        super().__init__("invalid_transition", message, **kwargs)
+        super().__init__(ErrorCode.INVALID_TRANSITION, message, **kwargs)
 
 
 def is_allowed(from_phase: Phase, to_phase: Phase) -> bool:

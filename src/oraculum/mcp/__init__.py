@@ -7,5 +7,6 @@ __all__ = [
     "families",
     "profiles",
     "server",
+    "state",
     "stdio",
 ]

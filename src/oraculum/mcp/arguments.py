@@ -8,7 +8,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.jobs.ids import validate_job_ref
 
 MAX_PROBLEMS = 5
@@ -26,7 +26,7 @@ def tool_problem(schemas: Mapping[str, Any], name: object, arguments: object) ->
     when they can."""
     if not isinstance(name, str) or name not in schemas:
         return OracleError(
-            "invalid_argument",
+            ErrorCode.INVALID_ARGUMENT,
             f"Unknown tool: {name}.",
             rejected_value=name if isinstance(name, str) else None,
             allowed_values=sorted(schemas),
@@ -38,7 +38,7 @@ def tool_problem(schemas: Mapping[str, Any], name: object, arguments: object) ->
         return None
     first = problems[0]
     return OracleError(
-        "invalid_argument",
+        ErrorCode.INVALID_ARGUMENT,
         f"Invalid arguments for {name}: "
         + "; ".join(
             f"{p['argument']}: {p['problem']}" if p["argument"] else p["problem"] for p in problems
@@ -58,7 +58,7 @@ def prompt_problem(
     """Why prompt ``name`` cannot be got with ``arguments``; None when it can."""
     if not isinstance(name, str) or name not in prompts:
         return OracleError(
-            "invalid_argument",
+            ErrorCode.INVALID_ARGUMENT,
             f"Unknown prompt: {name}.",
             rejected_value=name if isinstance(name, str) else None,
             allowed_values=sorted(prompts),
@@ -69,7 +69,7 @@ def prompt_problem(
         return _job_id_problem(given.get("jobId")) if "jobId" in given else None
     usage = " ".join(f"<{arg}>" for arg, _ in prompts[name])
     return OracleError(
-        "invalid_argument",
+        ErrorCode.INVALID_ARGUMENT,
         f"The {name} prompt needs {', '.join(missing)} (usage: {name} {usage}).",
         allowed_values=[arg for arg, _ in prompts[name]],
         suggested_next_step=f"Get the {name} prompt again with every required argument; in "

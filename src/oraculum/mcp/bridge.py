@@ -21,13 +21,13 @@ from typing import IO, TYPE_CHECKING, Any
 
 import anyio
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.session import resolve_session_id
 from oraculum.jobs.ids import validate_job_ref
 from oraculum.mcp.profiles import DEFAULT_PROFILE
 
 if TYPE_CHECKING:
-    from oraculum.mcp.server import OracleMcp
+    from oraculum.mcp.state import OracleMcp
 
 __all__ = [
     "BRIDGE_FAMILY_TOOLS",
@@ -167,7 +167,7 @@ def render_prompt(name: str, arguments: list[str]) -> str:
         return followup_prompt(job_id, " ".join(arguments[1:]), wakeup=BRIDGE_WAKEUP)
     usage = "oracle <request>" if name == "oracle" else "oracle-followup <jobId> <request>"
     raise OracleError(
-        "invalid_argument",
+        ErrorCode.INVALID_ARGUMENT,
         f"Usage: {usage}.",
         rejected_value=name,
         allowed_values=["oracle", "oracle-followup"],
@@ -202,7 +202,7 @@ class BridgeSession:
             )
 
     async def _session_state(self, session_id: str) -> OracleMcp:
-        from oraculum.mcp.server import OracleMcp
+        from oraculum.mcp.state import OracleMcp
 
         if self._state is None:
             state = await anyio.to_thread.run_sync(OracleMcp, session_id, self.cwd)
@@ -231,7 +231,7 @@ class BridgeSession:
             assert isinstance(given, dict)  # the schema check requires an object
             if given.get("background"):
                 raise OracleError(
-                    "invalid_argument",
+                    ErrorCode.INVALID_ARGUMENT,
                     f"{tool} has no background mode here (it needs a live MCP server): the "
                     "call runs to its end; omit background.",
                     rejected_value=True,
@@ -276,7 +276,7 @@ def parse_request(line: str) -> tuple[object, str, object]:
     if isinstance(request, dict) and isinstance(request.get("tool"), str):
         return request.get("id"), request["tool"], request.get("arguments")
     raise OracleError(
-        "invalid_argument",
+        ErrorCode.INVALID_ARGUMENT,
         'Each input line is one JSON object {"id", "tool", "arguments"}.',
         rejected_value=line[:200],
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 
 __all__ = ["ALL", "DEFAULT_PROFILE", "ORACLE", "PROFILES", "profile_families"]
 
@@ -33,7 +33,7 @@ def profile_families(name: str, present: Iterable[str]) -> tuple[str, ...]:
     """The families profile ``name`` exposes, given the families ``present``."""
     if name not in PROFILES:
         raise OracleError(
-            "invalid_argument",
+            ErrorCode.INVALID_ARGUMENT,
             f"Unknown MCP profile {name!r}.",
             rejected_value=name[:100],
             allowed_values=list(PROFILES),

@@ -159,8 +159,9 @@ class WakeupData(TypedDict, total=False):
     ]
 
 
+# The fields any tool's structured content may hold; each family's output type extends it.
 @with_config(UNTITLED)
-class _Common(TypedDict, total=False):
+class Common(TypedDict, total=False):
     message: Annotated[str, Field(description="What happened (the text says it too).")]
     nextStep: Annotated[str, Field(description="What to do next.")]
     error: Annotated[ErrorData, Field(description="Set on a tool error (isError: true).")]
@@ -177,7 +178,7 @@ JobData = Annotated[
 
 
 @with_config(UNTITLED)
-class PreflightOutput(_Common, total=False):
+class PreflightOutput(Common, total=False):
     ready: bool
     provider: str
     session: Annotated[dict[str, Any], Field(description="sessionId, and whether generated.")]
@@ -188,7 +189,7 @@ class PreflightOutput(_Common, total=False):
 
 
 @with_config(UNTITLED)
-class JobOutput(_Common, total=False):
+class JobOutput(Common, total=False):
     job: JobData
     dryRun: Annotated[
         dict[str, Any],
@@ -226,7 +227,7 @@ class WaitOutput(JobOutput, total=False):
 
 
 @with_config(UNTITLED)
-class AuthOutput(_Common, total=False):
+class AuthOutput(Common, total=False):
     provider: str
     mode: str
     seedProfileDir: str
@@ -234,7 +235,7 @@ class AuthOutput(_Common, total=False):
 
 
 @with_config(UNTITLED)
-class PresetsOutput(_Common, total=False):
+class PresetsOutput(Common, total=False):
     presets: list[dict[str, Any]]
 
 

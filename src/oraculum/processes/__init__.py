@@ -7,8 +7,8 @@ __all__ = [
     "limits",
     "lineage",
     "manager",
+    "results",
     "run",
     "supervisor",
     "tail",
-    "wording",
 ]

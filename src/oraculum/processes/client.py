@@ -10,7 +10,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError, error_code
 from oraculum.core.fsio import ensure_private_dir
 from oraculum.core.process_group import spawn_group
 from oraculum.processes import limits, supervisor
@@ -51,7 +51,7 @@ def _spawn(project_id: str, session_id: str) -> None:
 def _error(answer: dict[str, Any]) -> OracleError:
     shown = answer.get("error") or {}
     return OracleError(
-        shown.get("code", "internal_error"),
+        error_code(shown.get("code") or ErrorCode.INTERNAL_ERROR),
         shown.get("message", "The supervisor failed."),
         suggested_next_step=shown.get("suggestedNextStep"),
         details=shown.get("details"),
@@ -87,7 +87,7 @@ def _started_exchange(project_id: str, session_id: str, message: dict[str, Any])
         except (FileNotFoundError, ConnectionRefusedError):
             if time.monotonic() >= deadline:
                 raise OracleError(
-                    "process_start_failed",
+                    ErrorCode.PROCESS_START_FAILED,
                     "The session's process supervisor did not start.",
                     details={"log": str(supervisor.socket_dir() / "supervisor.log")},
                 ) from None
@@ -129,7 +129,7 @@ class SupervisedManager:
     def _known(answer: Any, process_id: str) -> Any:
         if answer is None:  # no supervisor: the session never started a process
             raise OracleError(
-                "process_not_found",
+                ErrorCode.PROCESS_NOT_FOUND,
                 f"No managed process {process_id[:40]} in this session.",
                 rejected_value=process_id[:100],
             )

@@ -8,7 +8,7 @@ import shlex
 import shutil
 from collections.abc import Sequence
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 
 __all__ = [
     "ARGV_ITEMS",
@@ -40,7 +40,7 @@ VERIFY_DEADLINE_S = 2.0
 
 def _too_large(message: str, **details: int) -> OracleError:
     return OracleError(
-        "process_argv_too_large",
+        ErrorCode.PROCESS_ARGV_TOO_LARGE,
         message,
         details=details,
         suggested_next_step="Pass fewer or shorter arguments (a file can carry long input).",
@@ -50,14 +50,14 @@ def _too_large(message: str, **details: int) -> OracleError:
 def _utf8(value: object, what: str) -> bytes:
     if not isinstance(value, str) or not value or "\0" in value:
         raise OracleError(
-            "invalid_argument",
+            ErrorCode.INVALID_ARGUMENT,
             f"The {what} must be a non-empty string without NUL characters.",
             rejected_value=value if isinstance(value, str) and len(value) <= 200 else None,
         )
     try:
         return value.encode("utf-8")
     except UnicodeEncodeError:
-        raise OracleError("invalid_argument", f"The {what} is not valid UTF-8.") from None
+        raise OracleError(ErrorCode.INVALID_ARGUMENT, f"The {what} is not valid UTF-8.") from None
 
 
 def check_start(executable: str, args: Sequence[str], cwd: str | None) -> list[str]:
@@ -93,7 +93,9 @@ def check_start(executable: str, args: Sequence[str], cwd: str | None) -> list[s
             raise _too_large(f"cwd is longer than {PATH_BYTES} bytes.", limit=PATH_BYTES)
         if not os.path.isdir(cwd):
             raise OracleError(
-                "invalid_argument", "cwd is not an existing directory.", rejected_value=cwd[:200]
+                ErrorCode.INVALID_ARGUMENT,
+                "cwd is not an existing directory.",
+                rejected_value=cwd[:200],
             )
     return argv
 

@@ -27,7 +27,7 @@ from datetime import datetime
 from typing import Any
 
 from oraculum.core import process_group
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.process_group import GroupEnd
 from oraculum.jobs.model import iso, utc_now
 from oraculum.jobs.process import process_start_time
@@ -102,7 +102,7 @@ def refuse_windows(system: str = os.name) -> None:
     Windows."""
     if system == "nt":
         raise OracleError(
-            "process_unsupported",
+            ErrorCode.PROCESS_UNSUPPORTED,
             "Managed processes need Unix process groups; they are refused on Windows.",
         )
 
@@ -154,7 +154,7 @@ class ProcessManager:
         except OSError as exc:
             self._start_failed(record, exc)
             raise OracleError(
-                "process_start_failed",
+                ErrorCode.PROCESS_START_FAILED,
                 f"Could not start {executable}: {exc.strerror or exc}.",
                 details={"process": record.to_json()},
                 suggested_next_step=limits.shell_hint(executable),
@@ -183,11 +183,13 @@ class ProcessManager:
     def _admit(self, argv: list[str], cwd: str | None) -> ProcessRecord:
         with self._lock:
             if self._closed:
-                raise OracleError("process_unsupported", "This session's processes were stopped.")
+                raise OracleError(
+                    ErrorCode.PROCESS_UNSUPPORTED, "This session's processes were stopped."
+                )
             active = [r for r in self._records.values() if not r.terminal]
             if len(active) >= limits.MAX_ACTIVE:
                 raise OracleError(
-                    "process_limit",
+                    ErrorCode.PROCESS_LIMIT,
                     f"{len(active)} managed processes already run (at most {limits.MAX_ACTIVE}).",
                     details={"active": len(active), "limit": limits.MAX_ACTIVE},
                     suggested_next_step="Stop one with managed_process_stop, then start again.",
@@ -395,7 +397,7 @@ class ProcessManager:
             record = self._records.get(process_id) if isinstance(process_id, str) else None
         if record is None:
             raise OracleError(
-                "process_not_found",
+                ErrorCode.PROCESS_NOT_FOUND,
                 f"No managed process {process_id!s:.40} in this session.",
                 suggested_next_step="List them with managed_process_list.",
             )

@@ -34,7 +34,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.fsio import FILE_MODE, ensure_private_dir
 from oraculum.core.paths import state_dir
 from oraculum.core.session import validate_session_id
@@ -111,12 +111,14 @@ def handle(manager: ProcessManager, request: dict[str, Any]) -> dict[str, Any]:
         elif op == "shutdown":
             result = manager.stop_all(reason="session_shutdown")
         else:
-            raise OracleError("invalid_argument", f"Unknown supervisor request {op!r:.40}.")
+            raise OracleError(ErrorCode.INVALID_ARGUMENT, f"Unknown supervisor request {op!r:.40}.")
         return {"ok": True, "result": result}
     except OracleError as error:
         return {"ok": False, "error": error.to_dict()}
     except (KeyError, TypeError, ValueError) as exc:
-        problem = OracleError("invalid_argument", f"Malformed supervisor request: {exc!s:.200}")
+        problem = OracleError(
+            ErrorCode.INVALID_ARGUMENT, f"Malformed supervisor request: {exc!s:.200}"
+        )
         return {"ok": False, "error": problem.to_dict()}
 
 

@@ -4,7 +4,7 @@ Which flow a provider runs is its registry entry's ``driver`` (`oraculum.core.pr
 
 from __future__ import annotations
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.providers import provider_spec
 from oraculum.providers.base import Provider
 
@@ -29,7 +29,7 @@ def get_provider(name: str) -> Provider:
         driver: Provider = spec.load_driver()
     except ModuleNotFoundError:
         raise OracleError(
-            "provider_unavailable",
+            ErrorCode.PROVIDER_UNAVAILABLE,
             f"The {spec.label} browser flow is not available in this version of oraculum.",
             rejected_value=name,
             suggested_next_step="Upgrade oraculum.",

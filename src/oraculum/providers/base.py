@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from oraculum.core.config import Config
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.jobs.model import EventKind, Job, Phase, PromptSendState
 from oraculum.jobs.store import JobPaths
 
@@ -137,9 +137,9 @@ def with_send_warning(error: OracleError, job: Job) -> OracleError:
     answer may be in the saved conversation, to be recollected rather than asked again.
     """
     state = job.prompt_send_state
-    if error.code == "deep_research_needs_answer":
+    if error.code == ErrorCode.DEEP_RESEARCH_NEEDS_ANSWER:
         return error  # its own next step says how to answer in the same conversation
-    if state == PromptSendState.ATTEMPTED and error.code != "send_not_accepted":
+    if state == PromptSendState.ATTEMPTED and error.code != ErrorCode.SEND_NOT_ACCEPTED:
         error.message += " (the prompt may already have been sent: resubmitting could duplicate it)"
     elif state == PromptSendState.ACCEPTED:
         error.message += " (the prompt was already sent and accepted: do not resubmit it)"

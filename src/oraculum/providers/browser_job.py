@@ -96,7 +96,7 @@ async def _isolated_page(ctx: WorkerContext) -> contextlib.AbstractAsyncContextM
     seed = seed_profile_dir(ctx.config, spec.name)
     if not seed.is_dir():
         raise OracleError(
-            "auth_seed_profile_missing",
+            ErrorCode.AUTH_SEED_PROFILE_MISSING,
             f"The signed-in {spec.label} seed profile does not exist: {seed}. "
             f"Run `oraculum auth {spec.name}` first.",
             suggested_next_step=f"Run `oraculum auth {spec.name}`, then resubmit.",
@@ -152,7 +152,7 @@ def conversation_patch(job: Job, adopted: AdoptedUrl | None) -> dict[str, Any]:
         return {"chat_url": job.chat_url, "conversation_id": job.conversation_id}
     label = provider_spec(job.provider).label
     raise OracleError(
-        "conversation_url_missing",
+        ErrorCode.CONVERSATION_URL_MISSING,
         f"{label} never showed a conversation URL for this job.",
         suggested_next_step=f"Check {label} for the conversation before resubmitting.",
     )

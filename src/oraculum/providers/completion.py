@@ -20,7 +20,7 @@ from typing import Protocol
 from playwright.async_api import Locator
 
 from oraculum.core.config import Config
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.providers import conversation_id_from_url
 from oraculum.jobs.model import Job
 from oraculum.providers.adoption import strip_url
@@ -217,7 +217,7 @@ async def _retried_failed_turn(
     retry = view.retry_button()
     if ctx.retried or not await view.present(retry, words.retry_label):
         raise OracleError(
-            "generation_failed", f"{words.label} response failed: {failure}", retryable=True
+            ErrorCode.GENERATION_FAILED, f"{words.label} response failed: {failure}", retryable=True
         )
     ctx.log(f"generation failed ({failure}); pressing Retry once")
     ctx.retried = True
@@ -242,7 +242,7 @@ async def wait_for_answer(view: AnswerView, ctx: CompletionContext, words: Answe
         limited = words.rate_limited(scoped)
         if limited:
             raise OracleError(
-                "provider_rate_limited",
+                ErrorCode.PROVIDER_RATE_LIMITED,
                 f"{words.label} is showing a rate-limit notice while answering: {limited}",
                 retryable=True,
             )
@@ -270,7 +270,7 @@ async def wait_for_answer(view: AnswerView, ctx: CompletionContext, words: Answe
             await ctx.heartbeat()
         await asyncio.sleep(ctx.poll_s)
     raise OracleError(
-        "response_timeout",
+        ErrorCode.RESPONSE_TIMEOUT,
         f"Timed out waiting for {words.label} response completion",
         retryable=True,
         suggested_next_step="The answer may still arrive: try `oraculum read --recollect` later.",

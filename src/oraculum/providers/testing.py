@@ -13,7 +13,7 @@ import asyncio
 import os
 from pathlib import Path
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.fsio import atomic_write_text, ensure_private_dir
 from oraculum.jobs.model import WORKER_PHASES, Phase
 from oraculum.providers.base import ProviderOutcome, WorkerContext
@@ -52,7 +52,9 @@ class TestProvider:
             os._exit(17)  # a crash: no cleanup, no status
         await asyncio.sleep(float(knobs.get("delayMs", 0)) / 1000)
         if outcome == "fail":
-            raise OracleError("test_provider_failed", "The test provider was asked to fail.")
+            raise OracleError(
+                ErrorCode.TEST_PROVIDER_FAILED, "The test provider was asked to fail."
+            )
         return await self._answer(ctx)
 
     async def _answer(self, ctx: WorkerContext) -> ProviderOutcome:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.processes.limits import runnable, shell_hint
 from oraculum.scheduler.cron import check_cron
 
@@ -89,7 +89,7 @@ class Submission:
 
 def _timing_error(message: str, value: Any = None) -> OracleError:
     return OracleError(
-        "schedule_timing_invalid",
+        ErrorCode.SCHEDULE_TIMING_INVALID,
         message,
         rejected_value=value,
         allowed_values=list(TIMING_KEYS),
@@ -99,12 +99,12 @@ def _timing_error(message: str, value: Any = None) -> OracleError:
 
 
 def _payload_error(message: str, value: Any = None) -> OracleError:
-    return OracleError("schedule_payload_invalid", message, rejected_value=value)
+    return OracleError(ErrorCode.SCHEDULE_PAYLOAD_INVALID, message, rejected_value=value)
 
 
 def _out_of_range(message: str, value: Any) -> OracleError:
     return OracleError(
-        "invalid_argument",
+        ErrorCode.INVALID_ARGUMENT,
         message,
         rejected_value=value,
         suggested_next_step="Durations go up to 3660d (ten years); every occurrence must fall "
@@ -138,11 +138,11 @@ def _within_horizon(offset_s: float, key: str, value: Any) -> None:
 
 def validate_prompt(prompt: Any) -> str:
     if not isinstance(prompt, str) or not prompt.strip():
-        raise OracleError("invalid_argument", "reentryPrompt must be a non-empty string.")
+        raise OracleError(ErrorCode.INVALID_ARGUMENT, "reentryPrompt must be a non-empty string.")
     size = len(prompt.encode("utf-8", "surrogatepass"))
     if size > MAX_PROMPT_BYTES:
         raise OracleError(
-            "prompt_too_large",
+            ErrorCode.PROMPT_TOO_LARGE,
             f"reentryPrompt is {size} UTF-8 bytes; the limit is {MAX_PROMPT_BYTES}.",
             rejected_value=size,
             suggested_next_step="Shorten the prompt; point at a file for the details.",
@@ -191,7 +191,7 @@ def validate_payload(payload: Any, *, base: Path) -> Payload | None:
     unknown = sorted(set(payload) - set(PAYLOAD_KEYS))
     if unknown:
         raise OracleError(
-            "schedule_payload_invalid",
+            ErrorCode.SCHEDULE_PAYLOAD_INVALID,
             f"Unknown payload keys: {', '.join(unknown)} (no shell strings or environment).",
             rejected_value=unknown,
             allowed_values=list(PAYLOAD_KEYS),
@@ -220,13 +220,15 @@ def validate_payload(payload: Any, *, base: Path) -> Payload | None:
 def _zone(name: Any) -> ZoneInfo:
     if not isinstance(name, str) or not name or len(name) > 255:
         raise OracleError(
-            "schedule_timezone_unknown", "tz must be an IANA zone name.", rejected_value=name
+            ErrorCode.SCHEDULE_TIMEZONE_UNKNOWN,
+            "tz must be an IANA zone name.",
+            rejected_value=name,
         )
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError) as exc:
         raise OracleError(
-            "schedule_timezone_unknown",
+            ErrorCode.SCHEDULE_TIMEZONE_UNKNOWN,
             f"Unknown time zone {name!r}.",
             rejected_value=name,
             suggested_next_step="Use an IANA name such as Europe/Berlin or America/Sao_Paulo.",
@@ -247,7 +249,7 @@ def _parse_at(value: Any, tz: str | None, now: datetime) -> datetime:
     moment = moment.astimezone(UTC)
     if moment <= now:
         raise OracleError(
-            "schedule_time_past",
+            ErrorCode.SCHEDULE_TIME_PAST,
             f"`at` {moment.isoformat()} is not in the future (now {now.isoformat()}).",
             rejected_value=value,
         )
@@ -257,13 +259,13 @@ def _parse_at(value: Any, tz: str | None, now: datetime) -> datetime:
 def _check_cron(expression: Any) -> str:
     if not isinstance(expression, str):
         raise OracleError(
-            "schedule_cron_invalid", "cron must be a string.", rejected_value=expression
+            ErrorCode.SCHEDULE_CRON_INVALID, "cron must be a string.", rejected_value=expression
         )
     try:
         check_cron(expression)
     except ValueError as exc:
         raise OracleError(
-            "schedule_cron_invalid",
+            ErrorCode.SCHEDULE_CRON_INVALID,
             f"Bad cron expression {expression!r}: {exc}.",
             rejected_value=expression,
             suggested_next_step="Five fields: minute hour day month weekday, e.g. 0 9 * * 1-5.",

@@ -13,7 +13,7 @@ from oraculum.auth.bootstrap import AuthRequest, Watch, run_auth
 from oraculum.auth.result import AuthResult
 from oraculum.auth.seed import previous_dir, rollback_seed
 from oraculum.core.config import provider_urls, seed_profile_dir
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.presets import CHATGPT, normalize_provider
 from oraculum.jobs.locks import named_lock
 from oraculum.service.common import project_config, project_root
@@ -37,7 +37,7 @@ def auth(
     name = normalize_provider(provider) if provider is not None else CHATGPT
     if manual and from_browser:
         raise OracleError(
-            "invalid_argument",
+            ErrorCode.INVALID_ARGUMENT,
             "--manual and --from-browser exclude each other.",
             suggested_next_step="Pass one of them.",
         )

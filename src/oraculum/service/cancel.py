@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.surface import Surface, for_surface
 from oraculum.jobs.cancel import cancel_job
 from oraculum.jobs.ids import given_job_ref
@@ -40,7 +40,7 @@ def cancel(job_ref: str | None, *, store: JobStore | None = None) -> CancelResul
     job_ref = given_job_ref(job_ref)
     if job_ref is None:
         raise OracleError(
-            "invalid_argument",
+            ErrorCode.INVALID_ARGUMENT,
             USAGE,
             suggested_next_step="Run `oraculum status` (oracle_status) to list job ids.",
         )
@@ -48,7 +48,7 @@ def cancel(job_ref: str | None, *, store: JobStore | None = None) -> CancelResul
     job = find_job(store, job_ref)
     if job.is_terminal:
         raise OracleError(
-            "job_not_cancellable",
+            ErrorCode.JOB_NOT_CANCELLABLE,
             f"Oracle job {job.id} is not cancellable ({job.status.value}).",
             rejected_value=job.id,
             suggested_next_step=f"Read it with `oraculum read {job.id}`.",

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.project import project_id
 from oraculum.core.surface import Surface, for_surface
 from oraculum.jobs.ids import given_job_ref
@@ -77,7 +77,7 @@ def clean(
         return CleanResult(report.removed, report.kept, message)
     if target is None:
         raise OracleError(
-            "invalid_argument",
+            ErrorCode.INVALID_ARGUMENT,
             "Usage: oraculum clean <job-id|all> (or --expired).",
             suggested_next_step="Run `oraculum status` to list job ids.",
         )
@@ -96,7 +96,7 @@ def clean(
         message += f"\nSkipped {len(skipped)} job(s) still open: {', '.join(skipped)}."
     if not removed:
         raise OracleError(
-            "clean_blocked",
+            ErrorCode.CLEAN_BLOCKED,
             message,
             retryable=True,
             details={"kept": kept, "skippedOpen": skipped},
@@ -116,7 +116,7 @@ def _chosen(store: JobStore, one: str | None, root: Path) -> list[Job]:
     wanted = project_id(root)
     chosen = [j for j in store.iter_jobs() if isinstance(j, Job) and j.project_id == wanted]
     if not chosen:
-        raise OracleError("job_not_found", "No matching oracle jobs found.")
+        raise OracleError(ErrorCode.JOB_NOT_FOUND, "No matching oracle jobs found.")
     return chosen
 
 
@@ -132,7 +132,7 @@ def _remove(
             remove_job(job.id, store=store, force=force)
             removed.append(job.id)
         except OracleError as error:
-            if error.code == "job_not_found":
+            if error.code == ErrorCode.JOB_NOT_FOUND:
                 removed.append(job.id)  # gone already
                 continue
             if strict:

@@ -11,7 +11,7 @@ from typing import Any
 from oraculum.browser.chromium import resolve_executable
 from oraculum.core import providers
 from oraculum.core.config import Config, load_config, seed_profile_dir
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.fsio import ensure_private_dir
 from oraculum.core.paths import jobs_dir
 from oraculum.core.presets import resolve_selection
@@ -67,7 +67,7 @@ def _surface_provider(provider: str) -> str:
     return provider_spec(provider).name
 
 
-def _writable_dir(path: Path, code: str, label: str) -> None:
+def _writable_dir(path: Path, code: ErrorCode, label: str) -> None:
     try:
         if path.exists() and not path.is_dir():
             raise OSError(f"{path} is not a directory")
@@ -87,21 +87,21 @@ def check_seed_profile(config: Config, provider: str) -> Path:
     seed = seed_profile_dir(config, provider)
     if not seed.exists():
         raise OracleError(
-            "auth_seed_profile_missing",
+            ErrorCode.AUTH_SEED_PROFILE_MISSING,
             f"Oracle auth seed profile not found: {seed}",
             rejected_value=str(seed),
             suggested_next_step=f"Run `oraculum auth {provider}` (oracle_auth) once, then retry.",
         )
     if not seed.is_dir():
         raise OracleError(
-            "auth_seed_profile_invalid_type",
+            ErrorCode.AUTH_SEED_PROFILE_INVALID_TYPE,
             f"Oracle auth seed profile is not a directory: {seed}",
             rejected_value=str(seed),
             suggested_next_step=f"Remove {seed} and run `oraculum auth {provider}`.",
         )
     if not os.access(seed, os.R_OK | os.X_OK):
         raise OracleError(
-            "auth_seed_profile_unreadable",
+            ErrorCode.AUTH_SEED_PROFILE_UNREADABLE,
             f"Oracle auth seed profile is not readable: {seed}",
             rejected_value=str(seed),
             suggested_next_step=f"Fix the permissions of {seed}.",
@@ -127,9 +127,9 @@ def check_prerequisites(config: Config, provider: str) -> dict[str, Any]:
         )
         _writable_dir(
             config.browser.runtime_profiles_dir,
-            "runtime_profiles_dir_unwritable",
+            ErrorCode.RUNTIME_PROFILES_DIR_UNWRITABLE,
             "runtime profiles directory",
         )
-    _writable_dir(jobs_dir(), "jobs_dir_unwritable", "jobs directory")
+    _writable_dir(jobs_dir(), ErrorCode.JOBS_DIR_UNWRITABLE, "jobs directory")
     found["jobsDir"] = str(jobs_dir())
     return found

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.providers import provider_spec
 from oraculum.core.surface import Surface
 from oraculum.jobs.ids import given_job_ref
@@ -36,7 +36,7 @@ def conversation_link(job_ref: str | None, *, store: JobStore | None = None) -> 
     ref = given_job_ref(job_ref)
     if ref is None:
         raise OracleError(
-            "invalid_argument",
+            ErrorCode.INVALID_ARGUMENT,
             "Usage: oraculum open <job-id> [--browser].",
             suggested_next_step="Run `oraculum status` to list job ids.",
         )
@@ -44,7 +44,7 @@ def conversation_link(job_ref: str | None, *, store: JobStore | None = None) -> 
     if not job.chat_url:
         label = provider_spec(job.provider).label
         raise OracleError(
-            "conversation_url_missing",
+            ErrorCode.CONVERSATION_URL_MISSING,
             f"Oracle job {job.id} has no {label} conversation yet ({job.status.value}, "
             f"{job.phase.words}).",
             rejected_value=job.id,

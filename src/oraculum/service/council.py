@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.providers import provider_spec
 from oraculum.core.surface import Surface, tool_call
 from oraculum.jobs.admission import JobRequest, submit_job
@@ -59,7 +59,9 @@ log = logging.getLogger("oraculum.council")
 COUNCIL_SOURCE = "council"  # the request source of a council's member jobs
 NOTICE_KIND = "council"
 # The provider:preset codes planning raises that mean "no such member".
-_UNKNOWN = frozenset({"invalid_provider", "invalid_preset", "invalid_argument"})
+_UNKNOWN = frozenset(
+    {ErrorCode.INVALID_PROVIDER, ErrorCode.INVALID_PRESET, ErrorCode.INVALID_ARGUMENT}
+)
 _NOT_SIGNED_IN_PREFIX = "auth_seed_profile_"
 SYNTHESIS_FILE = "council-answers.md"
 SYNTHESIS_PROMPT = (
@@ -84,7 +86,7 @@ def split_members(members: str | list[str]) -> list[str]:
     names = [item.strip() for item in items if item and item.strip()]
     if not names:
         raise OracleError(
-            "council_member_unknown",
+            ErrorCode.COUNCIL_MEMBER_UNKNOWN,
             "A council needs at least one member (`provider:preset`, comma-separated).",
             suggested_next_step="Pass --members chatgpt:pro_extended,grok:heavy.",
         )
@@ -109,9 +111,9 @@ def _plan_member(given: str, prompt: str, inputs: list[str], **kwargs: Any) -> _
 def _member_error(given: str, error: OracleError) -> OracleError:
     """A member's planning refusal, named as the council's (the cause kept in details)."""
     cause = {"member": given, "cause": error.code.value, "causeMessage": error.message}
-    if error.code.value in _UNKNOWN:
+    if error.code in _UNKNOWN:
         return OracleError(
-            "council_member_unknown",
+            ErrorCode.COUNCIL_MEMBER_UNKNOWN,
             f"Unknown council member {given!r}: {error.message}",
             rejected_value=given,
             allowed_values=error.allowed_values,
@@ -121,7 +123,7 @@ def _member_error(given: str, error: OracleError) -> OracleError:
         )
     if error.code.value.startswith(_NOT_SIGNED_IN_PREFIX):
         return OracleError(
-            "council_member_not_signed_in",
+            ErrorCode.COUNCIL_MEMBER_NOT_SIGNED_IN,
             f"Council member {given!r} is not signed in; nothing was sent. {error.message}",
             rejected_value=given,
             suggested_next_step=error.suggested_next_step,
@@ -148,7 +150,7 @@ def plan_council(
         member = _plan_member(given, prompt, inputs, selection_extras=extras, **kwargs)
         if any(other.name == member.name for other in planned):
             raise OracleError(
-                "council_member_duplicate",
+                ErrorCode.COUNCIL_MEMBER_DUPLICATE,
                 f"Council member {member.name} is named twice.",
                 rejected_value=given,
                 suggested_next_step="Name each provider:preset once.",
@@ -495,7 +497,10 @@ ADMISSION_GRACE = timedelta(minutes=5)
 def _unadmitted(council: Council) -> Council:
     members = [
         m.model_copy(
-            update={"error_code": "worker_lost", "error": "Its submit ended before admitting it."}
+            update={
+                "error_code": ErrorCode.WORKER_LOST,
+                "error": "Its submit ended before admitting it.",
+            }
         )
         if m.job_id is None and m.error_code is None
         else m
@@ -755,7 +760,7 @@ def wait_council(
         if result.council.get("endedAt") is not None:
             return read_council(council_ref, **kwargs)
     raise OracleError(
-        "wait_timeout",
+        ErrorCode.WAIT_TIMEOUT,
         f"Council {council_ref} is still running.",
         rejected_value=council_ref,
         suggested_next_step=f"Wait again with `oraculum wait {council_ref}`.",

@@ -78,7 +78,7 @@ class DemoResult:
         if job.status == Status.COMPLETE:
             return None
         return OracleError(
-            "demo_failed",
+            ErrorCode.DEMO_FAILED,
             f"The demo job {job.id} ended {job.status.value}: {job.error}",
             suggested_next_step=f"See `oraculum status {job.id}` and its logs directory.",
         )
@@ -142,7 +142,7 @@ def follow(
             return job
         time.sleep(0.2)
     raise OracleError(
-        "demo_timeout",
+        ErrorCode.DEMO_TIMEOUT,
         f"The demo job {job_id} did not finish within {timeout_s:.0f} s.",
         suggested_next_step=f"Inspect it with `oraculum status {job_id}`.",
     )
@@ -211,7 +211,7 @@ class DemoCouncilResult:
         if not failed:
             return None
         return OracleError(
-            "demo_failed",
+            ErrorCode.DEMO_FAILED,
             f"The demo council {self.council['id']}: no answer from {', '.join(failed)}.",
             suggested_next_step=f"See `oraculum status {self.council['id']}`.",
         )

@@ -48,7 +48,7 @@ OK, WARN, FAIL = "ok", "warn", "fail"
 # The throwaway runtime profile's name starts with this (a job's is a bare uuid hex).
 PROFILE_PREFIX = "doctor-"
 # Readiness timed out on a page that is neither signed out, a challenge nor an outage.
-NOT_READY_CODE = "provider_not_ready"
+NOT_READY_CODE = ErrorCode.PROVIDER_NOT_READY
 
 
 @dataclass(frozen=True)
@@ -205,7 +205,7 @@ def identity_check(status: int, identity: str | None, provider_label: str) -> Ch
         f"The identity probe answered HTTP {status or 'nothing'}: {provider_label} does not "
         "accept the seed's session.",
         "Run `oraculum auth` to sign in again.",
-        "auth_login_required",
+        ErrorCode.AUTH_LOGIN_REQUIRED,
     )
 
 
@@ -219,7 +219,7 @@ def vocabulary_check(entries: list[Any]) -> Check:
         f"No longer matches the page: {', '.join(broken)}.",
         "ChatGPT's UI changed: upgrade oraculum, or report the table above with the page's "
         "version.",
-        "provider_ui_drift",
+        ErrorCode.PROVIDER_UI_DRIFT,
     )
 
 
@@ -258,7 +258,7 @@ class DoctorReport:
         if not problems:
             return None
         return OracleError(
-            "doctor_failed",
+            ErrorCode.DOCTOR_FAILED,
             f"oraculum doctor found {len(problems)} problem(s): "
             + ", ".join(c.check for c in problems)
             + ".",
@@ -327,14 +327,14 @@ def _config_check(cwd: Path | None) -> tuple[Check, Config | None]:
 
 
 def _directory_checks(config: Config | None) -> list[Check]:
-    wanted: list[tuple[str, Path, str | None]] = [
-        ("jobs dir", jobs_dir(), "jobs_dir_unwritable"),
+    wanted: list[tuple[str, Path, ErrorCode | None]] = [
+        ("jobs dir", jobs_dir(), ErrorCode.JOBS_DIR_UNWRITABLE),
         ("state dir", state_dir(), None),
         ("data dir", data_dir(), None),
     ]
     if config is not None:
         runtime = config.browser.runtime_profiles_dir
-        wanted.append(("runtime profiles dir", runtime, "runtime_profiles_dir_unwritable"))
+        wanted.append(("runtime profiles dir", runtime, ErrorCode.RUNTIME_PROFILES_DIR_UNWRITABLE))
     return [directory_check(label, dir_facts(path), code=code) for label, path, code in wanted]
 
 
@@ -360,7 +360,7 @@ async def _chromium_checks(config: Config | None) -> list[Check]:
             FAIL,
             f"Chromium did not start: {text}",
             "Run ./scripts/bootstrap, which installs what Chromium needs.",
-            "browser_launch_failed",
+            ErrorCode.BROWSER_LAUNCH_FAILED,
         ),
     ]
 
@@ -533,7 +533,7 @@ def _no_live_probe(spec: ProviderSpec) -> Check:
         " ".join(
             f"Run `oraculum doctor --live --provider {p.name}` for {p.label}." for p in probed
         ),
-        "provider_unsupported",
+        ErrorCode.PROVIDER_UNSUPPORTED,
     )
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from oraculum.auth.seed_check import seed_session_problem
 from oraculum.core.config import Config, provider_urls
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.session import resolve_session_id
 from oraculum.core.surface import Surface, for_surface
 from oraculum.jobs.admission import Capacity, capacity
@@ -29,13 +29,15 @@ if TYPE_CHECKING:
 
 _SEED_CODES = frozenset(
     {
-        "auth_seed_profile_missing",
-        "auth_seed_profile_unreadable",
-        "auth_seed_profile_invalid_type",
-        "auth_seed_profile_unauthenticated",
+        ErrorCode.AUTH_SEED_PROFILE_MISSING,
+        ErrorCode.AUTH_SEED_PROFILE_UNREADABLE,
+        ErrorCode.AUTH_SEED_PROFILE_INVALID_TYPE,
+        ErrorCode.AUTH_SEED_PROFILE_UNAUTHENTICATED,
     }
 )
-_BROWSER_CODES = frozenset({"browser_executable_missing", "browser_executable_not_executable"})
+_BROWSER_CODES = frozenset(
+    {ErrorCode.BROWSER_EXECUTABLE_MISSING, ErrorCode.BROWSER_EXECUTABLE_NOT_EXECUTABLE}
+)
 
 
 @dataclass(frozen=True)

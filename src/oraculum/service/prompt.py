@@ -11,7 +11,7 @@ from typing import BinaryIO, Final
 
 from oraculum.core import providers
 from oraculum.core.bounded import InputRefused, read_bounded
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 
 STDIN: Final = "-"
 
@@ -33,7 +33,7 @@ def prompt_text(prompt: object) -> str:
     """
     if not isinstance(prompt, str) or not prompt.strip():
         raise OracleError(
-            "invalid_argument",
+            ErrorCode.INVALID_ARGUMENT,
             "A prompt is required.",
             suggested_next_step="Pass the question with -p/--prompt or --prompt-file PATH.",
         )
@@ -41,7 +41,7 @@ def prompt_text(prompt: object) -> str:
         prompt.encode("utf-8")
     except UnicodeEncodeError as exc:
         raise OracleError(
-            "invalid_argument",
+            ErrorCode.INVALID_ARGUMENT,
             f"The prompt is not valid UTF-8 text (character {exc.start}).",
             suggested_next_step="Save the prompt as UTF-8 and pass it with --prompt-file PATH.",
         ) from None
@@ -59,7 +59,7 @@ def check_prompt_size(prompt: str, provider: str) -> None:
 def too_large(size: int, limit: int, provider: str | None = None) -> OracleError:
     where = f" for {provider}" if provider else ""
     return OracleError(
-        "prompt_too_large",
+        ErrorCode.PROMPT_TOO_LARGE,
         f"The prompt has {size} bytes; the limit{where} is {limit} bytes.",
         suggested_next_step="Shorten the prompt; put long material in the archive's files.",
         details={"bytes": size, "limit": limit},
@@ -72,7 +72,7 @@ def decode_prompt(data: bytes, source: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise OracleError(
-            "invalid_argument",
+            ErrorCode.INVALID_ARGUMENT,
             f"The prompt file {source} is not valid UTF-8 (byte {exc.start}).",
             rejected_value=source,
             suggested_next_step="Save it as UTF-8 and retry.",
@@ -86,7 +86,7 @@ def choose_prompt(prompt: str | None, prompt_file: str | None) -> str:
     """The prompt from exactly one of ``-p`` text and ``--prompt-file`` (a path or ``-``)."""
     if prompt is not None and prompt_file is not None:
         raise OracleError(
-            "invalid_argument",
+            ErrorCode.INVALID_ARGUMENT,
             "Pass the prompt either with -p/--prompt or with --prompt-file, not both.",
         )
     if prompt_file is not None:
@@ -112,7 +112,7 @@ def _read_path(source: str) -> bytes:
         if exc.size is not None:
             raise too_large(exc.size, read_ceiling()) from None
         raise OracleError(
-            "prompt_file_unreadable",
+            ErrorCode.PROMPT_FILE_UNREADABLE,
             f"The prompt file {source} {exc.reason}.",
             rejected_value=source,
             suggested_next_step="Pass a regular file, or - to read standard input.",
@@ -132,13 +132,13 @@ def _read_capped(handle: BinaryIO) -> bytes:
 def _file_error(source: str, exc: OSError) -> OracleError:
     if isinstance(exc, FileNotFoundError):
         return OracleError(
-            "prompt_file_missing",
+            ErrorCode.PROMPT_FILE_MISSING,
             f"The prompt file does not exist: {source}",
             rejected_value=source,
             suggested_next_step="Check the path (relative paths start at the current directory).",
         )
     return OracleError(
-        "prompt_file_unreadable",
+        ErrorCode.PROMPT_FILE_UNREADABLE,
         f"The prompt file cannot be read: {source} ({exc.strerror or exc})",
         rejected_value=source,
         suggested_next_step="Pass a readable regular file, or - to read standard input.",

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.project import project_id
 from oraculum.core.session import resolve_session_id
 from oraculum.core.surface import Surface, for_surface
@@ -144,7 +144,7 @@ def newest_job(store: JobStore, root: Path) -> Job:
         if isinstance(item, Job) and item.project_id == wanted:
             return item
     raise OracleError(
-        "job_not_found",
+        ErrorCode.JOB_NOT_FOUND,
         "No oracle jobs found for this project.",
         suggested_next_step="Submit one with `oraculum submit` (oracle_submit).",
     )
@@ -224,7 +224,7 @@ def read(
     store = store or JobStore()
     if action is not None and action not in ACTIONS:
         raise OracleError(
-            "invalid_argument",
+            ErrorCode.INVALID_ARGUMENT,
             f"Unknown read action: {action}",
             rejected_value=action,
             allowed_values=list(ACTIONS),

@@ -11,7 +11,7 @@ from typing import Any
 
 from oraculum import __version__
 from oraculum.browser.chromium import launch_args, resolve_executable
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.fsio import ensure_private_dir
 from oraculum.core.paths import data_dir, jobs_dir, state_dir
 from oraculum.core.surface import Surface
@@ -46,7 +46,7 @@ class SelfcheckReport:
         if not failed:
             return None
         return OracleError(
-            "selfcheck_failed",
+            ErrorCode.SELFCHECK_FAILED,
             f"Self-check failed: {', '.join(failed)}.",
             suggested_next_step="Run ./scripts/bootstrap, which installs what is missing.",
             details=self.to_json(),

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.project import find_project_root, project_id
 from oraculum.core.session import resolve_session_id
 from oraculum.core.surface import Surface, for_surface
@@ -141,7 +141,7 @@ def job_in_project(store: JobStore, job_ref: str, project: Path | None) -> Job:
     job = find_job(store, job_ref)
     if project is not None and job.project_id != project_id(project):
         raise OracleError(
-            "job_not_found",
+            ErrorCode.JOB_NOT_FOUND,
             f"Oracle job {job.id} was not found in this project ({project}).",
             rejected_value=job_ref,
             suggested_next_step="Run `oraculum status --all-projects` to see every job.",
@@ -189,6 +189,6 @@ def status(
         try:
             jobs.append(job_summary(store.load(job_id), now=now))
         except OracleError as error:
-            if error.code != "job_not_found":
+            if error.code != ErrorCode.JOB_NOT_FOUND:
                 problems.append(error.to_dict())
     return JobList(jobs, project, problems)

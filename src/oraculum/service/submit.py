@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from oraculum.core.config import Config, load_config
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.providers import ProviderSpec, provider_spec
 from oraculum.core.session import resolve_session_id
 from oraculum.core.surface import Surface, tool_call
@@ -151,25 +151,25 @@ def check_follow_up(store: JobStore, job_ref: str) -> Job:
     try:
         job = store.load(store.resolve(job_ref))
     except OracleError as error:
-        if error.code != "job_not_found":
+        if error.code != ErrorCode.JOB_NOT_FOUND:
             raise
         raise OracleError(
-            "follow_up_job_not_found",
+            ErrorCode.FOLLOW_UP_JOB_NOT_FOUND,
             f"Follow-up job not found: {job_ref}",
             rejected_value=job_ref,
             suggested_next_step="Run `oraculum status --all-projects` to list job ids.",
         ) from None
     # A Deep Research job that stopped at a clarifying question is answered by a follow-up.
-    if job.status != Status.COMPLETE and job.error_code != "deep_research_needs_answer":
+    if job.status != Status.COMPLETE and job.error_code != ErrorCode.DEEP_RESEARCH_NEEDS_ANSWER:
         raise OracleError(
-            "follow_up_job_not_complete",
+            ErrorCode.FOLLOW_UP_JOB_NOT_COMPLETE,
             f"Oracle job {job.id} is {job.status.value}; only a complete job can be followed up.",
             rejected_value=job.id,
             suggested_next_step="Wait for it to finish, or submit a new job instead.",
         )
     if not job.chat_url and job.provider != TEST_PROVIDER:  # a dry run has no thread to continue
         raise OracleError(
-            "follow_up_job_missing_chat_url",
+            ErrorCode.FOLLOW_UP_JOB_MISSING_CHAT_URL,
             f"Oracle job {job.id} has no saved conversation URL to continue.",
             rejected_value=job.id,
             suggested_next_step="Submit a new job instead of a follow-up.",
@@ -181,7 +181,7 @@ def _conversation_from(value: str, spec: ProviderSpec) -> str:
     conversation_id = spec.parse_conversation(value)
     if conversation_id is None:
         raise OracleError(
-            "invalid_chatgpt_conversation_id",
+            ErrorCode.INVALID_CHATGPT_CONVERSATION_ID,
             f"Not a {spec.label} conversation id or URL: {value}",
             rejected_value=value,
             suggested_next_step="Pass the id from https://chatgpt.com/c/<id>, or the whole URL.",
@@ -200,7 +200,7 @@ def _thread_target(
     spec = provider_spec(provider)
     if not spec.explicit_threads:
         raise OracleError(
-            "invalid_argument",
+            ErrorCode.INVALID_ARGUMENT,
             f"--conversation targets a ChatGPT thread; {spec.label} jobs continue with "
             "--follow-up.",
             rejected_value=conversation,
@@ -208,7 +208,7 @@ def _thread_target(
     conversation_id = _conversation_from(conversation, spec)
     if prior is not None and prior.conversation_id not in (None, conversation_id):
         raise OracleError(
-            "oracle_thread_target_conflict",
+            ErrorCode.ORACLE_THREAD_TARGET_CONFLICT,
             f"Follow-up job {prior.id} continues conversation {prior.conversation_id}, "
             f"not {conversation_id}.",
             rejected_value=conversation,
@@ -387,7 +387,7 @@ def research_answer_extras(text: str | None) -> dict[str, Any] | None:
         return None
     if not text.strip() or len(text) > RESEARCH_ANSWER_MAX_CHARS:
         raise OracleError(
-            "invalid_argument",
+            ErrorCode.INVALID_ARGUMENT,
             f"--research-answer must be non-blank and at most {RESEARCH_ANSWER_MAX_CHARS} "
             "characters.",
             rejected_value=text[:80],
@@ -400,7 +400,7 @@ def _check_choice(prior: Job | None, choice: ProviderChoice) -> None:
     _check_same_provider(prior, choice.provider)
     if "research_answer" in choice.options and choice.selection.tool != "deep_research":
         raise OracleError(
-            "invalid_argument",
+            ErrorCode.INVALID_ARGUMENT,
             "--research-answer applies only to the deep_research preset.",
             suggested_next_step="Add --preset deep_research, or drop --research-answer.",
         )
@@ -410,7 +410,7 @@ def _check_same_provider(prior: Job | None, provider: str) -> None:
     """A follow-up stays on its job's provider."""
     if prior is not None and prior.provider != provider:
         raise OracleError(
-            "oracle_thread_target_conflict",
+            ErrorCode.ORACLE_THREAD_TARGET_CONFLICT,
             f"Follow-up job {prior.id} ran on {prior.provider}, not {provider}.",
             rejected_value=provider,
             suggested_next_step="Omit --provider for a follow-up.",

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Generic, Protocol, TypeVar
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.jobs import transitions
 from oraculum.jobs.model import EventKind, Job
 from oraculum.jobs.rules import NOTIFY_CLAIM_TTL, EngineSettings, retention_expired
@@ -160,7 +160,7 @@ class JobRecords:
         try:
             return self.store.update(record_id, change)
         except OracleError as error:
-            if error.code == "job_not_found":
+            if error.code == ErrorCode.JOB_NOT_FOUND:
                 return None  # removed meanwhile: nothing left to wake or record
             raise
 

@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 
 from aiohttp import web
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.simulator import actions, scenarios
 from oraculum.simulator.app import DEFAULT_EMAIL, create_app
 from oraculum.simulator.scenarios import Scenario
@@ -29,7 +29,7 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 def _check_host(host: str) -> None:
     if host not in LOOPBACK_HOSTS:
         raise OracleError(
-            "simulator_host_not_loopback",
+            ErrorCode.SIMULATOR_HOST_NOT_LOOPBACK,
             f"The simulator binds to loopback only, not {host!r}.",
             rejected_value=host,
             allowed_values=list(LOOPBACK_HOSTS),
@@ -242,7 +242,9 @@ class SimulatorThread:
         if self._error is not None:
             raise self._error
         if self._sim is None:
-            raise OracleError("simulator_start_failed", "The simulator did not start in 30 s.")
+            raise OracleError(
+                ErrorCode.SIMULATOR_START_FAILED, "The simulator did not start in 30 s."
+            )
         return self
 
     def stop(self) -> None:

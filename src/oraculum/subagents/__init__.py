@@ -19,5 +19,6 @@ __all__ = [
     "TurnStatus",
     "launch_spec",
     "pi_rpc",  # the first backend, a module (loaded by whoever launches pi children)
+    "results",  # what the registry's calls return, a module
     "routing",
 ]

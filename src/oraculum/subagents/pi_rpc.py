@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.process_group import end_group, hurry_group, spawn_group
 from oraculum.subagents.backend import CancelFlag, TurnOutcome, TurnStatus
 from oraculum.subagents.jsonl import ChannelClosed, JsonlChannel
@@ -70,14 +70,14 @@ def pi_argv(
 
 def _unavailable(message: str, stderr: str = "") -> OracleError:
     return OracleError(
-        "subagent_unavailable",
+        ErrorCode.SUBAGENT_UNAVAILABLE,
         message + (f"\npi's stderr (tail):\n{stderr.strip()[-2000:]}" if stderr.strip() else ""),
         suggested_next_step="Check that `pi` runs here (`pi --version`) and its model is set up.",
     )
 
 
 def _failed(message: str) -> OracleError:
-    return OracleError("subagent_failed", message)
+    return OracleError(ErrorCode.SUBAGENT_FAILED, message)
 
 
 class PiRpcBackend:

@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from oraculum.core.errors import OracleError, error_code
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.subagents.backend import AgentBackend, AgentChild, TurnOutcome, TurnStatus
+from oraculum.subagents.results import SubagentList, SubagentSignal, SubagentTurn
 from oraculum.subagents.spec import MAX_CHILDREN, LaunchSpec, Routing, check_id, check_prompt
 from oraculum.tasks import BackgroundTasks, Owner, TaskResult
 
@@ -90,8 +91,8 @@ class Conversation:
 
 
 _ERROR_OF = {
-    TurnStatus.FAILED: error_code("subagent_failed"),
-    TurnStatus.INTERRUPTED: error_code("subagent_interrupted"),
+    TurnStatus.FAILED: ErrorCode.SUBAGENT_FAILED,
+    TurnStatus.INTERRUPTED: ErrorCode.SUBAGENT_INTERRUPTED,
 }
 
 
@@ -115,7 +116,7 @@ def turn_result(conversation: Conversation, outcome: TurnOutcome) -> TaskResult:
 
 def _not_found(subagent_id: str) -> OracleError:
     return OracleError(
-        "subagent_not_found",
+        ErrorCode.SUBAGENT_NOT_FOUND,
         f"This session has no subagent {subagent_id}.",
         rejected_value=subagent_id,
         suggested_next_step="See subagent_list for this session's subagents.",
@@ -138,7 +139,7 @@ class SubagentRegistry:
 
     def start(
         self, owner: Owner, prompt: str, spec: LaunchSpec, routing: Routing, *, wait: bool
-    ) -> dict[str, Any]:
+    ) -> SubagentTurn:
         check_prompt(prompt)
         self.backend.resolve()  # a missing CLI is refused before anything is counted
         with self._lock:
@@ -152,7 +153,7 @@ class SubagentRegistry:
         path = Path(session_ref)
         if not path.is_absolute() or not path.is_file() or path.suffix != ".jsonl":
             raise OracleError(
-                "invalid_argument",
+                ErrorCode.INVALID_ARGUMENT,
                 "A saved subagent session is an existing absolute .jsonl file.",
                 rejected_value=session_ref[:200],
             )
@@ -163,39 +164,39 @@ class SubagentRegistry:
 
     def continue_(
         self, owner: Owner, subagent_id: str, prompt: str, routing: Routing, *, wait: bool
-    ) -> dict[str, Any]:
+    ) -> SubagentTurn:
         check_prompt(prompt)
         with self._lock:
             conversation = self._get(owner, subagent_id)
             if conversation.active:
                 raise OracleError(
-                    "subagent_busy",
+                    ErrorCode.SUBAGENT_BUSY,
                     f"{conversation.label()} has an active turn.",
                     suggested_next_step="Steer or interrupt it, or wait for its result.",
                 )
             if conversation.session_ref is None:
                 raise OracleError(
-                    "subagent_failed", f"{conversation.label()} never saved a session."
+                    ErrorCode.SUBAGENT_FAILED, f"{conversation.label()} never saved a session."
                 )
             self._admit(owner)
             conversation.state, conversation.cancel = "starting", threading.Event()
         return self._turn(conversation, prompt, routing, wait=wait)
 
-    def steer(self, owner: Owner, subagent_id: str, message: str) -> dict[str, Any]:
+    def steer(self, owner: Owner, subagent_id: str, message: str) -> SubagentSignal:
         check_prompt(message, "steering message")
         with self._settled_is_idle(owner, subagent_id):
             self._active_child(owner, subagent_id).steer(message)
-        return {"id": subagent_id, "steered": True}
+        return SubagentSignal(subagent_id, "steered")
 
-    def interrupt(self, owner: Owner, subagent_id: str) -> dict[str, Any]:
+    def interrupt(self, owner: Owner, subagent_id: str) -> SubagentSignal:
         with self._settled_is_idle(owner, subagent_id):
             # The turn's waiter sees it settle aborted: one interruption result.
             self._active_child(owner, subagent_id).abort()
-        return {"id": subagent_id, "interrupted": True}
+        return SubagentSignal(subagent_id, "interrupted")
 
-    def list(self, owner: Owner) -> list[dict[str, Any]]:
+    def list(self, owner: Owner) -> SubagentList:
         with self._lock:
-            return [c.to_json() for c in self._conversations.get(owner, {}).values()]
+            return SubagentList([c.to_json() for c in self._conversations.get(owner, {}).values()])
 
     def shutdown_owner(self, owner: Owner) -> None:
         """The session ended: interrupt its active turns, stop their children."""
@@ -222,7 +223,7 @@ class SubagentRegistry:
         active = sum(1 for c in self._conversations.get(owner, {}).values() if c.active)
         if active >= self.limit:
             raise OracleError(
-                "background_limit",
+                ErrorCode.BACKGROUND_LIMIT,
                 f"This session already runs {active} subagent turns (at most {self.limit}).",
                 details={"kind": "subagent", "limit": self.limit, "running": active},
                 suggested_next_step="Wait for a pong, or interrupt a subagent, then retry.",
@@ -230,7 +231,7 @@ class SubagentRegistry:
 
     def _turn(
         self, conversation: Conversation, prompt: str, routing: Routing, *, wait: bool
-    ) -> dict[str, Any]:
+    ) -> SubagentTurn:
         conversation.routing = routing
         try:
             child = self._launch(conversation, prompt, routing)
@@ -240,10 +241,8 @@ class SubagentRegistry:
             raise
         if wait:
             outcome = self._finish(conversation, child, conversation.cancel)
-            return {
-                **conversation.to_json(),
-                "result": _result_json(turn_result(conversation, outcome)),
-            }
+            done = _result_json(turn_result(conversation, outcome))
+            return SubagentTurn(conversation.to_json(), result=done)
         title = f"{conversation.label()}: {prompt.strip().splitlines()[0]}"[:300]
         try:
             task_id = self.tasks.start(
@@ -254,7 +253,7 @@ class SubagentRegistry:
         except BaseException:
             self._finish(conversation, child, _SET)
             raise
-        return {**conversation.to_json(), "taskId": task_id}
+        return SubagentTurn(conversation.to_json(), task_id=task_id)
 
     def _launch(self, conversation: Conversation, prompt: str, routing: Routing) -> AgentChild:
         child = self.backend.launch(conversation.spec, routing, conversation.session_ref)
@@ -308,14 +307,14 @@ class SubagentRegistry:
             with self._lock:
                 conversation = self._get(owner, subagent_id)
                 settled = conversation.state != "running"
-            if exc.code == "subagent_failed" and settled:
+            if exc.code == ErrorCode.SUBAGENT_FAILED and settled:
                 raise _idle(conversation) from None
             raise
 
 
 def _idle(conversation: Conversation) -> OracleError:
     return OracleError(
-        "subagent_idle",
+        ErrorCode.SUBAGENT_IDLE,
         f"{conversation.label()} has no active turn.",
         suggested_next_step="Use subagent_continue to give it a new turn.",
     )

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 
 __all__ = [
     "MAX_CHILDREN",
@@ -43,7 +43,9 @@ _NAME_MAX = 80
 
 def _invalid(message: str, value: Any = None, allowed: list[Any] | None = None) -> OracleError:
     shown = value if not isinstance(value, str) or len(value) <= 200 else value[:200]
-    return OracleError("invalid_argument", message, rejected_value=shown, allowed_values=allowed)
+    return OracleError(
+        ErrorCode.INVALID_ARGUMENT, message, rejected_value=shown, allowed_values=allowed
+    )
 
 
 @dataclass(frozen=True)
@@ -69,7 +71,7 @@ class LaunchSpec:
 def routing(model: str | None, reasoning: str | None) -> Routing:
     if model is not None and not _MODEL.fullmatch(model):
         raise OracleError(
-            "invalid_argument",
+            ErrorCode.INVALID_ARGUMENT,
             "A model override must be a qualified provider/model (no ':').",
             rejected_value=model[:200],
             suggested_next_step="Name it as provider/model, e.g. anthropic/claude-sonnet-4-5, "

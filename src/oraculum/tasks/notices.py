@@ -22,7 +22,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.fsio import atomic_write_json, ensure_private_dir, os_errors
 from oraculum.core.paths import state_dir
 from oraculum.core.session import validate_session_id
@@ -48,7 +48,7 @@ _LOCK_TIMEOUT_S = 10.0
 
 def _invalid(what: str, value: object) -> OracleError:
     shown = value if isinstance(value, str) and len(value) <= 200 else None
-    return OracleError("invalid_argument", f"Invalid notice {what}.", rejected_value=shown)
+    return OracleError(ErrorCode.INVALID_ARGUMENT, f"Invalid notice {what}.", rejected_value=shown)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from oraculum.core.errors import ErrorCode, OracleError, error_code
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.tasks.notices import Notice, NoticeStore, Owner, post_notice
 
 __all__ = ["BackgroundTasks", "TaskResult", "Work"]
@@ -51,14 +51,14 @@ class _Running:
 def _failure(title: str, error: BaseException) -> TaskResult:
     """The result of work that raised: its OracleError's code, else internal_error."""
     if isinstance(error, OracleError):
-        # OracleError refuses unknown codes, so its code is always a member.
-        return TaskResult(False, title, f"[{error.code}] {error}", {}, error_code(error.code))
+        # An OracleError holds a member (it takes ErrorCode only, and refuses unknown strings).
+        return TaskResult(False, title, f"[{error.code}] {error}", {}, error.code)
     text = f"[internal_error] {type(error).__name__}: {error}"
     return TaskResult(False, title, text, {}, ErrorCode.INTERNAL_ERROR)
 
 
 def _cancelled(title: str) -> TaskResult:
-    return TaskResult(False, title, "The task was cancelled.", {}, error_code("task_cancelled"))
+    return TaskResult(False, title, "The task was cancelled.", {}, ErrorCode.TASK_CANCELLED)
 
 
 class BackgroundTasks:
@@ -86,7 +86,7 @@ class BackgroundTasks:
             count = sum(1 for t in self._running.values() if t.owner == owner)
             if count >= self.limit:
                 raise OracleError(
-                    "background_limit",
+                    ErrorCode.BACKGROUND_LIMIT,
                     f"This session already runs {count} background {self.kind} task(s) "
                     f"(at most {self.limit} at once).",
                     details={"kind": self.kind, "limit": self.limit, "running": count},

@@ -25,7 +25,7 @@ from oraculum.browser.session import LaunchOptions, browser_on_profile
 from oraculum.browser.transport import attached_page
 from oraculum.capture.collect import CollectionResult
 from oraculum.core.config import Config, seed_profile_dir
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.jobs import transitions
 from oraculum.jobs.ids import JOB_DIR_PREFIX, validate_job_id
 from oraculum.jobs.locks import RECOLLECT_LOCK, named_lock
@@ -88,7 +88,7 @@ async def _run(store: JobStore, job: Job, config: Config, log: WorkerLog) -> Col
             driver = get_provider(job.provider)
             if not isinstance(driver, Recollector):
                 raise OracleError(
-                    "recollect_unsupported", f"{job.provider} jobs cannot be recollected."
+                    ErrorCode.RECOLLECT_UNSUPPORTED, f"{job.provider} jobs cannot be recollected."
                 )
             hooks = RecollectHooks(reopen=reopen, persist=persist, log=log)
             return await driver.recollect_page(page, job, paths, config, hooks=hooks)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from oraculum.core.config import Config
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.fsio import DISK_ERROR_CODES, os_error
 from oraculum.jobs import transitions
 from oraculum.jobs.admission import promote_queue
@@ -197,7 +197,7 @@ def _last_write(store: JobStore, job_id: str, write: Callable[[], Job]) -> Job:
     try:
         return write()
     except OracleError as error:
-        if error.code != "disk_full" or not store.release_reserve(job_id):
+        if error.code != ErrorCode.DISK_FULL or not store.release_reserve(job_id):
             raise
         return write()
 
@@ -267,7 +267,7 @@ def run_job(job_dir: Path) -> int:
     except Exception as exc:  # the job must end failed, never stuck active
         exit_code = EXIT_FAILED
         log(f"worker crashed: {exc!r}")
-        crash = OracleError("worker_crashed", f"The worker crashed: {exc}")
+        crash = OracleError(ErrorCode.WORKER_CRASHED, f"The worker crashed: {exc}")
         _last_write(store, job_id, lambda: _fail(store, job_id, crash))
     finally:
         store.release_reserve(job_id)  # before cleanup, which writes too

@@ -1,11 +1,12 @@
-"""Tool families beside the oracle's: each module of this package is one family.
+"""Tool families: each module of this package is one family (``oracle``: the oracle's own).
 
 A family module defines:
 
 - ``FAMILY: str`` — its name, which capability profiles refer to (``"fetch"``, ``"processes"``…);
 - ``TOOLS: tuple[ToolSpec, ...]`` — its tools (see :class:`oraculum.mcp.toolkit.ToolSpec`);
   a tool reaches the per-process server state as ``ctx.lifespan_context`` (an
-  :class:`oraculum.mcp.server.OracleMcp`: project root, session id, job store);
+  :class:`oraculum.mcp.state.OracleMcp`: project root, session id, job store) and runs its
+  operation with :func:`oraculum.mcp.state.run_operation`; no family imports the server;
 - optionally ``def shutdown(state) -> None`` — called once when the server stops (its session
   ends), to stop what the family started for that session.
 
@@ -18,7 +19,7 @@ import importlib
 import pkgutil
 from types import ModuleType
 
-__all__ = ["council", "family_modules"]  # council: the server renders its results too
+__all__ = ["council", "family_modules", "oracle"]
 
 
 def family_modules() -> tuple[ModuleType, ...]:

@@ -16,8 +16,8 @@ from mcp.types import CallToolResult
 from pydantic import Field, with_config
 
 from oraculum.mcp.render import Outcome, outcome
-from oraculum.mcp.schemas import UNTITLED, _Common, arg, hints
-from oraculum.mcp.server import OracleMcp, run_operation
+from oraculum.mcp.schemas import UNTITLED, Common, arg, hints
+from oraculum.mcp.state import OracleMcp, run_operation
 from oraculum.mcp.toolkit import ToolSpec
 from oraculum.tasks import BackgroundTasks, Owner, TaskResult
 
@@ -51,7 +51,7 @@ def _run_tracked(owner: Owner, request: Any, cancel: threading.Event) -> TaskRes
 
 
 @with_config(UNTITLED)
-class CodexOutput(_Common, total=False):
+class CodexOutput(Common, total=False):
     taskId: Annotated[str, Field(description="The task whose one notice will come later.")]
     effort: Annotated[str, Field(description="The profile used (image forces research).")]
     image: bool

@@ -20,16 +20,16 @@ from oraculum.mcp.render import Outcome, outcome
 from oraculum.mcp.schemas import (
     UNTITLED,
     AllowAnyDirArg,
+    Common,
     DryRunArg,
     FilesArg,
     ForceArg,
     IncludeGitDirArg,
     PromptArg,
-    _Common,
     arg,
     hints,
 )
-from oraculum.mcp.server import OracleMcp, run_operation
+from oraculum.mcp.state import OracleMcp, run_operation
 from oraculum.mcp.toolkit import ToolSpec
 
 __all__ = ["FAMILY", "TOOLS", "CouncilOutput", "council_outcome", "oracle_council"]
@@ -40,7 +40,7 @@ CouncilAction = Literal["status", "read", "wait", "cancel"]
 
 
 @with_config(UNTITLED)
-class CouncilOutput(_Common, total=False):
+class CouncilOutput(Common, total=False):
     council: Annotated[
         dict[str, Any],
         Field(description="id, ended, and each member's name, jobId, status and errorCode."),
@@ -71,7 +71,7 @@ def _brief(result: Any) -> dict[str, Any]:
 
 def council_outcome(ref: str, action: CouncilAction, *, timeout_s: float = 50.0) -> Outcome:
     """A council shown for oracle_status / oracle_read / oracle_wait / oracle_cancel."""
-    from oraculum.core.errors import OracleError
+    from oraculum.core.errors import ErrorCode, OracleError
     from oraculum.service import council as service
 
     if action == "cancel":
@@ -82,7 +82,7 @@ def council_outcome(ref: str, action: CouncilAction, *, timeout_s: float = 50.0)
         try:
             result = service.wait_council(ref, timeout_s=timeout_s, poll_s=0.5)
         except OracleError as error:
-            if error.code != "wait_timeout":
+            if error.code != ErrorCode.WAIT_TIMEOUT:
                 raise
             result = service.council_result(ref)
     else:

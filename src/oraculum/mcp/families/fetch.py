@@ -13,18 +13,21 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
 from pydantic import Field, with_config
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.mcp.render import Outcome, outcome
-from oraculum.mcp.schemas import UNTITLED, _Common, arg, hints
-from oraculum.mcp.server import OracleMcp, run_operation
+from oraculum.mcp.schemas import UNTITLED, Common, arg, hints
+from oraculum.mcp.state import OracleMcp, run_operation
 from oraculum.mcp.toolkit import ToolSpec
 from oraculum.tasks import BackgroundTasks, Owner, TaskResult
+
+if TYPE_CHECKING:
+    from oraculum.fetch.service import FetchResult
 
 __all__ = [
     "FAMILY",
@@ -44,7 +47,7 @@ CANCEL_JOIN_S = 10.0  # a cancelled fetch closes its browser within a second or 
 
 
 @with_config(UNTITLED)
-class FetchOutput(_Common, total=False):
+class FetchOutput(Common, total=False):
     url: str
     finalUrl: Annotated[str, Field(description="Where the page ended up after redirects.")]
     status: int | None
@@ -73,7 +76,7 @@ class FetchSlots:
             held = self._held.get(owner, 0)
             if held >= self.limit:
                 raise OracleError(
-                    "fetch_busy",
+                    ErrorCode.FETCH_BUSY,
                     f"This session already runs {held} fetches (at most {self.limit} at once).",
                     suggested_next_step="Wait for one to finish, then retry.",
                     details={"limit": self.limit, "running": held},
@@ -101,11 +104,9 @@ SLOTS = FetchSlots(MAX_CONCURRENT)
 BACKGROUND = BackgroundTasks("fetch", MAX_CONCURRENT)
 
 
-def fetched_outcome(result: dict[str, Any]) -> Outcome:
-    from oraculum.fetch.service import fetch_markdown
-
-    text = fetch_markdown(result)
-    return outcome(text.splitlines()[0], result, text=text)
+def fetched_outcome(result: FetchResult) -> Outcome:
+    text = result.text("mcp")
+    return outcome(text.splitlines()[0], result.to_json(), text=text)
 
 
 def started_outcome(task_id: str, url: str) -> Outcome:
@@ -117,12 +118,10 @@ def started_outcome(task_id: str, url: str) -> Outcome:
     )
 
 
-def _task_result(result: dict[str, Any]) -> TaskResult:
-    from oraculum.fetch.service import fetch_markdown
-
-    data = {key: value for key, value in result.items() if key != "markdown"}
-    title = f"browser_fetch: {result['title'] or result['finalUrl']}"
-    return TaskResult(True, title[:300], fetch_markdown(result), data)
+def _task_result(result: FetchResult) -> TaskResult:
+    data = {key: value for key, value in result.to_json().items() if key != "markdown"}
+    title = f"browser_fetch: {result.title or result.final_url}"
+    return TaskResult(True, title[:300], result.text("mcp"), data)
 
 
 def _start_background(owner: Owner, url: str) -> str:

@@ -18,12 +18,13 @@ from mcp.types import CallToolResult
 from pydantic import Field, with_config
 
 from oraculum.mcp.render import Outcome, outcome
-from oraculum.mcp.schemas import UNTITLED, _Common, arg, hints
-from oraculum.mcp.server import OracleMcp, run_operation
+from oraculum.mcp.schemas import UNTITLED, Common, arg, hints
+from oraculum.mcp.state import OracleMcp, run_operation
 from oraculum.mcp.toolkit import ToolSpec
-from oraculum.processes import limits, wording
+from oraculum.processes import limits
 from oraculum.processes.client import SupervisedManager
 from oraculum.processes.manager import ProcessManager
+from oraculum.processes.results import OutputSnapshot, ProcessList, ProcessResult
 
 __all__ = [
     "FAMILY",
@@ -47,7 +48,7 @@ ProcessId = Annotated[str, arg("Process id", "A managed process id (see managed_
 
 
 @with_config(UNTITLED)
-class ProcessOutput(_Common, total=False):
+class ProcessOutput(Common, total=False):
     process: Annotated[dict[str, Any], Field(description="The process record.")]
     processes: list[dict[str, Any]]
     stdout: str
@@ -105,10 +106,10 @@ async def managed_process_start(
 
     def call(state: OracleMcp) -> Outcome:
         where = _cwd(state, cwd) or str(state.root)
-        record = manager_for(state).start(executable, args, where)
+        result = ProcessResult(manager_for(state).start(executable, args, where), "started")
         return outcome(
-            f"Started {wording.describe(record)} in {record['cwd']}.",
-            {"process": shown(record, "pid")},
+            result.text("mcp"),
+            {"process": shown(result.record, "pid")},
             next_step="Read its output with managed_process_output, stop it with "
             "managed_process_stop.",
         )
@@ -121,9 +122,10 @@ async def managed_process_list(ctx: Context) -> Annotated[CallToolResult, Proces
     at most 64 records)."""
 
     def call(state: OracleMcp) -> Outcome:
-        records = manager_for(state).list_records()
-        text = wording.list_text(records)
-        return outcome(text.splitlines()[0], {"processes": [shown(r) for r in records]}, text=text)
+        result = ProcessList(manager_for(state).list_records())
+        text = result.text("mcp")
+        rows = [shown(r) for r in result.records]
+        return outcome(text.splitlines()[0], {"processes": rows}, text=text)
 
     return await run_operation(ctx, "managed_process_list", call)
 
@@ -141,9 +143,9 @@ async def managed_process_output(
     later for more."""
 
     def call(state: OracleMcp) -> Outcome:
-        result = manager_for(state).output(id, maxBytes)
-        text = wording.output_text(result)
-        data = {**result, "process": shown(result["process"])}
+        result = OutputSnapshot(manager_for(state).output(id, maxBytes))
+        text = result.text("mcp")
+        data = {**result.to_json(), "process": shown(result.output["process"])}
         return outcome(text.splitlines()[0], data, text=text)
 
     return await run_operation(ctx, "managed_process_output", call)
@@ -157,8 +159,8 @@ async def managed_process_stop(
     named in escapedPids; a cleanup failure is reported."""
 
     def call(state: OracleMcp) -> Outcome:
-        record = manager_for(state).stop(id)
-        return outcome(f"Stopped {wording.describe(record)}.", {"process": shown(record)})
+        result = ProcessResult(manager_for(state).stop(id), "stopped")
+        return outcome(result.text("mcp"), {"process": shown(result.record)})
 
     return await run_operation(ctx, "managed_process_stop", call)
 

@@ -3,16 +3,19 @@ this session once per occurrence; docs/scheduler.md)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
 from pydantic import with_config
 
 from oraculum.mcp.render import Outcome, outcome
-from oraculum.mcp.schemas import UNTITLED, _Common, arg, hints
-from oraculum.mcp.server import OracleMcp, run_operation
+from oraculum.mcp.schemas import UNTITLED, Common, arg, hints
+from oraculum.mcp.state import OracleMcp, run_operation
 from oraculum.mcp.toolkit import ToolSpec
+
+if TYPE_CHECKING:
+    from oraculum.scheduler.service import ScheduleSubmitted
 
 __all__ = ["FAMILY", "TOOLS", "ScheduleOutput", "scheduler_submit", "submitted_outcome"]
 
@@ -20,16 +23,15 @@ FAMILY = "scheduler"
 
 
 @with_config(UNTITLED)
-class ScheduleOutput(_Common, total=False):
+class ScheduleOutput(Common, total=False):
     schedule: Annotated[dict[str, Any], arg("Schedule", "The schedule's id and state.")]
 
 
-def submitted_outcome(result: dict[str, Any]) -> Outcome:
+def submitted_outcome(result: ScheduleSubmitted) -> Outcome:
     """Accepted: the id and the next fire times; the wakes come in later tool results."""
-    schedule = result["schedule"]
-    when = ", ".join(schedule["nextRuns"]) or "now"
+    schedule = result.schedule
     return outcome(
-        f"Scheduled {schedule['id']} (next: {when}).",
+        result.text("mcp"),
         {"schedule": {"id": schedule["id"], "state": schedule["state"]}},
         next_step="Each occurrence's outcome wakes this session once, in a later tool result; "
         "do not wait or poll for it.",

@@ -9,19 +9,22 @@ server stops, active turns are interrupted and their children stopped (saved ses
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
 from pydantic import Field, with_config
 
 from oraculum.mcp.render import Outcome, outcome
-from oraculum.mcp.schemas import UNTITLED, _Common, arg, hints
-from oraculum.mcp.server import OracleMcp, run_operation
+from oraculum.mcp.schemas import UNTITLED, Common, arg, hints
+from oraculum.mcp.state import OracleMcp, run_operation
 from oraculum.mcp.toolkit import ToolSpec
 from oraculum.subagents import SubagentRegistry, launch_spec, routing
 from oraculum.subagents.pi_rpc import PiRpcBackend
 from oraculum.tasks import Owner
+
+if TYPE_CHECKING:
+    from oraculum.subagents.results import SubagentTurn
 
 __all__ = [
     "FAMILY",
@@ -68,7 +71,7 @@ WaitArg = Annotated[
 
 
 @with_config(UNTITLED)
-class SubagentOutput(_Common, total=False):
+class SubagentOutput(Common, total=False):
     id: str
     name: str | None
     state: Annotated[str, Field(description="starting, running, idle or failed.")]
@@ -82,13 +85,13 @@ def _owner(state: OracleMcp) -> Owner:
     return Owner(state.project_id, state.session_id)
 
 
-def _accepted(view: dict[str, Any]) -> Outcome:
-    if "result" in view:
-        message = f"subagent {view['id']}'s turn ended ({view['state']}); its result:"
-        return outcome(message, view, text=view["result"]["text"])
+def _accepted(turn: SubagentTurn) -> Outcome:
+    text = turn.text("mcp")
+    if turn.result is not None:
+        return outcome(text.splitlines()[0], turn.to_json(), text=text)
     return outcome(
-        f"subagent {view['id']} accepted the prompt.",
-        view,
+        text,
+        turn.to_json(),
         next_step="Its one completion, failure or interruption pong arrives in a later tool "
         "result: do not sleep, wait or poll subagent_list for it. Start independent subagents "
         "in the same turn, continue other work, or end your response.",
@@ -131,8 +134,8 @@ async def subagent_continue(
     """Give a settled subagent conversation its next turn (refused while a turn is active)."""
 
     def call(state: OracleMcp) -> Outcome:
-        view = REGISTRY.continue_(_owner(state), id, prompt, routing(model, reasoning), wait=wait)
-        return _accepted(view)
+        turn = REGISTRY.continue_(_owner(state), id, prompt, routing(model, reasoning), wait=wait)
+        return _accepted(turn)
 
     return await run_operation(ctx, "subagent_continue", call)
 
@@ -145,8 +148,8 @@ async def subagent_steer(
     """Steer a subagent's active turn (delivered before its next model call)."""
 
     def call(state: OracleMcp) -> Outcome:
-        view = REGISTRY.steer(_owner(state), id, message)
-        return outcome(f"subagent {id}: steering queued for its active turn.", view)
+        result = REGISTRY.steer(_owner(state), id, message)
+        return outcome(result.text("mcp"), result.to_json())
 
     return await run_operation(ctx, "subagent_steer", call)
 
@@ -155,8 +158,8 @@ async def subagent_interrupt(ctx: Context, id: IdArg) -> Annotated[CallToolResul
     """Interrupt a subagent's active turn; its interruption pong follows."""
 
     def call(state: OracleMcp) -> Outcome:
-        view = REGISTRY.interrupt(_owner(state), id)
-        return outcome(f"subagent {id} interrupted; its interruption pong follows.", view)
+        result = REGISTRY.interrupt(_owner(state), id)
+        return outcome(result.text("mcp"), result.to_json())
 
     return await run_operation(ctx, "subagent_interrupt", call)
 
@@ -165,15 +168,9 @@ async def subagent_list(ctx: Context) -> Annotated[CallToolResult, SubagentOutpu
     """This session's subagent conversations (one snapshot; not a way to wait for pongs)."""
 
     def call(state: OracleMcp) -> Outcome:
-        rows = REGISTRY.list(_owner(state))
-        lines = [
-            f"{r['id']}{' (' + r['name'] + ')' if r['name'] else ''}: {r['state']}, "
-            f"{r['turns']} turn(s), last {r['lastStatus'] or '-'}; session {r['session']}"
-            for r in rows
-        ]
-        text = "\n".join(lines) or "No subagents in this session."
-        message = f"{len(rows)} subagent(s) in this session." if rows else text
-        return outcome(message, {"subagents": rows}, text=text)
+        result = REGISTRY.list(_owner(state))
+        text = result.text("mcp")
+        return outcome(text.splitlines()[0], result.to_json(), text=text)
 
     return await run_operation(ctx, "subagent_list", call)
 

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from enum import StrEnum
 from pathlib import Path
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.providers import upload
 from oraculum.providers.chatgpt import vocabulary as vocab
 from oraculum.providers.chatgpt.page import ChatGPTPage, ChipReading
@@ -36,7 +36,7 @@ SEND_WANTED = "the Send button"  # how the obstacle layer's records name it
 
 def _rate_limit_error(context: str, evidence: str) -> OracleError:
     return OracleError(
-        "provider_rate_limited",
+        ErrorCode.PROVIDER_RATE_LIMITED,
         f"ChatGPT is showing a rate-limit page while {context}: {evidence}",
         retryable=True,
         suggested_next_step="Wait a while before submitting again.",
@@ -75,10 +75,12 @@ async def attach_archive(
     """Attach ``archive`` and wait until the composer's chip for it says the upload is done
     (and keeps saying so for :data:`UPLOAD_STABLE_S`)."""
     if not archive.exists():
-        raise OracleError("archive_missing", f"Archive missing: {archive}")
+        raise OracleError(ErrorCode.ARCHIVE_MISSING, f"Archive missing: {archive}")
     add = chat.add_files()
     if not await chat.present(add, vocab.ADD_FILES_LABEL):
-        raise OracleError("composer_not_found", f'Could not find "{vocab.ADD_FILES_LABEL}" button')
+        raise OracleError(
+            ErrorCode.COMPOSER_NOT_FOUND, f'Could not find "{vocab.ADD_FILES_LABEL}" button'
+        )
     await chat.guarded_click(add.first, vocab.ADD_FILES_LABEL)
     route = await upload.choose_file(chat, UPLOAD_ROUTE, archive)
     if log:
@@ -93,7 +95,7 @@ async def attach_archive(
         failed = upload_error(scoped) or (last.text if state == ChipState.ERROR else None)
         if failed:
             raise OracleError(
-                "upload_failed",
+                ErrorCode.UPLOAD_FAILED,
                 f"Upload error detected: {failed}",
                 retryable=True,
                 suggested_next_step="Retry; if it persists, narrow the archive.",
@@ -112,7 +114,7 @@ async def attach_archive(
         await asyncio.sleep(UPLOAD_POLL_S)
     state = chip_state(last, archive.name)
     raise OracleError(
-        "upload_not_confirmed",
+        ErrorCode.UPLOAD_NOT_CONFIRMED,
         f"The upload of {archive.name} was not confirmed within {timeout_s:.0f}s: the chip is "
         + (f"{state.value} ({last.text!r})." if last.found else "not shown in the composer."),
         retryable=True,
@@ -133,19 +135,21 @@ async def fill_prompt(chat: ChatGPTPage, prompt: str) -> None:
         await asyncio.sleep(EDITOR_POLL_S)
     if not cleared["ok"]:
         raise OracleError(
-            "composer_not_ready",
+            ErrorCode.COMPOSER_NOT_READY,
             "Could not clear the ChatGPT composer draft; the prompt was not inserted "
             f"({cleared['reason']}).",
             retryable=True,
         )
     composer = chat.composer()
     if not await chat.present(composer, "the composer"):
-        raise OracleError("composer_not_found", "Could not find the ChatGPT composer textbox")
+        raise OracleError(
+            ErrorCode.COMPOSER_NOT_FOUND, "Could not find the ChatGPT composer textbox"
+        )
     await chat.guarded_fill(composer.first, prompt, "the composer")
     shown = await chat.page.locator(vocab.COMPOSER_EDITOR_SELECTOR).first.inner_text()
     if squash(shown) != squash(prompt):
         raise OracleError(
-            "composer_not_ready",
+            ErrorCode.COMPOSER_NOT_READY,
             "The ChatGPT composer does not hold the prompt after filling it; nothing was sent.",
             retryable=True,
         )
@@ -165,7 +169,9 @@ async def wait_send_ready(
         scoped = await chat.scoped_text()
         failed = upload_error(scoped)
         if failed:
-            raise OracleError("upload_failed", f"Upload error detected: {failed}", retryable=True)
+            raise OracleError(
+                ErrorCode.UPLOAD_FAILED, f"Upload error detected: {failed}", retryable=True
+            )
         limited = rate_limited(scoped)
         if limited:
             raise _rate_limit_error("waiting to send", limited)
@@ -173,14 +179,16 @@ async def wait_send_ready(
             await heartbeat()
         await asyncio.sleep(SEND_READY_POLL_S)
     raise OracleError(
-        "send_not_ready", "Timed out waiting for Send to become enabled", retryable=True
+        ErrorCode.SEND_NOT_READY, "Timed out waiting for Send to become enabled", retryable=True
     )
 
 
 async def click_send(chat: ChatGPTPage) -> None:
     send = chat.send_button()
     if not await chat.present(send, SEND_WANTED):
-        raise OracleError("send_not_found", "The Send button disappeared before it was clicked.")
+        raise OracleError(
+            ErrorCode.SEND_NOT_FOUND, "The Send button disappeared before it was clicked."
+        )
     await chat.guarded_click(send.first, SEND_WANTED)
 
 
@@ -197,7 +205,7 @@ async def wait_accepted(
             raise _rate_limit_error("sending", limited)
         await asyncio.sleep(ACCEPT_POLL_S)
     raise OracleError(
-        "send_not_accepted",
+        ErrorCode.SEND_NOT_ACCEPTED,
         "ChatGPT did not accept the message after Send was clicked. The prompt may or may not "
         "have reached ChatGPT: resubmitting could send it twice — check the conversation first.",
         suggested_next_step="Open ChatGPT and look for the message before resubmitting.",

@@ -25,7 +25,7 @@ from playwright.async_api import Locator
 
 from oraculum.capture.page import packaged_script
 from oraculum.capture.research import read_frame, report_frame
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.fsio import atomic_write_json, atomic_write_text
 from oraculum.jobs.model import iso, utc_now
 from oraculum.providers.chatgpt import vocabulary as vocab
@@ -58,7 +58,7 @@ QUESTION_QUOTE = 300
 
 def _not_found(message: str, **details: Any) -> OracleError:
     return OracleError(
-        "deep_research_toggle_not_found",
+        ErrorCode.DEEP_RESEARCH_TOGGLE_NOT_FOUND,
         message,
         details=details or None,
         suggested_next_step="Retry; if it persists, run `oraculum doctor --live`.",
@@ -174,7 +174,7 @@ def needs_answer(job_dir: Path, job_id: str, question: str) -> OracleError:
     if len(quoted) > QUESTION_QUOTE:
         quoted = quoted[: QUESTION_QUOTE - 1] + "…"
     return OracleError(
-        "deep_research_needs_answer",
+        ErrorCode.DEEP_RESEARCH_NEEDS_ANSWER,
         f"Deep Research asked a question before starting: {quoted}",
         details={"question": question.strip(), "questionPath": str(job_dir / QUESTION_FILE)},
         suggested_next_step=(

@@ -151,7 +151,7 @@ def stop_not_found(wanted: str, stops: list[str], count: int) -> OracleError:
 
 def picker_stuck_open() -> OracleError:
     return OracleError(
-        "model_picker_stuck_open",
+        ErrorCode.MODEL_PICKER_STUCK_OPEN,
         "The model picker stayed open after Escape and a click on its opener; nothing was sent.",
         retryable=True,
         suggested_next_step=DRIFT_NEXT_STEP,

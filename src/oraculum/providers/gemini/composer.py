@@ -11,7 +11,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.providers import composer_steps as steps
 from oraculum.providers import upload
 from oraculum.providers.gemini import vocabulary as vocab
@@ -58,10 +58,12 @@ async def attach_archive(
 ) -> None:
     """Attach ``archive``; confirmed once its chip is done on two consecutive polls."""
     if not archive.exists():
-        raise OracleError("archive_missing", f"Archive missing: {archive}")
+        raise OracleError(ErrorCode.ARCHIVE_MISSING, f"Archive missing: {archive}")
     tools = gemini.tools_button()
     if not await gemini.present(tools, vocab.TOOLS_LABEL):
-        raise OracleError("composer_not_found", f'Could not find Gemini\'s "{vocab.TOOLS_LABEL}"')
+        raise OracleError(
+            ErrorCode.COMPOSER_NOT_FOUND, f'Could not find Gemini\'s "{vocab.TOOLS_LABEL}"'
+        )
     await gemini.guarded_click(tools.first, vocab.TOOLS_LABEL)
     await asyncio.sleep(MENU_SETTLE_S)
     route = await upload.choose_file(gemini, UPLOAD_ROUTE, archive)
@@ -87,7 +89,7 @@ async def attach_archive(
             return
         await asyncio.sleep(POLL_S)
     raise OracleError(
-        "upload_not_confirmed",
+        ErrorCode.UPLOAD_NOT_CONFIRMED,
         f"The upload of {archive.name} was not confirmed within {timeout_s:.0f}s: the composer "
         "does not show it.",
         retryable=True,
@@ -116,14 +118,18 @@ async def wait_send_ready(gemini: GeminiPage, *, timeout_s: float) -> None:
             raise _rate_limit_error("waiting to send", limited)
         await asyncio.sleep(POLL_S)
     raise OracleError(
-        "send_not_ready", "Timed out waiting for Gemini's Send to become enabled", retryable=True
+        ErrorCode.SEND_NOT_READY,
+        "Timed out waiting for Gemini's Send to become enabled",
+        retryable=True,
     )
 
 
 async def click_send(gemini: GeminiPage) -> None:
     send = gemini.send_button()
     if not await gemini.present(send, vocab.SEND_LABEL):
-        raise OracleError("send_not_found", "Gemini's Send button disappeared before the click.")
+        raise OracleError(
+            ErrorCode.SEND_NOT_FOUND, "Gemini's Send button disappeared before the click."
+        )
     await gemini.guarded_click(send.first, vocab.SEND_LABEL)
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from oraculum.core.errors import OracleError
+from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.providers import composer_steps as steps
 from oraculum.providers import upload
 from oraculum.providers.grok import vocabulary as vocab
@@ -57,10 +57,12 @@ async def attach_archive(
 ) -> None:
     """Attach ``archive``; confirmed once the composer names it on two consecutive polls."""
     if not archive.exists():
-        raise OracleError("archive_missing", f"Archive missing: {archive}")
+        raise OracleError(ErrorCode.ARCHIVE_MISSING, f"Archive missing: {archive}")
     attach = grok.attach_button()
     if not await grok.present(attach, vocab.ATTACH_LABEL):
-        raise OracleError("composer_not_found", f'Could not find Grok\'s "{vocab.ATTACH_LABEL}"')
+        raise OracleError(
+            ErrorCode.COMPOSER_NOT_FOUND, f'Could not find Grok\'s "{vocab.ATTACH_LABEL}"'
+        )
     await grok.guarded_click(attach.first, vocab.ATTACH_LABEL)
     await asyncio.sleep(MENU_SETTLE_S)
     route = await upload.choose_file(grok, UPLOAD_ROUTE, archive)
@@ -84,7 +86,7 @@ async def attach_archive(
             return
         await asyncio.sleep(POLL_S)
     raise OracleError(
-        "upload_not_confirmed",
+        ErrorCode.UPLOAD_NOT_CONFIRMED,
         f"The upload of {archive.name} was not confirmed within {timeout_s:.0f}s: the composer "
         "does not show it.",
         retryable=True,
@@ -113,14 +115,18 @@ async def wait_send_ready(grok: GrokPage, *, timeout_s: float) -> None:
             raise _rate_limit_error("waiting to send", limited)
         await asyncio.sleep(POLL_S)
     raise OracleError(
-        "send_not_ready", "Timed out waiting for Grok's Submit to become enabled", retryable=True
+        ErrorCode.SEND_NOT_READY,
+        "Timed out waiting for Grok's Submit to become enabled",
+        retryable=True,
     )
 
 
 async def click_send(grok: GrokPage) -> None:
     submit = grok.submit_button()
     if not await grok.present(submit, vocab.SUBMIT_LABEL):
-        raise OracleError("send_not_found", "Grok's Submit button disappeared before the click.")
+        raise OracleError(
+            ErrorCode.SEND_NOT_FOUND, "Grok's Submit button disappeared before the click."
+        )
     await grok.guarded_click(submit.first, vocab.SUBMIT_LABEL)
 
 

@@ -106,7 +106,7 @@ async def _close_menu(grok: GrokPage) -> None:
 async def _unavailable(grok: GrokPage, message: str, observed: str) -> OracleError:
     if await grok.sign_in_controls().count() > 0:
         return OracleError(
-            "auth_login_required",
+            ErrorCode.AUTH_LOGIN_REQUIRED,
             "Grok Heavy needs a signed-in Grok session; the page offers Sign in.",
             suggested_next_step=SIGNED_OUT_STEP,
         )
