@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from oraculum.providers.chatgpt import vocabulary as vocab
 from oraculum.providers.chatgpt.plans import refusal
 
 
@@ -46,3 +47,22 @@ def test_what_is_not_locked_is_not_refused(
     family: str, effort: str | None, locked: list[str]
 ) -> None:
     assert refusal(family, effort, "p", locked) is None
+
+
+@pytest.mark.parametrize(
+    ("shown", "family", "effort"), [("Sehr hoch", "thinking", "heavy"), ("专业", "pro", "extended")]
+)
+def test_a_locked_entry_in_another_language_refuses_its_preset(
+    shown: str, family: str, effort: str
+) -> None:
+    refused = refusal(family, effort, "the_preset", [shown])
+    assert refused is not None and refused.details["locked"] == [shown]
+
+
+def test_the_upgrade_control_is_known_in_every_ui_language() -> None:
+    """An upgrade control is matched in each locale table's spelling (issue 42 §2)."""
+    for code, table in vocab.LOCALES.tables.items():
+        assert table.get("upgrade"), code
+        for spelling in table["upgrade"]:
+            assert vocab.UPGRADE_LABEL.match(spelling), (code, spelling)
+    assert not vocab.UPGRADE_LABEL.match("Pro Extended")

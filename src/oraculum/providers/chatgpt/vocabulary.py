@@ -213,7 +213,7 @@ COMPACT_TIERS = {
 
 # Plans (issue 38 §7, inferred: docs/simulator.md): an entry the account's plan lacks stays in
 # the open picker with an upgrade control beside its name, and choosing it does not take.
-UPGRADE_LABEL = re.compile(r"^\s*Upgrade\b", re.I)
+UPGRADE_LABEL = re.compile(rf"^\s*(?:{alternatives(_spell('upgrade'))})", re.I)
 PICKER_SCOPE_SELECTOR = '[role="menu"], [role="dialog"]'
 LOCKED_ROW_SELECTOR = '[role="menuitem"], [role="menuitemradio"], [role="radio"], [role="option"]'
 # The plan a locked stop needs (anything else locked: "a higher ChatGPT plan").

@@ -15,6 +15,7 @@ LABELS: LocaleTable = {
                 "Überspringen", "Nur notwendige Cookies", "Nicht notwendige ablehnen"),  # unseen
     "forbidden": ("Ausprobieren", "Jetzt testen", "Upgraden", "Kaufen", "Abonnieren",
                   "Akzeptieren", "Alle akzeptieren", "Zustimmen"),  # unseen
+    "upgrade": ("Upgraden", "Upgrade"),  # unseen
     "deep_research": ("Deep Research",),
     "model_opener": ("Modellauswahl", "Modell"),
     "configure": ("Konfigurieren...", "Konfigurieren"),

@@ -16,6 +16,7 @@ LABELS: LocaleTable = {
     "close": ("Close", "Close dialog"),
     "dismiss": shared.DISMISS_LABELS,
     "forbidden": shared.FORBIDDEN_LABELS,
+    "upgrade": ("Upgrade",),
     "deep_research": ("Deep research",),
     "model_opener": ("Model selector", "Model"),
     "configure": ("Configure...",),

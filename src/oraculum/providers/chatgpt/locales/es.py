@@ -15,6 +15,7 @@ LABELS: LocaleTable = {
                 "Omitir", "Rechazar las no esenciales"),  # unseen
     "forbidden": ("Probar", "Mejorar el plan", "Comprar", "Suscribirse", "Aceptar",
                   "Aceptar todo"),  # unseen
+    "upgrade": ("Mejorar el plan", "Mejorar"),  # unseen
     "deep_research": ("Investigación avanzada", "Investigar a fondo"),
     "model_opener": ("Selector de modelo", "Modelo"),
     "configure": ("Configurar...", "Configurar"),

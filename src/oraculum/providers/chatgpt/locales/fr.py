@@ -15,6 +15,7 @@ LABELS: LocaleTable = {
                 "Refuser les cookies non essentiels"),  # unseen
     "forbidden": ("Essayer", "Passer à la version supérieure", "Acheter", "S'abonner",
                   "Accepter", "Tout accepter"),  # unseen
+    "upgrade": ("Passer à la version supérieure", "Mettre à niveau"),  # unseen
     "deep_research": ("Recherche approfondie",),
     "model_opener": ("Sélecteur de modèle", "Modèle"),
     "configure": ("Configurer...", "Configurer"),

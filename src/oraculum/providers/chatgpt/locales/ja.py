@@ -13,6 +13,7 @@ LABELS: LocaleTable = {
     "close": ("閉じる",),
     "dismiss": ("今はしない", "後で", "閉じる", "了解しました", "スキップ"),  # unseen
     "forbidden": ("試してみる", "アップグレード", "購入", "すべて受け入れる", "同意する"),  # unseen
+    "upgrade": ("アップグレード",),  # unseen
     "deep_research": ("Deep Research", "ディープリサーチ"),
     "model_opener": ("モデルセレクター", "モデル"),
     "configure": ("設定する",),

@@ -13,6 +13,7 @@ LABELS: LocaleTable = {
     "close": ("关闭",),
     "dismiss": ("以后再说", "暂不", "不用了", "关闭", "知道了", "跳过"),  # unseen
     "forbidden": ("试用", "升级", "购买", "订阅", "全部接受", "接受", "同意"),  # unseen
+    "upgrade": ("升级",),  # unseen
     "deep_research": ("深度研究",),
     "model_opener": ("模型选择器", "模型"),
     "configure": ("配置…", "配置..."),
