@@ -22,7 +22,7 @@ class GeminiProvider(ChatFlow):
     name = "gemini"
     label = "Gemini"
     page_view = GeminiPage
-    composer = composer
+    composer = composer.WORDS
     allowed_origins = staticmethod(allowed_origins)
     wait_until_ready = staticmethod(wait_until_ready)
     wait_for_answer = staticmethod(wait_for_answer)

@@ -23,7 +23,7 @@ class GrokProvider(ChatFlow):
     name = "grok"
     label = "Grok"
     page_view = GrokPage
-    composer = composer
+    composer = composer.WORDS
     allowed_origins = staticmethod(allowed_origins)
     wait_until_ready = staticmethod(wait_until_ready)
     wait_for_answer = staticmethod(wait_for_answer)
