@@ -33,7 +33,7 @@ from oraculum.providers.browser_job import (
     send_recorded,
     watch_obstacles,
 )
-from oraculum.providers.completion import revival_context
+from oraculum.providers.completion import AnswerWords, revival_context, wait_for_answer
 from oraculum.providers.composer_steps import ComposerWords
 from oraculum.providers.send import SendBaseline
 
@@ -49,7 +49,7 @@ class ChatFlow(BrowserProvider):
     composer: ClassVar[ComposerWords]  # the provider's words for the shared composer steps
     allowed_origins: ClassVar[Any]  # (chat URL) -> origins the page may be on
     wait_until_ready: ClassVar[Any]  # the provider's readiness loop
-    wait_for_answer: ClassVar[Any]  # (view, CompletionContext) -> Answer
+    answer_words: ClassVar[AnswerWords]  # the provider's words for the shared answer wait
 
     async def configure(self, ctx: WorkerContext, view: Any) -> dict[str, Any]:
         """Choose the job's model and verify it; the `observedSelection`."""
@@ -116,11 +116,12 @@ class ChatFlow(BrowserProvider):
         )
         await ctx.enter_phase(Phase.AWAITING_RESPONSE, patch=conversation_patch(ctx.job, adopted))
         evidenced = adopted is None or adopted.verified
-        answer = await type(self).wait_for_answer(
+        answer = await wait_for_answer(
             view,
             completion_context(
                 ctx, before.assistant_count, navigated, archive.name if evidenced else None
             ),
+            self.answer_words,
         )
         ctx.log(f"{self.label} reply {answer.index} finished ({len(answer.text)} characters)")
         return int(answer.index)
@@ -132,8 +133,8 @@ class ChatFlow(BrowserProvider):
             return await recollect(
                 page, job, paths, config, reopen=hooks.reopen, persist=hooks.persist
             )
-        await type(self).wait_for_answer(
-            self.page_view(page), revival_context(job, config, hooks.log)
+        await wait_for_answer(
+            self.page_view(page), revival_context(job, config, hooks.log), self.answer_words
         )
         return await collect(
             page, job, paths, config, response_index=0, reopen=hooks.reopen, persist=hooks.persist
