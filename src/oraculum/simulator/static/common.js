@@ -674,6 +674,20 @@ window.SimCommon = (() => {
     });
   }
 
+  // A picker item's click (Grok's models, Gemini's modes): while the account may not use its
+  // entry it is refused (a `model_refused` event), else the menu closes and `choose(id)` runs.
+  function pickable(item, sim, o) {
+    item.onclick = () => {
+      if (o.unavailable) {
+        sim.pageEvent("model_refused", { model: o.id });
+        return;
+      }
+      o.close();
+      o.choose(o.id);
+    };
+    return item;
+  }
+
   // The reply-view methods Grok's and Gemini's pages share (their markup is their own): the
   // final HTML with its links hydrated, a failed turn's words beside Retry, and the retry.
   // `o.retryUrl(messageId)`, `o.runStream()` (the page's streamer, made after its views).
@@ -708,7 +722,7 @@ window.SimCommon = (() => {
   }
 
   return {
-    menus, editorText, wireEditor, chipArrived, sendPayload, replyViewMixin, boot,
+    menus, editorText, wireEditor, chipArrived, sendPayload, pickable, replyViewMixin, boot,
     chooseLazily, readConfig, translator, session, composerActions, h, svgIcon, api, pageEvents, apiPath, hydrateLinks,
     RevealMixin, runStream, trackUpload, startUpload, sender, banner, prefill, streamer, showTurn,
     retryTurn, obstacles,

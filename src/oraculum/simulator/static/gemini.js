@@ -177,15 +177,7 @@
       h("span", { class: "label" }, mode.label),
       h("span", { class: "model-description description" }, ` ${mode.description}`),
     );
-    item.onclick = () => {
-      if (unavailable) {
-        pageEvent("model_refused", { model: mode.id });
-        return;
-      }
-      closeMenu();
-      setMode(mode.id);
-    };
-    return item;
+    return SimCommon.pickable(item, sim, { id: mode.id, unavailable, close: closeMenu, choose: setMode });
   }
   modeButton.addEventListener("click", () =>
     toggleMenu(modeButton, () => h("div", { role: "menu", class: "popover model-menu gds-mode-switch-menu", "data-test-id": "gem-mode-menu", "aria-label": "Mode" }, MODES.map(modeItem))),

@@ -168,15 +168,7 @@
       h("span", { class: "model-title" }, model.title),
       h("span", { class: "model-description" }, ` ${model.description}`),
     );
-    item.onclick = () => {
-      if (unavailable) {
-        pageEvent("model_refused", { model: model.id });
-        return;
-      }
-      closeMenu();
-      setModel(model.id);
-    };
-    return item;
+    return SimCommon.pickable(item, sim, { id: model.id, unavailable, close: closeMenu, choose: setModel });
   }
   modelButton.addEventListener("click", () =>
     toggleMenu(modelButton, () => h("div", { role: "menu", class: "popover model-menu", "aria-label": "Models" }, MODELS.map(modelItem))),
