@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Iterator
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.async_api import BrowserContext, async_playwright
+from playwright.async_api import BrowserContext, Page, async_playwright
 
 from homes import SIMULATOR_WORKER, write_global_config
+from oraculum.auth.simulator import sign_in_with_form
 from oraculum.browser.chromium import launch_args, resolve_executable
-from oraculum.core.config import Config
+from oraculum.cli import main
+from oraculum.core.config import Config, seed_profile_dir
 from oraculum.simulator import SimulatorThread
 
 FAST_SIM = {"think_ms": 100, "token_ms": 2, "hydrate_ms": 50, "upload_ms": 80}
@@ -94,3 +97,81 @@ def source_profile(tmp_path_factory: pytest.TempPathFactory, sim: SimulatorThrea
     ]
     asyncio.run(sign_in_source_profile(profile, sim.url, "source@example.com", noise))
     return profile
+
+
+# Grok's and Gemini's sign-in: their look-alikes, their configs and the person at the window.
+
+
+def site_sim(provider: str) -> Any:
+    """A module's ``<provider>_sim`` fixture: the site's look-alike (bind it by that name)."""
+
+    @pytest.fixture(scope="module", name=f"{provider}_sim")
+    def running_site() -> Iterator[SimulatorThread]:
+        with SimulatorThread(provider=provider, **FAST_SIM) as running:
+            yield running
+
+    return running_site
+
+
+def write_site_config(url_key: str, sim: SimulatorThread, **knobs: Any) -> Config:
+    """The global config for `oraculum auth <site>` against ``sim`` (the ``url_key`` setting,
+    its chat URL carrying ``knobs``)."""
+    return write_global_config(
+        {
+            "browser": {url_key: sim.chat_url(**knobs)},
+            "auth": {"pollMs": 200, "bootstrapTimeoutMs": 20000},
+            "worker": SIMULATOR_WORKER,
+        }
+    )
+
+
+async def sign_in_site_profile(
+    profile: Path, sim: SimulatorThread, email: str, provider: str
+) -> None:
+    """A person's Chromium signed in to ``provider``'s look-alike (Chromium stores its session
+    cookie), then quit."""
+    async with users_chromium(profile) as context:
+        await sign_in_with_form(context, sim.sign_in_url, email, provider=provider)
+
+
+def site_source(provider: str, email: str) -> Any:
+    """A module's ``<provider>_source`` fixture: a person's Chromium signed in to the site's
+    look-alike as ``email``, then quit (bind it by that name)."""
+
+    @pytest.fixture(scope="module", name=f"{provider}_source")
+    def signed_in_source(tmp_path_factory: pytest.TempPathFactory, request: Any) -> Path:
+        sim = request.getfixturevalue(f"{provider}_sim")
+        profile = tmp_path_factory.mktemp(f"{provider}-user-chromium") / "chromium"
+        asyncio.run(sign_in_site_profile(profile, sim, email, provider))
+        return profile
+
+    return signed_in_source
+
+
+def imported(
+    provider: str, config: Config, source: Path, capsys: pytest.CaptureFixture[str]
+) -> dict[str, Any]:
+    """`oraculum --json auth <provider> --from-browser <source>`: its result, which must say it
+    imported into the site's own seed."""
+    seed = seed_profile_dir(config, provider)
+    code = main(["--json", "auth", provider, "--from-browser", str(source)])
+    result: dict[str, Any] = json.loads(capsys.readouterr().out)
+    assert code == 0, result
+    assert result["provider"] == provider and result["mode"] == "import"
+    assert result["seedProfileDir"] == str(seed)
+    return result
+
+
+def person_signing_in(
+    seen: list[str], email: str
+) -> Callable[[BrowserContext, Page], Awaitable[None]]:
+    """Someone at the auth window of a site that opens signed out: they note where it opened
+    (``seen``), follow Sign in and use the form as ``email``."""
+
+    async def person(context: BrowserContext, page: Page) -> None:
+        seen.append(page.url)
+        await page.get_by_role("link", name="Sign in", exact=True).click()
+        await page.get_by_label("Email address").fill(email)
+        await page.get_by_role("button", name="Continue", exact=True).click()
+
+    return person

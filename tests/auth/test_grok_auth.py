@@ -4,56 +4,34 @@ are verified by the Grok page driver (the page must classify as ready), not by a
 from __future__ import annotations
 
 import asyncio
-import json
-from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
-from typing import Any
 
 import pytest
-from playwright.async_api import BrowserContext, Page
 
-from homes import SIMULATOR_WORKER, write_global_config
-from oraculum.auth.simulator import sign_in_with_form
 from oraculum.browser.profile import read_seed_generation
-from oraculum.cli import main
-from oraculum.core.config import Config, seed_profile_dir
+from oraculum.core.config import seed_profile_dir
 from oraculum.core.errors import OracleError
 from oraculum.service.auth import auth
 from oraculum.service.preflight import preflight
 from oraculum.simulator import SimulatorThread
 
-from .conftest import FAST_SIM, users_chromium
+from .conftest import (
+    imported,
+    person_signing_in,
+    sign_in_site_profile,
+    site_sim,
+    site_source,
+    write_site_config,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
-@pytest.fixture(scope="module")
-def grok_sim() -> Iterator[SimulatorThread]:
-    with SimulatorThread(provider="grok", **FAST_SIM) as running:
-        yield running
+grok_sim = site_sim("grok")
+write_grok_config = partial(write_site_config, "grokUrl")
 
-
-def write_grok_config(sim: SimulatorThread, **knobs: Any) -> Config:
-    return write_global_config(
-        {
-            "browser": {"grokUrl": sim.chat_url(**knobs) if knobs else sim.url + "/"},
-            "auth": {"pollMs": 200, "bootstrapTimeoutMs": 20000},
-            "worker": SIMULATOR_WORKER,
-        }
-    )
-
-
-async def sign_in_grok_profile(profile: Path, sim: SimulatorThread, email: str) -> None:
-    """A person's Chromium signed in to the Grok look-alike (Chromium stores `sso`), then quit."""
-    async with users_chromium(profile) as context:
-        await sign_in_with_form(context, sim.sign_in_url, email, provider="grok")
-
-
-@pytest.fixture(scope="module")
-def grok_source(tmp_path_factory: pytest.TempPathFactory, grok_sim: SimulatorThread) -> Path:
-    profile = tmp_path_factory.mktemp("grok-user-chromium") / "chromium"
-    asyncio.run(sign_in_grok_profile(profile, grok_sim, "grok-source@example.com"))
-    return profile
+grok_source = site_source("grok", "grok-source@example.com")
 
 
 def test_auth_grok_imports_the_sso_cookie_and_the_page_driver_sees_a_ready_composer(
@@ -64,12 +42,7 @@ def test_auth_grok_imports_the_sso_cookie_and_the_page_driver_sees_a_ready_compo
 ) -> None:
     config = write_grok_config(grok_sim)
     seed = seed_profile_dir(config, "grok")
-    code = main(["--json", "auth", "grok", "--from-browser", str(grok_source)])
-    captured = capsys.readouterr()
-    result = json.loads(captured.out)
-    assert code == 0, result
-    assert result["provider"] == "grok" and result["mode"] == "import"
-    assert result["seedProfileDir"] == str(seed)
+    result = imported("grok", config, grok_source, capsys)
     assert result["generation"] == read_seed_generation(seed)
     assert any(label.startswith("sso@") for label in result["cookies"])
     # the Grok page classifier, not a cookie check, said ready
@@ -88,7 +61,7 @@ def test_auth_grok_refuses_a_revoked_session_whose_sso_cookie_still_exists(
     page shows Sign in, so the page driver classifies it signed out."""
     config = write_grok_config(grok_sim)
     source = tmp_path / "revoked-grok-user"
-    asyncio.run(sign_in_grok_profile(source, grok_sim, "grok-revoked@example.com"))
+    asyncio.run(sign_in_site_profile(source, grok_sim, "grok-revoked@example.com", "grok"))
     for token, email in list(grok_sim.state.sessions.items()):
         if email == "grok-revoked@example.com":
             grok_sim.state.sessions.pop(token)
@@ -106,15 +79,8 @@ def test_auth_grok_manual_sign_in_through_the_sign_in_link(
 ) -> None:
     config = write_grok_config(grok_sim)
     seen: list[str] = []
-
-    async def person(context: BrowserContext, page: Page) -> None:
-        # Someone at the window: Grok opens signed out; they follow Sign in and use the form.
-        seen.append(page.url)
-        await page.get_by_role("link", name="Sign in", exact=True).click()
-        await page.get_by_label("Email address").fill("grok-manual@example.com")
-        await page.get_by_role("button", name="Continue", exact=True).click()
-
-    result = auth("grok", manual=True, watch=person)
+    # Someone at the window: Grok opens signed out; they follow Sign in and use the form.
+    result = auth("grok", manual=True, watch=person_signing_in(seen, "grok-manual@example.com"))
     assert seen == [grok_sim.url + "/"]  # Grok signs in from its chat page
     assert result.mode == "manual" and result.provider == "grok"
     assert "The Grok composer is ready." in result.message

@@ -43,6 +43,19 @@ def demo_outside_a_project(tmp_path: Path, *args: str, exe: Path | None = None) 
     return result
 
 
+def site_demo_job(tmp_path: Path, provider: str, mode: str) -> tuple[dict[str, Any], str]:
+    """`oraculum demo --provider <provider>` outside a project: the job (complete, in ``mode``,
+    collected whole, on a demo seed) and the answer, which names the site's own archive."""
+    result = demo_outside_a_project(tmp_path, "--provider", provider)
+    job = result["job"]
+    assert job["status"] == "complete", job.get("error")
+    assert job["provider"] == provider and job["selection"]["mode"] == mode
+    assert job["collectionStatus"] == "complete", job.get("collectionGaps")
+    assert f"context-{job['id']}.tar.gz" in result["response"]
+    assert "demo" in job["config"]["browser"]["authSeedProfileDir"]
+    return job, result["response"]
+
+
 def test_demo_completes_outside_a_project(oraculum_home: Path, tmp_path: Path) -> None:
     result = demo_outside_a_project(tmp_path)
     job = result["job"]

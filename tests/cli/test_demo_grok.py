@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from .test_demo import demo_outside_a_project, run_demo
+from .test_demo import run_demo, site_demo_job
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -15,16 +15,10 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 def test_demo_provider_grok_runs_a_heavy_job_against_the_grok_simulator(
     oraculum_home: Path, tmp_path: Path
 ) -> None:
-    result = demo_outside_a_project(tmp_path, "--provider", "grok")
-    job = result["job"]
-    assert job["status"] == "complete", job.get("error")
-    assert job["provider"] == "grok" and job["selection"]["mode"] == "heavy"
-    assert job["collectionStatus"] == "complete", job.get("collectionGaps")
-    # Grok's archive format, uploaded and named back by the Grok look-alike.
-    assert f"context-{job['id']}.tar.gz" in result["response"]
-    assert "tiny_calc/ops.py" in result["response"]
-    # A demo seed (Grok's own, beside the demo's ChatGPT one), never the real seed location.
-    assert "demo" in job["config"]["browser"]["authSeedProfileDir"]
+    # Grok's archive format, uploaded and named back by the Grok look-alike; a demo seed (Grok's
+    # own, beside the demo's ChatGPT one), never the real seed location.
+    _job, response = site_demo_job(tmp_path, "grok", "heavy")
+    assert "tiny_calc/ops.py" in response
     assert not (oraculum_home / "data" / "seed-profiles").exists()
 
 

@@ -7,9 +7,11 @@ import contextlib
 import hashlib
 import io
 import json
+import os
+import signal
 import tarfile
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +24,13 @@ from homes import SIMULATOR_WORKER, log_of, write_global_config
 from oraculum.auth.simulator import seed_simulator_profile
 from oraculum.browser.chromium import launch_args, resolve_executable
 from oraculum.browser.session import LaunchOptions
+from oraculum.capture.collect import CollectionResult, recollect
 from oraculum.core.config import Config, seed_profile_dir
 from oraculum.core.paths import private_home_environment
 from oraculum.core.presets import resolve_selection
 from oraculum.jobs.admission import JobRequest, submit_job
 from oraculum.jobs.model import Job, Status
+from oraculum.jobs.store import JobStore
 from oraculum.simulator import SimulatorThread
 
 FAST_SIM = {"think_ms": 150, "token_ms": 2, "hydrate_ms": 80, "upload_ms": 120}
@@ -144,54 +148,122 @@ def recollected(done: Job, project: Path, timeout_s: float = 60.0) -> Job:
     return job
 
 
+def sign_in_seed(config: Config, sim: SimulatorThread, provider: str = "chatgpt") -> None:
+    """Sign ``provider``'s seed profile in through the simulator's login form (a real Chromium
+    stores the session cookie)."""
+    seed = seed_profile_dir(config, provider)
+    options = LaunchOptions.from_config(config)
+    asyncio.run(seed_simulator_profile(seed, sim.url, options, provider=provider))
+
+
+def seeded_home(
+    tmp_path_factory: pytest.TempPathFactory,
+    sim: SimulatorThread,
+    provider: str,
+    config_of: Callable[[SimulatorThread], Config],
+) -> Iterator[Config]:
+    """One oraculum home per module, its ``provider`` seed signed in (a module fixture's body)."""
+    home = tmp_path_factory.mktemp(f"{provider}-home")
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in private_home_environment(home).items():
+            patch.setenv(name, value)
+        config = config_of(sim)
+        sign_in_seed(config, sim, provider)
+        yield config
+
+
 @pytest.fixture(scope="module")
 def seeded(tmp_path_factory: pytest.TempPathFactory, sim: SimulatorThread) -> Iterator[Config]:
     """One oraculum home per module, its seed profile signed in through the simulator's
     login form (a real Chromium stores the session cookie)."""
-    home = tmp_path_factory.mktemp("driver-home")
-    with pytest.MonkeyPatch.context() as patch:
-        for name, value in private_home_environment(home).items():
-            patch.setenv(name, value)
-        config = write_config(sim)
-        seed = seed_profile_dir(config, "chatgpt")
-        asyncio.run(seed_simulator_profile(seed, sim.url, LaunchOptions.from_config(config)))
-        yield config
+    yield from seeded_home(tmp_path_factory, sim, "chatgpt", write_config)
 
 
-def make_archive(directory: Path, files: dict[str, bytes]) -> tuple[Path, str]:
+def site_config(url_key: str, sim: SimulatorThread, **knobs: Any) -> Config:
+    """The global config for jobs against a Grok or Gemini simulator, its chat URL (the
+    ``url_key`` setting) carrying ``knobs``."""
+    return write_global_config(
+        {
+            "browser": {url_key: sim.chat_url(**knobs), "maxConcurrentJobs": 2},
+            "worker": SIMULATOR_WORKER,
+            "queue": {"maxQueuedPerSlot": 5},
+        }
+    )
+
+
+def site_fixtures(provider: str, config_of: Callable[[SimulatorThread], Config]) -> tuple:
+    """A Grok or Gemini driver module's fixtures, bound there by name: ``sim`` (its
+    simulator), ``seeded`` (one home, its seed signed in) and ``revocable_seed`` (for tests
+    whose scenario revokes the session: the seed is signed in again afterwards)."""
+
+    @pytest.fixture(scope="module", name="sim")
+    def site_sim() -> Iterator[SimulatorThread]:
+        with SimulatorThread(provider=provider, **FAST_SIM) as running:
+            yield running
+
+    @pytest.fixture(scope="module", name="seeded")
+    def site_seeded(
+        tmp_path_factory: pytest.TempPathFactory, sim: SimulatorThread
+    ) -> Iterator[Config]:
+        yield from seeded_home(tmp_path_factory, sim, provider, config_of)
+
+    @pytest.fixture(name="revocable_seed")
+    def site_revocable_seed(seeded: Config, sim: SimulatorThread) -> Iterator[Config]:
+        yield seeded
+        sign_in_seed(seeded, sim, provider)
+
+    return site_sim, site_seeded, site_revocable_seed
+
+
+def make_archive(
+    directory: Path, files: dict[str, bytes], compression: str = "zst"
+) -> tuple[Path, str]:
+    """A staged ``.tar.zst`` (ChatGPT's) or ``.tar.gz`` (``compression="gz"``: Grok's and
+    Gemini's) holding ``files``; its path and SHA-256."""
     raw = io.BytesIO()
-    with tarfile.open(fileobj=raw, mode="w") as tar:
+    with tarfile.open(fileobj=raw, mode="w:gz" if compression == "gz" else "w") as tar:
         for name, data in sorted(files.items()):
             info = tarfile.TarInfo(name)
             info.size = len(data)
             tar.addfile(info, io.BytesIO(data))
-    compressed = zstandard.ZstdCompressor().compress(raw.getvalue())
+    data = raw.getvalue()
+    if compression == "zst":
+        data = zstandard.ZstdCompressor().compress(data)
     directory.mkdir(parents=True, exist_ok=True)
-    path = directory / f"staged-{hashlib.sha256(compressed).hexdigest()[:12]}.tar.zst"
-    path.write_bytes(compressed)
-    return path, hashlib.sha256(compressed).hexdigest()
+    path = directory / f"staged-{hashlib.sha256(data).hexdigest()[:12]}.tar.{compression}"
+    path.write_bytes(data)
+    return path, hashlib.sha256(data).hexdigest()
 
 
-def submit_chatgpt(
+def submit_provider_job(
     project: Path,
     config: Config,
+    provider: str,
+    choice: str,
     *,
-    preset: str = "thinking_standard",
     prompt: str = "Summarise the project.",
+    follow_up: Job | None = None,
     chat_url: str | None = None,
     conversation_id: str | None = None,
     follow_up_to: str | None = None,
 ) -> Job:
+    """Admit a job for ``provider`` in ``choice`` (a preset or mode) with the demo archive;
+    with ``follow_up``, in that job's conversation (else in the one the others name)."""
+    if follow_up is not None:
+        chat_url, conversation_id = follow_up.chat_url, follow_up.conversation_id
+        follow_up_to = follow_up.id
+    compression = "zst" if provider == "chatgpt" else "gz"
     archive, sha = make_archive(
-        project.parent / "staging", {"README.md": b"# demo\n", "src/app.py": b"print('hi')\n"}
+        project.parent / "staging",
+        {"README.md": b"# demo\n", "src/app.py": b"print('hi')\n"},
+        compression,
     )
-    selection = resolve_selection("chatgpt", preset, config)
     return submit_job(
         JobRequest(
             project_root=project,
             prompt=prompt,
-            provider="chatgpt",
-            selection=selection.to_json_dict(),
+            provider=provider,
+            selection=resolve_selection(provider, choice, config).to_json_dict(),
             config=config,
             archive=archive,
             archive_sha256=sha,
@@ -204,12 +276,81 @@ def submit_chatgpt(
     )
 
 
+def submit_chatgpt(
+    project: Path,
+    config: Config,
+    *,
+    preset: str = "thinking_standard",
+    prompt: str = "Summarise the project.",
+    chat_url: str | None = None,
+    conversation_id: str | None = None,
+    follow_up_to: str | None = None,
+) -> Job:
+    return submit_provider_job(
+        project,
+        config,
+        "chatgpt",
+        preset,
+        prompt=prompt,
+        chat_url=chat_url,
+        conversation_id=conversation_id,
+        follow_up_to=follow_up_to,
+    )
+
+
 @pytest.fixture
 def revocable_seed(seeded: Config, sim: SimulatorThread) -> Iterator[Config]:
     """For tests whose scenario revokes the session: sign the seed in again afterwards."""
     yield seeded
-    seed = seed_profile_dir(seeded, "chatgpt")
-    asyncio.run(seed_simulator_profile(seed, sim.url, LaunchOptions.from_config(seeded)))
+    sign_in_seed(seeded, sim)
+
+
+async def recollect_in_browser(sim: SimulatorThread, job: Job, config: Config) -> CollectionResult:
+    """Reopen the job's conversation in a fresh signed-in browser and recollect its reply
+    (through the provider's own capture function, its registry entry's)."""
+    async with simulator_page(sim) as page:
+        await page.goto(job.chat_url or "")
+
+        async def reopen() -> None:
+            await page.goto(job.chat_url or "")
+
+        async def persist(_patch: dict) -> Job:
+            return job
+
+        return await recollect(
+            page, job, JobStore().paths(job.id), config, reopen=reopen, persist=persist
+        )
+
+
+def kill_worker_mid_answer(job: Job) -> Job:
+    """SIGKILL ``job``'s worker once its conversation is adopted and the reply streams; the job
+    as its watchdog ended it."""
+    from homes import finished
+
+    store = JobStore()
+    deadline = time.monotonic() + 60
+    running = store.load(job.id)
+    while time.monotonic() < deadline and not (
+        running.chat_url and running.phase == "awaiting_response"
+    ):
+        time.sleep(0.1)
+        running = store.load(job.id)
+    assert running.chat_url, log_of(running)
+    time.sleep(1.0)  # streaming
+    assert running.worker is not None
+    os.kill(running.worker.pid, signal.SIGKILL)
+    return finished(job.id, timeout=30)
+
+
+def revived(job_id: str, timeout_s: float = 90.0) -> Job:
+    """The job once a recollection turned it complete (or as it is at ``timeout_s``)."""
+    store = JobStore()
+    deadline = time.monotonic() + timeout_s
+    job = store.load(job_id)
+    while time.monotonic() < deadline and job.status != Status.COMPLETE:
+        time.sleep(0.2)
+        job = store.load(job_id)
+    return job
 
 
 def assert_happy_chatgpt(job: Job, done: Job, picker: str, shows: str | None) -> None:
@@ -234,3 +375,38 @@ def assert_happy_chatgpt(job: Job, done: Job, picker: str, shows: str | None) ->
     assert done.response_fidelity == "derived_markdown"
     assert done.collection_status in ("complete", "partial")
     assert "?sig=" not in answer  # signed transport URLs never reach the saved answer
+
+
+# What a Grok or Gemini job shows the same way (each driver module's tests assert through these).
+Submit = Callable[..., Job]  # (prompt=..., follow_up=...) -> the admitted job
+
+
+def assert_follow_up_continues(sim: SimulatorThread, submit: Submit) -> tuple[Job, Job]:
+    """A follow-up goes into the first job's conversation and its answer is the second reply;
+    both jobs."""
+    from homes import complete
+
+    first = complete(submit(prompt="First question"))
+    second = complete(submit(prompt="Second question", follow_up=first))
+    assert second.conversation_id == first.conversation_id
+    conversation = sim.state.conversations[first.conversation_id]
+    assert len([t for t in conversation.turns if t.role == "user"]) == 2
+    answer = Path(second.response_path).read_text()
+    assert "Second question" in answer and "First question" not in answer
+    assert second.collection_binding["responseIndex"] == 1
+    return first, second
+
+
+def assert_login_expired(done: Job, provider: str) -> None:
+    """A signed-out page failed the job as auth, before send, naming `oraculum auth <site>`."""
+    assert done.status == Status.FAILED
+    assert done.error_code == "auth_login_required", done.error
+    assert f"oraculum auth {provider}" in done.error
+    assert done.prompt_send_state.value == "not_sent"
+
+
+def assert_bound_after_archive(done: Job) -> None:
+    """The saved answer is the reply after this job's archive, not an earlier one."""
+    answer = Path(done.response_path).read_text()
+    assert f"context-{done.id}.tar.gz" in answer, log_of(done)
+    assert done.collection_binding["responseIndex"] >= 1

@@ -7,81 +7,40 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import signal
-import time
-from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from homes import SIMULATOR_WORKER, bare_project, complete, finished, log_of, write_global_config  # noqa: F401 (bare_project: the fixture)
-from oraculum.auth.simulator import seed_simulator_profile
-from oraculum.browser.session import LaunchOptions
-from oraculum.capture.collect import CollectionResult, recollect
+from homes import bare_project, complete, finished, log_of  # noqa: F401 (bare_project: the fixture)
 from oraculum.cli import main
-from oraculum.core.config import Config, seed_profile_dir
+from oraculum.core.config import Config
 from oraculum.core.errors import OracleError
-from oraculum.core.paths import private_home_environment
-from oraculum.core.presets import resolve_selection
-from oraculum.jobs.admission import JobRequest, submit_job
 from oraculum.jobs.model import EventKind, Job, Status
-from oraculum.jobs.store import JobStore
 from oraculum.providers.gemini.model import select_mode
 from oraculum.providers.gemini.page import GeminiPage
 from oraculum.service.read import read
-from oraculum.simulator import SimulatorThread
 
-from .conftest import BLOCKED_PAGES, assert_failed_before_send, simulator_page
-from .test_grok_driver import make_tar_gz
+from .conftest import (
+    BLOCKED_PAGES,
+    assert_bound_after_archive,
+    assert_failed_before_send,
+    assert_follow_up_continues,
+    assert_login_expired,
+    kill_worker_mid_answer,
+    recollect_in_browser,
+    revived,
+    simulator_page,
+    site_config,
+    site_fixtures,
+    submit_provider_job,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-FAST_SIM = {"think_ms": 150, "token_ms": 2, "hydrate_ms": 80, "upload_ms": 120}
-
-
-@pytest.fixture(scope="module", name="sim")
-def gemini_sim() -> Iterator[SimulatorThread]:
-    with SimulatorThread(provider="gemini", **FAST_SIM) as running:
-        yield running
-
-
-def write_config(sim: SimulatorThread, **knobs: Any) -> Config:
-    return write_global_config(
-        {
-            "browser": {"geminiUrl": sim.chat_url(**knobs), "maxConcurrentJobs": 2},
-            "worker": SIMULATOR_WORKER,
-            "queue": {"maxQueuedPerSlot": 5},
-        }
-    )
-
-
-def sign_in_seed(config: Config, sim: SimulatorThread) -> None:
-    seed = seed_profile_dir(config, "gemini")
-    options = LaunchOptions.from_config(config)
-    asyncio.run(seed_simulator_profile(seed, sim.url, options, provider="gemini"))
-
-
-@pytest.fixture(scope="module", name="seeded")
-def gemini_seeded(
-    tmp_path_factory: pytest.TempPathFactory, sim: SimulatorThread
-) -> Iterator[Config]:
-    """One oraculum home per module, its Gemini seed signed in through the simulator's form."""
-    home = tmp_path_factory.mktemp("gemini-home")
-    with pytest.MonkeyPatch.context() as patch:
-        for name, value in private_home_environment(home).items():
-            patch.setenv(name, value)
-        config = write_config(sim)
-        sign_in_seed(config, sim)
-        yield config
-
-
-@pytest.fixture
-def revocable_seed(seeded: Config, sim: SimulatorThread) -> Iterator[Config]:
-    """For tests whose scenario revokes the session: sign the seed in again afterwards."""
-    yield seeded
-    sign_in_seed(seeded, sim)
+write_config = partial(site_config, "geminiUrl")
+gemini_sim, gemini_seeded, gemini_revocable_seed = site_fixtures("gemini", write_config)
 
 
 def submit_gemini(
@@ -92,25 +51,7 @@ def submit_gemini(
     mode: str = "pro",
     follow_up: Job | None = None,
 ) -> Job:
-    archive, sha = make_tar_gz(
-        project.parent / "staging", {"README.md": b"# demo\n", "src/app.py": b"print('hi')\n"}
-    )
-    return submit_job(
-        JobRequest(
-            project_root=project,
-            prompt=prompt,
-            provider="gemini",
-            selection=resolve_selection("gemini", mode, config).to_json_dict(),
-            config=config,
-            archive=archive,
-            archive_sha256=sha,
-            archive_bytes=archive.stat().st_size,
-            session_id="s1",
-            chat_url=follow_up.chat_url if follow_up else None,
-            conversation_id=follow_up.conversation_id if follow_up else None,
-            follow_up_to_job_id=follow_up.id if follow_up else None,
-        )
-    )
+    return submit_provider_job(project, config, "gemini", mode, prompt=prompt, follow_up=follow_up)
 
 
 def test_happy_path_saves_the_answer_in_the_chosen_mode(seeded, sim, project) -> None:
@@ -151,15 +92,7 @@ def test_markdown_answer_keeps_its_code_blocks(seeded, sim, project) -> None:
 
 
 def test_follow_up_continues_the_same_conversation(seeded, sim, project) -> None:
-    config = write_config(sim)
-    first = complete(submit_gemini(project, config, prompt="First question"))
-    second = complete(submit_gemini(project, config, prompt="Second question", follow_up=first))
-    assert second.conversation_id == first.conversation_id
-    conversation = sim.state.conversations[first.conversation_id]
-    assert len([t for t in conversation.turns if t.role == "user"]) == 2
-    answer = Path(second.response_path).read_text()
-    assert "Second question" in answer and "First question" not in answer
-    assert second.collection_binding["responseIndex"] == 1
+    assert_follow_up_continues(sim, partial(submit_gemini, project, write_config(sim)))
 
 
 @BLOCKED_PAGES
@@ -181,19 +114,14 @@ def test_usage_limit_is_rate_limited_and_warns_of_duplicates(seeded, sim, projec
 def test_login_expired_fails_as_auth_and_says_run_auth(revocable_seed, sim, project) -> None:
     """Signed out, Gemini still shows a composer and a Sign in link: a job refuses it."""
     done = finished(submit_gemini(project, write_config(sim, scenario="login_expired")).id)
-    assert done.status == Status.FAILED
-    assert done.error_code == "auth_login_required", done.error
-    assert "oraculum auth gemini" in done.error
-    assert done.prompt_send_state.value == "not_sent"
+    assert_login_expired(done, "gemini")
 
 
 @pytest.mark.parametrize("scenario", ["prefilled_thread", "extra_assistant"])
 def test_answer_is_the_reply_after_this_jobs_archive(seeded, sim, project, scenario) -> None:
     """An earlier reply sits where a pre-send count would look; the archive's query decides."""
     done = complete(submit_gemini(project, write_config(sim, scenario=scenario)))
-    answer = Path(done.response_path).read_text()
-    assert f"context-{done.id}.tar.gz" in answer, log_of(done)
-    assert done.collection_binding["responseIndex"] >= 1
+    assert_bound_after_archive(done)
 
 
 def test_lazy_file_input_upload_through_the_file_chooser(seeded, sim, project) -> None:
@@ -216,21 +144,6 @@ def test_deep_think_without_it_names_the_modes_offered(seeded, sim, project) -> 
     assert done.prompt_send_state.value == "not_sent"
 
 
-async def recollect_in_browser(sim: SimulatorThread, job: Job, config: Config) -> CollectionResult:
-    async with simulator_page(sim) as page:
-        await page.goto(job.chat_url or "")
-
-        async def reopen() -> None:
-            await page.goto(job.chat_url or "")
-
-        async def persist(_patch: dict) -> Job:
-            return job
-
-        return await recollect(
-            page, job, JobStore().paths(job.id), config, reopen=reopen, persist=persist
-        )
-
-
 def test_recollection_reacquires_the_same_reply(seeded, sim, project) -> None:
     config = write_config(sim)
     first = complete(submit_gemini(project, config, prompt="First question"))
@@ -243,29 +156,13 @@ def test_recollection_reacquires_the_same_reply(seeded, sim, project) -> None:
 
 def test_worker_killed_mid_answer_is_recollected_to_complete(seeded, sim, project) -> None:
     job = submit_gemini(project, write_config(sim, token_ms=150), prompt="Tell me " + "more " * 60)
-    store = JobStore()
-    deadline = time.monotonic() + 60
-    running = store.load(job.id)
-    while time.monotonic() < deadline and not (
-        running.chat_url and running.phase == "awaiting_response"
-    ):
-        time.sleep(0.1)
-        running = store.load(job.id)
-    assert running.chat_url, log_of(running)
-    time.sleep(1.0)  # streaming
-    assert running.worker is not None
-    os.kill(running.worker.pid, signal.SIGKILL)
-    lost = finished(job.id, timeout=30)
+    lost = kill_worker_mid_answer(job)
     assert lost.status == Status.FAILED and lost.error_code == "worker_lost"
     assert read(job.id, cwd=project, action="recollect").to_json()["recollection"]["started"]
-    deadline = time.monotonic() + 90
-    revived = store.load(job.id)
-    while time.monotonic() < deadline and revived.status != Status.COMPLETE:
-        time.sleep(0.2)
-        revived = store.load(job.id)
-    assert revived.status == Status.COMPLETE, log_of(revived)
-    assert Path(revived.response_path).read_text().count("more") >= 60
-    assert revived.collection_binding["conversationId"] == lost.conversation_id
+    done = revived(job.id)
+    assert done.status == Status.COMPLETE, log_of(done)
+    assert Path(done.response_path).read_text().count("more") >= 60
+    assert done.collection_binding["conversationId"] == lost.conversation_id
 
 
 SIGNED_OUT_PICKER = """

@@ -1,55 +1,13 @@
-"""One vocabulary for Gemini too: every label, selector and text signal the Gemini driver reads
-lives in `providers/gemini/vocabulary.py`, and nothing there is dead (the ChatGPT check's rules)."""
+"""Gemini's page classifier and mode names, read with its vocabulary (pure); the one-vocabulary
+check is `test_site_vocabularies`'s."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import oraculum
 from oraculum.providers.gemini import vocabulary
 from oraculum.providers.gemini.model import current_mode
 from oraculum.providers.gemini.page_state import GeminiObservation, PageState, classify
 
-from .test_chatgpt_vocabulary import (
-    repeated_labels,
-    ui_strings_outside_vocabulary,
-    unused_vocabulary_names,
-)
-
-DRIVER = Path(oraculum.__file__).parent / "providers" / "gemini"
-DRIVER_MODULES = sorted(p for p in DRIVER.glob("*.py") if p.name != "vocabulary.py")
-ROLES = frozenset({"button", "link", "menuitem", "menuitemradio", "option", "textbox"})
 ORIGINS = frozenset({"https://gemini.google.com"})
-
-
-def _labels() -> set[str]:
-    labels: set[str] = set()
-    for name, value in vars(vocabulary).items():
-        if not name.isupper():
-            continue
-        items = (value,) if isinstance(value, str) else value
-        if isinstance(items, tuple):
-            labels |= {v for v in items if isinstance(v, str) and len(v) >= 4}
-    return labels - ROLES
-
-
-def test_no_driver_module_quotes_a_ui_string() -> None:
-    problems = {
-        path.name: found
-        for path in DRIVER_MODULES
-        if (found := ui_strings_outside_vocabulary(path.read_text(encoding="utf-8")))
-    }
-    assert problems == {}
-
-
-def test_no_driver_module_or_script_repeats_a_vocabulary_label() -> None:
-    labels = _labels()
-    assert "Upload & tools" in labels and "Stop response" in labels
-    assert repeated_labels(DRIVER, DRIVER_MODULES, labels) == []
-
-
-def test_every_vocabulary_name_is_used() -> None:
-    assert unused_vocabulary_names(vocabulary, DRIVER) == []
 
 
 def seen(**changes: object) -> GeminiObservation:

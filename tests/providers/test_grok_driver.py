@@ -3,95 +3,43 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import io
 import json
-import tarfile
 import time
-from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from homes import SIMULATOR_WORKER, bare_project, complete, finished, log_of, write_global_config  # noqa: F401 (bare_project: the fixture)
-from oraculum.auth.simulator import seed_simulator_profile
-from oraculum.browser.session import LaunchOptions
-from oraculum.capture.collect import CollectionResult, recollect
-from oraculum.core.config import Config, seed_profile_dir
+from oraculum.core.config import Config
 from oraculum.core.errors import OracleError
-from oraculum.core.paths import private_home_environment
-from oraculum.core.presets import resolve_selection
-from oraculum.jobs.admission import JobRequest, submit_job
 from oraculum.jobs.model import Job, Status
-from oraculum.jobs.store import JobStore
 from oraculum.providers.grok.model import select_heavy
 from oraculum.providers.grok.page import GrokPage
+from oraculum.service.read import read
 from oraculum.simulator import SimulatorThread
 
-from .conftest import BLOCKED_PAGES, assert_failed_before_send, error_details, simulator_page
+from .conftest import (
+    BLOCKED_PAGES,
+    assert_bound_after_archive,
+    assert_failed_before_send,
+    assert_follow_up_continues,
+    assert_login_expired,
+    error_details,
+    kill_worker_mid_answer,
+    recollect_in_browser,
+    revived,
+    simulator_page,
+    site_config,
+    site_fixtures,
+    submit_provider_job,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-FAST_SIM = {"think_ms": 150, "token_ms": 2, "hydrate_ms": 80, "upload_ms": 120}
-
-
-@pytest.fixture(scope="module", name="sim")
-def grok_sim() -> Iterator[SimulatorThread]:
-    with SimulatorThread(provider="grok", **FAST_SIM) as running:
-        yield running
-
-
-def write_config(sim: SimulatorThread, **knobs: Any) -> Config:
-    return write_global_config(
-        {
-            "browser": {
-                "grokUrl": sim.chat_url(**knobs) if knobs else sim.url + "/",
-                "maxConcurrentJobs": 2,
-            },
-            "worker": SIMULATOR_WORKER,
-            "queue": {"maxQueuedPerSlot": 5},
-        }
-    )
-
-
-def sign_in_seed(config: Config, sim: SimulatorThread) -> None:
-    seed = seed_profile_dir(config, "grok")
-    options = LaunchOptions.from_config(config)
-    asyncio.run(seed_simulator_profile(seed, sim.url, options, provider="grok"))
-
-
-@pytest.fixture(scope="module", name="seeded")
-def grok_seeded(tmp_path_factory: pytest.TempPathFactory, sim: SimulatorThread) -> Iterator[Config]:
-    """One oraculum home per module, its Grok seed signed in through the simulator's form."""
-    home = tmp_path_factory.mktemp("grok-home")
-    with pytest.MonkeyPatch.context() as patch:
-        for name, value in private_home_environment(home).items():
-            patch.setenv(name, value)
-        config = write_config(sim)
-        sign_in_seed(config, sim)
-        yield config
-
-
-@pytest.fixture
-def revocable_seed(seeded: Config, sim: SimulatorThread) -> Iterator[Config]:
-    """For tests whose scenario revokes the session: sign the seed in again afterwards."""
-    yield seeded
-    sign_in_seed(seeded, sim)
-
-
-def make_tar_gz(directory: Path, files: dict[str, bytes]) -> tuple[Path, str]:
-    raw = io.BytesIO()
-    with tarfile.open(fileobj=raw, mode="w:gz") as tar:
-        for name, data in sorted(files.items()):
-            info = tarfile.TarInfo(name)
-            info.size = len(data)
-            tar.addfile(info, io.BytesIO(data))
-    data = raw.getvalue()
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / f"staged-{hashlib.sha256(data).hexdigest()[:12]}.tar.gz"
-    path.write_bytes(data)
-    return path, hashlib.sha256(data).hexdigest()
+write_config = partial(site_config, "grokUrl")
+grok_sim, grok_seeded, grok_revocable_seed = site_fixtures("grok", write_config)
 
 
 def submit_grok(
@@ -101,25 +49,7 @@ def submit_grok(
     prompt: str = "Summarise the project.",
     follow_up: Job | None = None,
 ) -> Job:
-    archive, sha = make_tar_gz(
-        project.parent / "staging", {"README.md": b"# demo\n", "src/app.py": b"print('hi')\n"}
-    )
-    return submit_job(
-        JobRequest(
-            project_root=project,
-            prompt=prompt,
-            provider="grok",
-            selection=resolve_selection("grok", "heavy", config).to_json_dict(),
-            config=config,
-            archive=archive,
-            archive_sha256=sha,
-            archive_bytes=archive.stat().st_size,
-            session_id="s1",
-            chat_url=follow_up.chat_url if follow_up else None,
-            conversation_id=follow_up.conversation_id if follow_up else None,
-            follow_up_to_job_id=follow_up.id if follow_up else None,
-        )
-    )
+    return submit_provider_job(project, config, "grok", "heavy", prompt=prompt, follow_up=follow_up)
 
 
 def test_happy_path_saves_the_heavy_answer_bound_to_this_job(seeded, sim, project) -> None:
@@ -165,15 +95,7 @@ def test_markdown_answer_is_collected_complete(seeded, sim, project) -> None:
 
 
 def test_follow_up_continues_the_same_conversation(seeded, sim, project) -> None:
-    config = write_config(sim)
-    first = complete(submit_grok(project, config, prompt="First question"))
-    second = complete(submit_grok(project, config, prompt="Second question", follow_up=first))
-    assert second.conversation_id == first.conversation_id
-    conversation = sim.state.conversations[first.conversation_id]
-    assert len([t for t in conversation.turns if t.role == "user"]) == 2
-    answer = Path(second.response_path).read_text()
-    assert "Second question" in answer and "First question" not in answer
-    assert second.collection_binding["responseIndex"] == 1
+    assert_follow_up_continues(sim, partial(submit_grok, project, write_config(sim)))
 
 
 @BLOCKED_PAGES
@@ -184,10 +106,7 @@ def test_blocked_pages_fail_with_their_code(seeded, sim, project, knobs, code, d
 
 def test_login_expired_fails_as_auth_and_says_run_auth(revocable_seed, sim, project) -> None:
     done = finished(submit_grok(project, write_config(sim, scenario="login_expired")).id)
-    assert done.status == Status.FAILED
-    assert done.error_code == "auth_login_required", done.error
-    assert "oraculum auth grok" in done.error
-    assert done.prompt_send_state.value == "not_sent"
+    assert_login_expired(done, "grok")
     assert Path(done.logs_dir, "preflight.url.txt").exists()
 
 
@@ -211,9 +130,7 @@ def test_restored_draft_is_replaced_by_the_prompt(seeded, sim, project) -> None:
 def test_answer_is_the_reply_after_this_jobs_archive(seeded, sim, project, scenario) -> None:
     """Another reply sits where a pre-send count would look; the archive's message decides."""
     done = complete(submit_grok(project, write_config(sim, scenario=scenario)))
-    answer = Path(done.response_path).read_text()
-    assert f"context-{done.id}.tar.gz" in answer, log_of(done)
-    assert done.collection_binding["responseIndex"] >= 1
+    assert_bound_after_archive(done)
 
 
 def test_navigation_away_still_saves_the_jobs_own_answer(seeded, sim, project) -> None:
@@ -253,27 +170,6 @@ def test_generation_error_that_persists_fails_after_send(seeded, sim, project) -
     assert "do not resubmit" in done.error
 
 
-async def recollect_in_browser(sim: SimulatorThread, job: Job, config: Config) -> CollectionResult:
-    """Reopen the job's conversation in a fresh signed-in browser and recollect its reply."""
-    async with simulator_page(sim) as page:
-        await page.goto(job.chat_url or "")
-
-        async def reopen() -> None:
-            await page.goto(job.chat_url or "")
-
-        async def persist(_patch: dict) -> Job:
-            return job
-
-        return await recollect(  # through Grok's own capture function (its registry entry's)
-            page,
-            job,
-            JobStore().paths(job.id),
-            config,
-            reopen=reopen,
-            persist=persist,
-        )
-
-
 def test_recollection_reacquires_the_same_reply_and_never_guesses(seeded, sim, project) -> None:
     config = write_config(sim)
     first = complete(submit_grok(project, config, prompt="First question"))
@@ -299,36 +195,15 @@ def test_worker_killed_mid_answer_is_recollected_to_complete_through_read(
 ) -> None:
     """Issue 13 §3 for Grok: `oraculum read --recollect` reaches Grok's own capture, and a
     job that failed after its prompt was accepted turns complete when the answer is there."""
-    import os
-    import signal
-    import time
-
-    from oraculum.service.read import read
-
     job = submit_grok(project, write_config(sim, token_ms=150), prompt="Tell me " + "more " * 60)
-    store = JobStore()
-    deadline = time.monotonic() + 60
-    running = store.load(job.id)
-    while time.monotonic() < deadline and not (
-        running.chat_url and running.phase == "awaiting_response"
-    ):
-        time.sleep(0.1)
-        running = store.load(job.id)
-    assert running.chat_url, log_of(running)
-    time.sleep(1.0)  # streaming
-    os.kill(running.worker.pid, signal.SIGKILL)
-    lost = finished(job.id, timeout=30)  # its watchdog ends it
+    lost = kill_worker_mid_answer(job)  # its watchdog ends it
     assert lost.status == Status.FAILED and lost.error_code == "worker_lost"
     assert read(job.id, cwd=project, action="recollect").to_json()["recollection"]["started"]
-    deadline = time.monotonic() + 90
-    revived = store.load(job.id)
-    while time.monotonic() < deadline and revived.status != Status.COMPLETE:
-        time.sleep(0.2)
-        revived = store.load(job.id)
-    assert revived.status == Status.COMPLETE, log_of(revived)
-    answer = Path(revived.response_path).read_text()
+    done = revived(job.id)
+    assert done.status == Status.COMPLETE, log_of(done)
+    answer = Path(done.response_path).read_text()
     assert answer.count("more") >= 60  # the whole reply, not the prefix seen when killed
-    assert revived.collection_binding["conversationId"] == lost.conversation_id
+    assert done.collection_binding["conversationId"] == lost.conversation_id
 
 
 # Issue 37 §4: a reply that shows only its reasoning label during a silent pause is not the

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from oraculum.providers.grok.composer import upload_confirmed
+from oraculum.providers import composer_steps
 from oraculum.providers.grok.model import observed_heavy, shows_heavy
 from oraculum.providers.grok.page_state import (
     GrokObservation,
@@ -12,6 +12,7 @@ from oraculum.providers.grok.page_state import (
     allowed_origins,
     classify,
     generation_failure,
+    upload_error,
 )
 
 ORIGINS = allowed_origins("http://127.0.0.1:8123/")
@@ -97,6 +98,13 @@ def test_grok_generation_failure_text_is_recognised() -> None:
     text = "Something went wrong while generating a response. Please try again."
     assert generation_failure(text)
     assert generation_failure("A normal answer about generating responses.") is None
+
+
+def upload_confirmed(composer_text: str, archive_name: str) -> bool:
+    """The shared chip rule with Grok's words (its chip shows no progress to read)."""
+    return composer_steps.upload_confirmed(
+        composer_text, archive_name, busy=False, upload_error=upload_error
+    )
 
 
 def test_upload_is_confirmed_by_the_archive_name_without_an_error() -> None:

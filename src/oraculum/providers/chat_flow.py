@@ -11,7 +11,6 @@ provider's words.
 from __future__ import annotations
 
 from pathlib import Path
-from types import ModuleType
 from typing import Any, ClassVar
 
 from playwright.async_api import Page
@@ -20,6 +19,7 @@ from oraculum.capture.collect import CollectionResult, collect, recollect
 from oraculum.core.config import Config, provider_urls
 from oraculum.jobs.model import Job, Phase, Status
 from oraculum.jobs.store import JobPaths
+from oraculum.providers import composer_steps as steps
 from oraculum.providers.adoption import adopt_conversation_url
 from oraculum.providers.base import ProviderOutcome, RecollectHooks, WorkerContext
 from oraculum.providers.browser_job import (
@@ -33,7 +33,9 @@ from oraculum.providers.browser_job import (
     send_recorded,
     watch_obstacles,
 )
-from oraculum.providers.completion import revival_context
+from oraculum.providers.completion import AnswerWords, revival_context, wait_for_answer
+from oraculum.providers.composer_steps import ComposerWords
+from oraculum.providers.send import SendBaseline
 
 __all__ = ["ChatFlow"]
 
@@ -43,13 +45,11 @@ class ChatFlow(BrowserProvider):
 
     name: ClassVar[str]  # the registry name (its config URLs)
     label: ClassVar[str]  # how messages name the site
-    page_view: Any  # the page class: scoped_text(), turns(), ScriptedPage
-    # `attach_archive`, `fill_prompt`, `wait_send_ready`, `click_send`, `wait_accepted`,
-    # `SendBaseline`: the provider's composer module.
-    composer: ModuleType
+    page_view: Any  # the page class (`providers.page.ChatPage`)
+    composer: ClassVar[ComposerWords]  # the provider's words for the shared composer steps
     allowed_origins: ClassVar[Any]  # (chat URL) -> origins the page may be on
     wait_until_ready: ClassVar[Any]  # the provider's readiness loop
-    wait_for_answer: ClassVar[Any]  # (view, CompletionContext) -> Answer
+    answer_words: ClassVar[AnswerWords]  # the provider's words for the shared answer wait
 
     async def configure(self, ctx: WorkerContext, view: Any) -> dict[str, Any]:
         """Choose the job's model and verify it; the `observedSelection`."""
@@ -82,25 +82,27 @@ class ChatFlow(BrowserProvider):
         )
         return await collection_outcome(ctx, result, view=view)
 
-    async def _send(self, ctx: WorkerContext, view: Any, archive: Path) -> Any:
-        worker, composer = ctx.config.worker, self.composer
-        await composer.attach_archive(
-            view, archive, timeout_s=worker.upload_timeout_ms / 1000, log=ctx.log
+    async def _send(self, ctx: WorkerContext, view: Any, archive: Path) -> SendBaseline:
+        worker, words = ctx.config.worker, self.composer
+        await steps.attach_archive(
+            view, archive, words, timeout_s=worker.upload_timeout_ms / 1000, log=ctx.log
         )
-        await composer.fill_prompt(view, ctx.prompt)
-        await composer.wait_send_ready(view, timeout_s=worker.send_ready_timeout_ms / 1000)
-        before = composer.SendBaseline.of(await view.turns())
+        await steps.fill_prompt(view, ctx.prompt, words)
+        await steps.wait_send_ready(view, words, timeout_s=worker.send_ready_timeout_ms / 1000)
+        before = SendBaseline.of(await view.turns())
         await send_recorded(
             ctx,
             self.label,
-            lambda: composer.click_send(view),
-            lambda: composer.wait_accepted(
-                view, before, timeout_s=worker.send_accept_timeout_ms / 1000
+            lambda: steps.click_send(view, words),
+            lambda: steps.wait_accepted(
+                view, before, words, timeout_s=worker.send_accept_timeout_ms / 1000
             ),
         )
         return before
 
-    async def _await_answer(self, ctx: WorkerContext, view: Any, archive: Path, before: Any) -> int:
+    async def _await_answer(
+        self, ctx: WorkerContext, view: Any, archive: Path, before: SendBaseline
+    ) -> int:
         """Adopt the conversation proven by the archive, then wait for the reply bound to it;
         returns where that reply is among the replies."""
         worker = ctx.config.worker
@@ -114,11 +116,12 @@ class ChatFlow(BrowserProvider):
         )
         await ctx.enter_phase(Phase.AWAITING_RESPONSE, patch=conversation_patch(ctx.job, adopted))
         evidenced = adopted is None or adopted.verified
-        answer = await type(self).wait_for_answer(
+        answer = await wait_for_answer(
             view,
             completion_context(
                 ctx, before.assistant_count, navigated, archive.name if evidenced else None
             ),
+            self.answer_words,
         )
         ctx.log(f"{self.label} reply {answer.index} finished ({len(answer.text)} characters)")
         return int(answer.index)
@@ -130,8 +133,8 @@ class ChatFlow(BrowserProvider):
             return await recollect(
                 page, job, paths, config, reopen=hooks.reopen, persist=hooks.persist
             )
-        await type(self).wait_for_answer(
-            self.page_view(page), revival_context(job, config, hooks.log)
+        await wait_for_answer(
+            self.page_view(page), revival_context(job, config, hooks.log), self.answer_words
         )
         return await collect(
             page, job, paths, config, response_index=0, reopen=hooks.reopen, persist=hooks.persist

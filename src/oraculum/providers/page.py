@@ -4,15 +4,18 @@ layer every action goes through (`guarded_click` and friends)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, ClassVar
 
 from playwright.async_api import Locator, Page
 
-from oraculum.capture.page import packaged_script
+from oraculum.capture.page import CaptureRequest, TurnCapture, packaged_script
+from oraculum.providers.locales import exact_any
 from oraculum.providers.obstacle_guard import ObstacleGuard, ObstacleVocabulary
+from oraculum.providers.turns import TurnsReading
 
-__all__ = ["ScriptedPage", "button_names", "menu_entries", "page_language"]
+__all__ = ["ChatPage", "ScriptedPage", "button_names", "menu_entries", "page_language"]
 
 
 class ScriptedPage:
@@ -61,6 +64,73 @@ class ScriptedPage:
 
     async def guarded_set_files(self, control: Locator, path: Path, wanted: str) -> None:
         await self.obstacles.act(control, wanted, lambda: control.set_input_files(str(path)))
+
+
+class ChatPage(ScriptedPage):
+    """The tab of a chat site with one editor (Grok's, Gemini's): what both read and drive the
+    same way, each through its own vocabulary (the class attributes a subclass sets from it) and
+    its own ``js/messages.js`` and ``js/observe.js``."""
+
+    CONVERSATION_PATH: ClassVar[re.Pattern[str]]  # the registry's conversation URL rule
+    # The composer region's selector, and what it must hold to be the one with the editor.
+    COMPOSER_REGION: ClassVar[tuple[str, str]]
+    RETRY_LABELS: ClassVar[tuple[str, ...]]
+    SIGN_IN_LABELS: ClassVar[tuple[str, ...]]
+
+    def composer_region(self) -> Locator:
+        region, holding = self.COMPOSER_REGION
+        return self.page.locator(region).filter(has=self.page.locator(holding))
+
+    def retry_button(self) -> Locator:
+        return self.page.get_by_role("button", name=exact_any(self.RETRY_LABELS))
+
+    def sign_in_controls(self) -> Locator:
+        signs = exact_any(self.SIGN_IN_LABELS)
+        link = self.page.get_by_role("link", name=signs)
+        return link.or_(self.page.get_by_role("button", name=signs))
+
+    async def scoped_text(self) -> str:
+        return str((await self.evaluate("observe.js"))["scopedText"])
+
+    async def composer_text(self) -> str:
+        """What the composer region shows: the editor and its attachment chips."""
+        region = self.composer_region()
+        if await region.count() == 0:
+            return ""
+        return await region.first.inner_text()
+
+    async def insert_text(self, text: str) -> dict[str, Any]:
+        script = packaged_script("oraculum.providers", "js/insert_text.js")
+        return dict(await self.page.evaluate(script, {**self.vocabulary, "text": text}))
+
+    async def close_menu(self, opener: Locator) -> None:
+        """Escape a menu its opener says is still open (``aria-expanded``)."""
+        if await opener.count() and await opener.first.get_attribute("aria-expanded") == "true":
+            await self.page.keyboard.press("Escape")
+
+    async def turns(self, archive_name: str | None = None) -> TurnsReading:
+        """The conversation now; with ``archive_name``, also where the job's exchange is."""
+        data = await self.evaluate(
+            "messages.js",
+            mode="turns",
+            archiveName=archive_name,
+            conversationPattern=self.CONVERSATION_PATH.pattern,
+        )
+        return TurnsReading.from_js(data)
+
+    async def capture(self, request: CaptureRequest) -> TurnCapture:
+        """One bound reply, in the shape of the shared capture (`capture.page.TurnCapture`)."""
+        data = await self.evaluate(
+            "messages.js",
+            mode="capture",
+            responseIndex=request.response_index,
+            expectConversationId=request.expect_conversation_id,
+            messageId=request.message_id,
+            archiveName=request.archive_name,
+            bindByArchive=request.bind_by_archive,
+            conversationPattern=self.CONVERSATION_PATH.pattern,
+        )
+        return TurnCapture.from_js(data)
 
 
 async def menu_entries(page: Page, menu_selectors: tuple[str, ...]) -> list[str]:

@@ -29,6 +29,8 @@ __all__ = [
     "first_match",
     "origin_of",
     "page_waiter",
+    "site_origins",
+    "site_rules",
     "wait_until_ready",
 ]
 
@@ -57,6 +59,11 @@ class Classification:
 def origin_of(url: str) -> str:
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def site_origins(real_origins: frozenset[str], chat_url: str) -> frozenset[str]:
+    """Where a provider's page may be: its real site's origins and the configured chat URL's."""
+    return frozenset({*real_origins, origin_of(chat_url)})
 
 
 def first_match(text: str, patterns: tuple[re.Pattern[str], ...]) -> str | None:
@@ -110,6 +117,30 @@ class ReadinessRules:
     name: str
     failures: Failures
     lingering: frozenset[PageState] = frozenset({PageState.CHALLENGE_BLOCKING})
+
+
+def site_rules(label: str, provider: str) -> ReadinessRules:
+    """The readiness wording of a chat site whose seed `oraculum auth <provider>` signs in
+    (Grok's, Gemini's)."""
+    return ReadinessRules(
+        name=label,
+        failures={
+            PageState.LOGIN_REQUIRED: (
+                ErrorCode.AUTH_LOGIN_REQUIRED,
+                f"Run `oraculum auth {provider}` to sign the {label} seed profile in again, then "
+                "resubmit.",
+            ),
+            PageState.CHALLENGE_BLOCKING: (
+                ErrorCode.PROVIDER_CHALLENGE,
+                f"Open {label} in the auth browser (`oraculum auth {provider} --manual`), solve "
+                "the check, retry.",
+            ),
+            PageState.TRANSIENT_OUTAGE: (
+                ErrorCode.PROVIDER_OUTAGE,
+                f"{label} is having trouble; retry later.",
+            ),
+        },
+    )
 
 
 class _Poll:

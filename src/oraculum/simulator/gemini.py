@@ -13,10 +13,9 @@ simulator's own.
 
 from __future__ import annotations
 
-from oraculum.simulator.site import Site
+from oraculum.simulator.site import Site, conversations_api
 from oraculum.simulator.state import Selection
 
-_API = "/_/BardChatUi/sim"
 GEMINI_USAGE_LIMIT_TEXT = (
     "You've reached your limit for this model for now. Try again later, or switch to Fast."
 )
@@ -35,17 +34,9 @@ GEMINI = Site(
     page_template="gemini.html",
     conversation_routes=("/app/{cid}",),
     home_routes=("/app",),
-    api={
-        "send": f"{_API}/conversations",
-        "followup": f"{_API}/conversations/{{cid}}/turns",
-        "conversation": f"{_API}/conversations/{{cid}}",
-        "stream": f"{_API}/conversations/{{cid}}/stream/{{mid}}",
-        "stop": f"{_API}/conversations/{{cid}}/stop/{{mid}}",
-        "retry": f"{_API}/conversations/{{cid}}/retry/{{mid}}",
-        "upload": f"{_API}/upload",
-        "model": f"{_API}/mode",
-        "page_event": f"{_API}/page-event",
-    },
+    api=conversations_api(
+        "/_/BardChatUi/sim", send="conversations", followup="turns", upload="upload", model="mode"
+    ),
     default_selection=Selection(family="gemini", effort="fast", auto_switch=False),
     rate_limit_text=GEMINI_USAGE_LIMIT_TEXT,
 )

@@ -10,10 +10,9 @@ give (the API paths, the other models, the upload and error texts) are the simul
 
 from __future__ import annotations
 
-from oraculum.simulator.site import Site
+from oraculum.simulator.site import Site, conversations_api
 from oraculum.simulator.state import Selection
 
-_API = "/rest/app-chat"
 GROK_GENERATION_ERROR_TEXT = "Something went wrong while generating a response. Please try again."
 
 GROK = Site(
@@ -28,17 +27,13 @@ GROK = Site(
     sign_in_alternatives=("Continue with X", "Continue with Google"),
     page_template="grok.html",
     conversation_routes=("/c/{cid}", "/chat/{cid}"),
-    api={
-        "send": f"{_API}/conversations/new",
-        "followup": f"{_API}/conversations/{{cid}}/responses",
-        "conversation": f"{_API}/conversations/{{cid}}",
-        "stream": f"{_API}/conversations/{{cid}}/stream/{{mid}}",
-        "stop": f"{_API}/conversations/{{cid}}/stop/{{mid}}",
-        "retry": f"{_API}/conversations/{{cid}}/retry/{{mid}}",
-        "upload": f"{_API}/upload-file",
-        "model": f"{_API}/settings/model",
-        "page_event": f"{_API}/page-event",
-    },
+    api=conversations_api(
+        "/rest/app-chat",
+        send="conversations/new",
+        followup="responses",
+        upload="upload-file",
+        model="settings/model",
+    ),
     default_selection=Selection(family="grok", effort="auto", auto_switch=False),
     generation_error_text=GROK_GENERATION_ERROR_TEXT,
 )

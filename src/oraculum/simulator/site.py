@@ -41,6 +41,26 @@ class Site:
         return self.conversation_routes[0].replace("{cid}", conversation_id)
 
 
+def conversations_api(
+    prefix: str, *, send: str, followup: str, upload: str, model: str
+) -> dict[str, str]:
+    """A site's API under ``prefix`` whose conversations live at ``conversations/{cid}`` (Grok's
+    and Gemini's look-alikes): their stream, stop and retry paths are the same there; ``send``,
+    ``followup`` (under the conversation), ``upload`` and ``model`` are the site's own words."""
+    conversation = f"{prefix}/conversations/{{cid}}"
+    return {
+        "send": f"{prefix}/{send}",
+        "followup": f"{conversation}/{followup}",
+        "conversation": conversation,
+        "stream": f"{conversation}/stream/{{mid}}",
+        "stop": f"{conversation}/stop/{{mid}}",
+        "retry": f"{conversation}/retry/{{mid}}",
+        "upload": f"{prefix}/{upload}",
+        "model": f"{prefix}/{model}",
+        "page_event": f"{prefix}/page-event",
+    }
+
+
 CHATGPT = Site(
     provider="chatgpt",
     title="ChatGPT",

@@ -62,7 +62,7 @@ async def select_mode(gemini: GeminiPage, mode: str, log: Callable[[str], None])
     await gemini.guarded_click(opener.first, "the mode picker")
     item, offered = await _item(gemini, names)
     if item is None:
-        await _close_menu(gemini)
+        await gemini.close_menu(gemini.mode_button())
         raise await _unavailable(gemini, wanted, ", ".join(offered))
     await item.click()
     shows = ""
@@ -70,11 +70,11 @@ async def select_mode(gemini: GeminiPage, mode: str, log: Callable[[str], None])
     while time.monotonic() < deadline:
         shows = current_mode(await gemini.mode_label())
         if shows in names:
-            await _close_menu(gemini)
+            await gemini.close_menu(gemini.mode_button())
             log(f"mode picker shows {shows!r}")
             return observed_mode(mode, shows)
         await asyncio.sleep(POLL_S)
-    await _close_menu(gemini)
+    await gemini.close_menu(gemini.mode_button())
     raise OracleError(
         ErrorCode.MODEL_SELECTION_UNVERIFIED,
         f"Could not verify Gemini's mode: wanted {wanted!r}, the picker shows "
@@ -105,12 +105,6 @@ async def _item(gemini: GeminiPage, names: tuple[str, ...]) -> tuple[Locator | N
             return None, labels  # listed without it, or disabled: polling changes neither
         await asyncio.sleep(POLL_S)
     return None, labels
-
-
-async def _close_menu(gemini: GeminiPage) -> None:
-    opener = gemini.mode_button()
-    if await opener.count() and await opener.first.get_attribute("aria-expanded") == "true":
-        await gemini.page.keyboard.press("Escape")
 
 
 async def _unavailable(gemini: GeminiPage, wanted: str, offered: str) -> OracleError:

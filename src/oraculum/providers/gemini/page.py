@@ -1,9 +1,8 @@
 """A Gemini tab, read and driven through the vocabulary: the only place the Gemini driver builds
-Playwright locators and runs in-page scripts."""
+Playwright locators and runs in-page scripts (what it reads as every one-editor chat site does
+is `providers.page.ChatPage`'s)."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from playwright.async_api import Locator, Page
 
@@ -11,13 +10,15 @@ from oraculum.capture.page import CaptureRequest, TurnCapture
 from oraculum.core.providers import GEMINI_CONVERSATION_PATH
 from oraculum.providers.gemini import vocabulary as vocab
 from oraculum.providers.gemini.page_state import GeminiObservation
-from oraculum.providers.locales import exact_any
-from oraculum.providers.page import ScriptedPage
-from oraculum.providers.turns import TurnsReading
+from oraculum.providers.page import ChatPage
 
 
-class GeminiPage(ScriptedPage):
+class GeminiPage(ChatPage):
     SCRIPTS_PACKAGE = "oraculum.providers.gemini"
+    CONVERSATION_PATH = GEMINI_CONVERSATION_PATH
+    COMPOSER_REGION = (vocab.COMPOSER_REGION_SELECTOR, vocab.COMPOSER_SELECTOR)
+    RETRY_LABELS = vocab.RETRY_LABELS
+    SIGN_IN_LABELS = vocab.SIGN_IN_LABELS
 
     def __init__(self, page: Page) -> None:
         super().__init__(page, vocab.page_vocabulary(), vocab.obstacle_vocabulary())
@@ -33,23 +34,17 @@ class GeminiPage(ScriptedPage):
     def send_button(self) -> Locator:
         return self.page.locator(vocab.SEND_SELECTOR)
 
-    def retry_button(self) -> Locator:
-        return self.page.get_by_role("button", name=exact_any(vocab.RETRY_LABELS))
+    def upload_opener(self) -> Locator:
+        return self.tools_button()
+
+    def send_control(self) -> Locator:
+        return self.send_button()
 
     def mode_button(self) -> Locator:
         return self.page.locator(vocab.MODE_BUTTON_SELECTOR)
 
     def mode_items(self) -> Locator:
         return self.page.locator(vocab.MODE_MENU_SELECTOR).locator(vocab.MODE_ITEM_SELECTOR)
-
-    def sign_in_controls(self) -> Locator:
-        link = self.page.get_by_role("link", name=vocab.SIGN_IN_NAME)
-        return link.or_(self.page.get_by_role("button", name=vocab.SIGN_IN_NAME))
-
-    def composer_region(self) -> Locator:
-        return self.page.locator(vocab.COMPOSER_REGION_SELECTOR).filter(
-            has=self.page.locator(vocab.COMPOSER_SELECTOR)
-        )
 
     def chips(self) -> Locator:
         return self.composer_region().locator(vocab.CHIP_SELECTOR)
@@ -68,20 +63,19 @@ class GeminiPage(ScriptedPage):
             tools_present=bool(seen["toolsPresent"]),
         )
 
-    async def scoped_text(self) -> str:
-        return str((await self.evaluate("observe.js"))["scopedText"])
+    async def close_upload_menu(self) -> None:
+        if await self.tools_button().first.get_attribute("aria-expanded") == "true":
+            await self.guarded_press("Escape", "the Upload & tools menu")
 
-    async def composer_text(self) -> str:
-        """What the input area shows: the editor and its file chips."""
-        region = self.composer_region()
-        if await region.count() == 0:
-            return ""
-        return await region.first.inner_text()
-
-    async def chip_busy(self) -> bool:
+    async def upload_busy(self) -> bool:
         """A chip still shows a visible progress bar (facts §1.6: hidden ones stay mounted)."""
         bars = self.chips().locator(vocab.PROGRESS_SELECTOR).locator(vocab.VISIBLE_ONLY)
         return await bars.count() > 0
+
+    async def send_ready(self) -> bool:
+        """Send shown and enabled (facts §1.3: it appears once text is typed)."""
+        send = self.send_button().locator(vocab.VISIBLE_ONLY)
+        return bool(await send.count()) and await send.first.is_enabled()
 
     async def mode_label(self) -> str:
         """The opener's accessible name ("Open mode picker, currently Pro")."""
@@ -89,33 +83,6 @@ class GeminiPage(ScriptedPage):
         if not await button.count():
             return ""
         return (await button.first.get_attribute("aria-label")) or ""
-
-    async def insert_text(self, text: str) -> dict[str, Any]:
-        return dict(await self.evaluate("insert_text.js", text=text))
-
-    async def turns(self, archive_name: str | None = None) -> TurnsReading:
-        """The conversation now; with ``archive_name``, also where the job's exchange is."""
-        data = await self.evaluate(
-            "messages.js",
-            mode="turns",
-            archiveName=archive_name,
-            conversationPattern=GEMINI_CONVERSATION_PATH.pattern,
-        )
-        return TurnsReading.from_js(data)
-
-    async def capture(self, request: CaptureRequest) -> TurnCapture:
-        """One bound reply, in the shape of the shared capture (`capture.page.TurnCapture`)."""
-        data = await self.evaluate(
-            "messages.js",
-            mode="capture",
-            responseIndex=request.response_index,
-            expectConversationId=request.expect_conversation_id,
-            messageId=request.message_id,
-            archiveName=request.archive_name,
-            bindByArchive=request.bind_by_archive,
-            conversationPattern=GEMINI_CONVERSATION_PATH.pattern,
-        )
-        return TurnCapture.from_js(data)
 
 
 async def capture(page: Page, request: CaptureRequest) -> TurnCapture:

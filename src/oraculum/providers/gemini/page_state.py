@@ -18,6 +18,7 @@ from oraculum.providers.readiness import (
     blocker,
     first_match,
     origin_of,
+    site_origins,
 )
 
 __all__ = [
@@ -43,8 +44,8 @@ class GeminiObservation:
     tools_present: bool  # an enabled "Upload & tools" button
 
 
-def allowed_origins(gemini_url: str) -> frozenset[str]:
-    return frozenset({*vocab.REAL_ORIGINS, origin_of(gemini_url)})
+# Where the page may be: the real site, or the configured chat URL (a look-alike).
+allowed_origins = partial(site_origins, frozenset(vocab.REAL_ORIGINS))
 
 
 def classify(observation: GeminiObservation, origins: frozenset[str]) -> Classification:

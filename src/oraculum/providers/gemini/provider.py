@@ -11,7 +11,7 @@ from oraculum.core.providers import GEMINI_MODES
 from oraculum.providers.base import WorkerContext
 from oraculum.providers.chat_flow import ChatFlow
 from oraculum.providers.gemini import composer
-from oraculum.providers.gemini.completion import wait_for_answer
+from oraculum.providers.gemini.completion import WORDS
 from oraculum.providers.gemini.model import select_mode
 from oraculum.providers.gemini.page import GeminiPage
 from oraculum.providers.gemini.page_state import allowed_origins
@@ -22,10 +22,10 @@ class GeminiProvider(ChatFlow):
     name = "gemini"
     label = "Gemini"
     page_view = GeminiPage
-    composer = composer
+    composer = composer.WORDS
     allowed_origins = staticmethod(allowed_origins)
     wait_until_ready = staticmethod(wait_until_ready)
-    wait_for_answer = staticmethod(wait_for_answer)
+    answer_words = WORDS
 
     async def configure(self, ctx: WorkerContext, view: Any) -> dict[str, Any]:
         mode = ctx.job.selection.mode or GEMINI_MODES.ids[0]

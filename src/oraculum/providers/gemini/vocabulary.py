@@ -66,7 +66,6 @@ def mode_names(mode: str) -> tuple[str, ...]:
 
 
 SIGN_IN_LABELS = _spell("sign_in")
-SIGN_IN_NAME = exact_any(SIGN_IN_LABELS)
 
 # Turns (facts §1.7) ------------------------------------------------------------------------
 

@@ -1,16 +1,15 @@
 """After send: Grok's words for the answer wait (`providers.completion`): its rate-limit and
 failure text (read in the reply only) and its Retry control; its messages, action buttons,
-thinking shimmer and reasoning labels come through `GrokPage.turns()`."""
+thinking shimmer and reasoning labels come through `GrokPage.turns()`. `providers.chat_flow`
+waits with them."""
 
 from __future__ import annotations
 
-from oraculum.providers import completion
-from oraculum.providers.completion import Answer, AnswerWords, CompletionContext
+from oraculum.providers.completion import AnswerWords
 from oraculum.providers.grok import vocabulary as vocab
-from oraculum.providers.grok.page import GrokPage
 from oraculum.providers.grok.page_state import generation_failure, rate_limited
 
-__all__ = ["WORDS", "wait_for_answer"]
+__all__ = ["WORDS"]
 
 WORDS = AnswerWords(
     label="Grok",
@@ -18,8 +17,3 @@ WORDS = AnswerWords(
     generation_failure=generation_failure,
     retry_label=vocab.RETRY_LABEL,
 )
-
-
-async def wait_for_answer(grok: GrokPage, ctx: CompletionContext) -> Answer:
-    """The finished text of the reply bound to this job's user message, and where it is."""
-    return await completion.wait_for_answer(grok, ctx, WORDS)

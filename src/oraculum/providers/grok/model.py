@@ -59,7 +59,7 @@ async def select_heavy(grok: GrokPage, log: Callable[[str], None]) -> dict[str, 
     item = await _enabled_heavy_item(grok)
     if item is None:
         entries = await menu_entries(grok.page, vocab.MENU_SELECTORS)
-        await _close_menu(grok)
+        await grok.close_menu(grok.model_select())
         raise await _unavailable(
             grok, "Grok's model menu offers no enabled Heavy item", ", ".join(entries)
         )
@@ -69,11 +69,11 @@ async def select_heavy(grok: GrokPage, log: Callable[[str], None]) -> dict[str, 
     while time.monotonic() < deadline:
         current = await grok.model_select_text()
         if shows_heavy(current):
-            await _close_menu(grok)
+            await grok.close_menu(grok.model_select())
             log(f"model select shows {current!r}")
             return observed_heavy(current.strip())
         await asyncio.sleep(POLL_S)
-    await _close_menu(grok)
+    await grok.close_menu(grok.model_select())
     raise await _unavailable(
         grok, "Could not verify Grok Heavy selection after model configuration", current.strip()
     )
@@ -95,12 +95,6 @@ async def _enabled_heavy_item(grok: GrokPage) -> Locator | None:
             return None  # listed, but disabled: no polling changes that
         await asyncio.sleep(POLL_S)
     return None
-
-
-async def _close_menu(grok: GrokPage) -> None:
-    opener = grok.model_select()
-    if await opener.count() and await opener.first.get_attribute("aria-expanded") == "true":
-        await grok.page.keyboard.press("Escape")
 
 
 async def _unavailable(grok: GrokPage, message: str, observed: str) -> OracleError:

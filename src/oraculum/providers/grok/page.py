@@ -1,9 +1,8 @@
 """A Grok tab, read and driven through the vocabulary: the only place the Grok driver builds
-Playwright locators and runs in-page scripts."""
+Playwright locators and runs in-page scripts (what it reads as every one-editor chat site does
+is `providers.page.ChatPage`'s)."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from playwright.async_api import Locator, Page
 
@@ -12,12 +11,15 @@ from oraculum.core.providers import CONVERSATION_PATH
 from oraculum.providers.grok import vocabulary as vocab
 from oraculum.providers.grok.page_state import GrokObservation
 from oraculum.providers.locales import exact_any
-from oraculum.providers.page import ScriptedPage
-from oraculum.providers.turns import TurnsReading
+from oraculum.providers.page import ChatPage
 
 
-class GrokPage(ScriptedPage):
+class GrokPage(ChatPage):
     SCRIPTS_PACKAGE = "oraculum.providers.grok"
+    CONVERSATION_PATH = CONVERSATION_PATH
+    COMPOSER_REGION = (vocab.COMPOSER_REGION_SELECTOR, vocab.EDITABLE_SELECTOR)
+    RETRY_LABELS = vocab.RETRY_LABELS
+    SIGN_IN_LABELS = vocab.SIGN_IN_LABELS
 
     def __init__(self, page: Page) -> None:
         super().__init__(page, vocab.page_vocabulary(), vocab.obstacle_vocabulary())
@@ -36,24 +38,17 @@ class GrokPage(ScriptedPage):
     def submit_button(self) -> Locator:
         return self.page.get_by_role("button", name=exact_any(vocab.SUBMIT_LABELS))
 
-    def retry_button(self) -> Locator:
-        return self.page.get_by_role("button", name=exact_any(vocab.RETRY_LABELS))
+    def upload_opener(self) -> Locator:
+        return self.attach_button()
+
+    def send_control(self) -> Locator:
+        return self.submit_button()
 
     def model_select(self) -> Locator:
         return self.page.get_by_role("button", name=exact_any(vocab.MODEL_SELECT_LABELS))
 
     def heavy_items(self, role: str) -> Locator:
         return self.page.get_by_role(role, name=vocab.HEAVY_ITEM_PATTERN)  # type: ignore[arg-type]
-
-    def sign_in_controls(self) -> Locator:
-        signs = exact_any(vocab.SIGN_IN_LABELS)
-        link = self.page.get_by_role("link", name=signs)
-        return link.or_(self.page.get_by_role("button", name=signs))
-
-    def composer_region(self) -> Locator:
-        return self.page.locator(vocab.COMPOSER_REGION_SELECTOR).filter(
-            has=self.page.locator(vocab.EDITABLE_SELECTOR)
-        )
 
     # Readings ------------------------------------------------------------------------------
 
@@ -68,46 +63,21 @@ class GrokPage(ScriptedPage):
             attach_present=bool(seen["attachPresent"]),
         )
 
-    async def scoped_text(self) -> str:
-        return str((await self.evaluate("observe.js"))["scopedText"])
+    async def close_upload_menu(self) -> None:
+        await self.guarded_press("Escape", "the attach menu")  # close it if it is still open
 
-    async def composer_text(self) -> str:
-        """What the composer region shows: the editor and its attachment chips."""
-        region = self.composer_region()
-        if await region.count() == 0:
-            return ""
-        return await region.first.inner_text()
+    async def upload_busy(self) -> bool:
+        """Grok's chip shows no progress to read: its name without an error is the signal."""
+        return False
+
+    async def send_ready(self) -> bool:
+        """Submit enabled (Grok keeps it disabled while an attachment is still uploading)."""
+        submit = self.submit_button()
+        return await self.present(submit, vocab.SUBMIT_LABEL) and await submit.first.is_enabled()
 
     async def model_select_text(self) -> str:
         button = self.model_select()
         return (await button.first.inner_text()) if await button.count() else ""
-
-    async def insert_text(self, text: str) -> dict[str, Any]:
-        return dict(await self.evaluate("insert_text.js", text=text))
-
-    async def turns(self, archive_name: str | None = None) -> TurnsReading:
-        """The conversation now; with ``archive_name``, also where the job's exchange is."""
-        data = await self.evaluate(
-            "messages.js",
-            mode="turns",
-            archiveName=archive_name,
-            conversationPattern=CONVERSATION_PATH.pattern,
-        )
-        return TurnsReading.from_js(data)
-
-    async def capture(self, request: CaptureRequest) -> TurnCapture:
-        """One bound reply, in the shape of the shared capture (`capture.page.TurnCapture`)."""
-        data = await self.evaluate(
-            "messages.js",
-            mode="capture",
-            responseIndex=request.response_index,
-            expectConversationId=request.expect_conversation_id,
-            messageId=request.message_id,
-            archiveName=request.archive_name,
-            bindByArchive=request.bind_by_archive,
-            conversationPattern=CONVERSATION_PATH.pattern,
-        )
-        return TurnCapture.from_js(data)
 
 
 async def capture(page: Page, request: CaptureRequest) -> TurnCapture:

@@ -16,6 +16,7 @@ from oraculum.providers.readiness import (
     blocker,
     first_match,
     origin_of,
+    site_origins,
 )
 
 __all__ = [
@@ -40,8 +41,8 @@ class GrokObservation:
     attach_present: bool  # an enabled "Attach" button
 
 
-def allowed_origins(grok_url: str) -> frozenset[str]:
-    return frozenset({*vocab.REAL_ORIGINS, origin_of(grok_url)})
+# Where the page may be: the real site, or the configured chat URL (a look-alike).
+allowed_origins = partial(site_origins, frozenset(vocab.REAL_ORIGINS))
 
 
 def classify(observation: GrokObservation, origins: frozenset[str]) -> Classification:

@@ -10,7 +10,7 @@ from typing import Any
 from oraculum.providers.base import WorkerContext
 from oraculum.providers.chat_flow import ChatFlow
 from oraculum.providers.grok import composer
-from oraculum.providers.grok.completion import wait_for_answer
+from oraculum.providers.grok.completion import WORDS
 from oraculum.providers.grok.model import select_heavy
 from oraculum.providers.grok.page import GrokPage
 from oraculum.providers.grok.page_state import allowed_origins
@@ -23,10 +23,10 @@ class GrokProvider(ChatFlow):
     name = "grok"
     label = "Grok"
     page_view = GrokPage
-    composer = composer
+    composer = composer.WORDS
     allowed_origins = staticmethod(allowed_origins)
     wait_until_ready = staticmethod(wait_until_ready)
-    wait_for_answer = staticmethod(wait_for_answer)
+    answer_words = WORDS
 
     async def configure(self, ctx: WorkerContext, view: Any) -> dict[str, Any]:
         return await select_heavy(view, ctx.log)

@@ -1,7 +1,8 @@
-// oraculum simulator: what every look-alike page shares (ChatGPT's app.js, Grok's grok.js).
-// DOM building, the JSON API, the composer's Send/Stop slot, an upload chip's life, the send
-// and a new chat's adoption, the streamed answer revealed token by token, and the scenario
-// mechanics of a stream (hidden tab, navigation away, stale stop, a prefilled thread). No
+// oraculum simulator: what every look-alike page shares (ChatGPT's app.js, Grok's grok.js,
+// Gemini's gemini.js). DOM building, the JSON API, the composer's Send/Stop slot, an upload
+// chip's life, the send and a new chat's adoption, the streamed answer revealed token by token,
+// the scenario mechanics of a stream (hidden tab, navigation away, stale stop, a prefilled
+// thread), and for the one-editor pages their menus, editor, send payload and start. No
 // labels live here: each page keeps its own site's vocabulary and lays out its own elements.
 "use strict";
 window.SimCommon = (() => {
@@ -597,7 +598,131 @@ window.SimCommon = (() => {
     };
   }
 
+  // One open menu at a time, placed in `container` (Grok's and Gemini's composer menus): its
+  // opener says aria-expanded; a click outside it or Escape closes it, focus back on the opener.
+  function menus(container) {
+    let open = null;
+    function close() {
+      if (!open) return;
+      const { el, opener } = open;
+      open = null;
+      el.remove();
+      opener.setAttribute("aria-expanded", "false");
+    }
+    function show(el, opener) {
+      close();
+      open = { el, opener };
+      container.append(el);
+      opener.setAttribute("aria-expanded", "true");
+    }
+    function toggle(opener, build) {
+      if (open && open.opener === opener) close();
+      else show(build(), opener);
+    }
+    document.addEventListener("pointerdown", (event) => {
+      if (!open) return;
+      if (open.el.contains(event.target) || open.opener.contains(event.target)) return;
+      close();
+    });
+    document.addEventListener("keydown", (event) => {
+      if (event.key === "Escape" && open) {
+        const opener = open.opener;
+        close();
+        opener.focus();
+      }
+    });
+    return { close, toggle };
+  }
+
+  // A one-editor composer (Grok's, Gemini's): its text as sent, Enter sends (Shift+Enter and an
+  // IME composition do not), and every change of its content calls `update`.
+  function editorText(editor) {
+    if (!editor.isContentEditable) return "";
+    return editor.innerText.replace(/\u00a0/g, " ").replace(/\n+$/, "");
+  }
+  function wireEditor(editor, send, update) {
+    editor.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
+        event.preventDefault();
+        send();
+      }
+    });
+    new MutationObserver(() => update()).observe(editor, { childList: true, subtree: true, characterData: true });
+  }
+
+  // An upload chip's end once its file arrived (`startUpload`'s `arrived`): done, its status
+  // and progress gone, the composer's controls updated.
+  function chipArrived(update) {
+    return ({ entry, chip, status, progress }) => {
+      entry.state = "done";
+      chip.dataset.state = "done";
+      status.remove();
+      progress.remove();
+      update();
+    };
+  }
+
+  // What a send posts (`sender`'s `payload`): the prompt, the finished uploads, and on a new
+  // chat its scenario and prefill.
+  function sendPayload(config, uploads, prompt) {
+    return (cid) => ({
+      conversation_id: cid,
+      prompt: prompt(),
+      attachments: uploads.filter((u) => u.state === "done").map((u) => u.id),
+      scenario: cid ? null : config.scenario,
+      prefill_id: !cid && config.prefill ? config.prefill.id : null,
+    });
+  }
+
+  // A picker item's click (Grok's models, Gemini's modes): while the account may not use its
+  // entry it is refused (a `model_refused` event), else the menu closes and `choose(id)` runs.
+  function pickable(item, sim, o) {
+    item.onclick = () => {
+      if (o.unavailable) {
+        sim.pageEvent("model_refused", { model: o.id });
+        return;
+      }
+      o.close();
+      o.choose(o.id);
+    };
+    return item;
+  }
+
+  // The reply-view methods Grok's and Gemini's pages share (their markup is their own): the
+  // final HTML with its links hydrated, a failed turn's words beside Retry, and the retry.
+  // `o.retryUrl(messageId)`, `o.runStream()` (the page's streamer, made after its views).
+  function replyViewMixin(o) {
+    return {
+      renderFinal(html) {
+        this.message.innerHTML = html;
+        hydrateLinks(this.message);
+      },
+      showError(text) {
+        const retry = h("button", { type: "button", class: "btn retry" }, o.retryLabel);
+        retry.onclick = () => this.retry();
+        this.errorSlot.replaceChildren(h("div", { class: "generation-error" }, h("p", { class: "error-text" }, text), retry));
+      },
+      retry() {
+        return retryTurn(this, o.retryUrl(this.messageId), o.runStream());
+      },
+    };
+  }
+
+  // A look-alike's start: the stored conversation, then after `hydrate_ms` the editor, the
+  // load obstacles and the prefill; `window.__oraculumSimulator` for the tests.
+  function boot(o) {
+    const SC = o.config.scenario;
+    if (o.config.conversation) o.renderTurns(o.config.conversation.turns);
+    setTimeout(() => {
+      o.hydrate();
+      o.obstacles.at("load");
+      o.schedulePrefill();
+    }, SC.hydrate_ms);
+    window.__oraculumSimulator = { provider: o.provider, scenario: SC, get conversationId() { return o.conversationId(); } };
+  }
+
   return {
+    menus, editorText, wireEditor, chipArrived, sendPayload, pickable, replyViewMixin, boot,
     chooseLazily, readConfig, translator, session, composerActions, h, svgIcon, api, pageEvents, apiPath, hydrateLinks,
     RevealMixin, runStream, trackUpload, startUpload, sender, banner, prefill, streamer, showTurn,
     retryTurn, obstacles,

@@ -86,10 +86,7 @@
   const { show: showBanner, clear: clearBanner } = SimCommon.banner(bannerSlot);
 
   // ---------------------------------------------------------------- composer
-  function editorText() {
-    if (!editor.isContentEditable) return "";
-    return editor.innerText.replace(/\u00a0/g, " ").replace(/\n+$/, "");
-  }
+  const editorText = () => SimCommon.editorText(editor);
   function hydrateEditor() {
     editor.setAttribute("contenteditable", "true");
     if (SC.draft) {
@@ -98,13 +95,7 @@
     }
     updateSend();
   }
-  editor.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
-      event.preventDefault();
-      trySend();
-    }
-  });
-  new MutationObserver(() => updateSend()).observe(editor, { childList: true, subtree: true, characterData: true });
+  SimCommon.wireEditor(editor, () => trySend(), () => updateSend());
 
   function sendAllowed() {
     if (uploads.some((u) => u.state !== "done")) return false;
@@ -125,36 +116,7 @@
   }
 
   // ---------------------------------------------------------------- menus (one at a time)
-  let openMenu = null;
-  function closeMenu() {
-    if (!openMenu) return;
-    const { el, opener } = openMenu;
-    openMenu = null;
-    el.remove();
-    opener.setAttribute("aria-expanded", "false");
-  }
-  function showMenu(el, opener) {
-    closeMenu();
-    openMenu = { el, opener };
-    composerWrap.append(el);
-    opener.setAttribute("aria-expanded", "true");
-  }
-  function toggleMenu(opener, build) {
-    if (openMenu && openMenu.opener === opener) closeMenu();
-    else showMenu(build(), opener);
-  }
-  document.addEventListener("pointerdown", (event) => {
-    if (!openMenu) return;
-    if (openMenu.el.contains(event.target) || openMenu.opener.contains(event.target)) return;
-    closeMenu();
-  });
-  document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && openMenu) {
-      const opener = openMenu.opener;
-      closeMenu();
-      opener.focus();
-    }
-  });
+  const { close: closeMenu, toggle: toggleMenu } = SimCommon.menus(composerWrap);
 
   // "Upload & tools" (facts §1.5-1.6): its menu holds the upload item and, only while it is
   // open, the hidden file input (`images-files-uploader`); signed out the item asks to sign in.
@@ -215,15 +177,7 @@
       h("span", { class: "label" }, mode.label),
       h("span", { class: "model-description description" }, ` ${mode.description}`),
     );
-    item.onclick = () => {
-      if (unavailable) {
-        pageEvent("model_refused", { model: mode.id });
-        return;
-      }
-      closeMenu();
-      setMode(mode.id);
-    };
-    return item;
+    return SimCommon.pickable(item, sim, { id: mode.id, unavailable, close: closeMenu, choose: setMode });
   }
   modeButton.addEventListener("click", () =>
     toggleMenu(modeButton, () => h("div", { role: "menu", class: "popover model-menu gds-mode-switch-menu", "data-test-id": "gem-mode-menu", "aria-label": "Mode" }, MODES.map(modeItem))),
@@ -252,13 +206,7 @@
       url: API.upload,
       conversationId,
       failedLabel: "Upload failed",
-      arrived: ({ entry, chip, status, progress }) => {
-        entry.state = "done";
-        chip.dataset.state = "done";
-        status.remove();
-        progress.remove();
-        updateSend();
-      },
+      arrived: SimCommon.chipArrived(updateSend),
       failed: () => {
         showBanner(`${file.name} couldn't be uploaded. Try again.`);
         updateSend();
@@ -316,10 +264,6 @@
       if (thinking) this.thinking.append(h("span", { class: "thinking-label shimmer", role: "progressbar", "aria-label": "Thinking" }));
       else if (label) this.thinking.append(h("button", { type: "button", class: "thoughts-header-button", "data-test-id": "thoughts-header-button" }, label));
     }
-    renderFinal(html) {
-      this.message.innerHTML = html;
-      SimCommon.hydrateLinks(this.message);
-    }
     showActions() {
       // Facts §1.8: the finished turn's footer says complete, and its actions show.
       this.message.setAttribute("aria-busy", "false");
@@ -332,16 +276,12 @@
         iconButton("Show more options", () => pageEvent("more_clicked")),
       );
     }
-    showError(text) {
-      const retry = h("button", { type: "button", class: "btn retry" }, t("Retry"));
-      retry.onclick = () => this.retry();
-      this.errorSlot.replaceChildren(h("div", { class: "generation-error" }, h("p", { class: "error-text" }, text), retry));
-    }
-    retry() {
-      return SimCommon.retryTurn(this, apiPath(API.retry, { cid: conversationId, mid: this.messageId }), runStream);
-    }
   }
-  Object.assign(ResponseView.prototype, SimCommon.RevealMixin);
+  Object.assign(ResponseView.prototype, SimCommon.RevealMixin, SimCommon.replyViewMixin({
+    retryLabel: t("Retry"),
+    retryUrl: (mid) => apiPath(API.retry, { cid: conversationId, mid }),
+    runStream: () => runStream,
+  }));
 
   // Stored turns: each user turn opens a container, the reply after it joins it.
   function renderTurns(turns) {
@@ -388,13 +328,7 @@
     addSidebarEntry,
     showPrefill,
     path: (cid) => (cid ? apiPath(API.followup, { cid }) : API.send),
-    payload: (cid) => ({
-      conversation_id: cid,
-      prompt: editorText(),
-      attachments: uploads.filter((u) => u.state === "done").map((u) => u.id),
-      scenario: cid ? null : SC,
-      prefill_id: !cid && CONFIG.prefill ? CONFIG.prefill.id : null,
-    }),
+    payload: SimCommon.sendPayload(CONFIG, uploads, editorText),
     banner: { show: showBanner, clear: clearBanner },
     clearComposer,
     render: (data) => {
@@ -407,11 +341,13 @@
   });
 
   // ---------------------------------------------------------------- boot
-  if (CONFIG.conversation) renderTurns(CONFIG.conversation.turns);
-  setTimeout(() => {
-    hydrateEditor();
-    obstacles.at("load");
-    schedulePrefill();
-  }, SC.hydrate_ms);
-  window.__oraculumSimulator = { provider: "gemini", scenario: SC, get conversationId() { return conversationId; } };
+  SimCommon.boot({
+    provider: "gemini",
+    config: CONFIG,
+    renderTurns,
+    hydrate: hydrateEditor,
+    obstacles,
+    schedulePrefill,
+    conversationId: () => conversationId,
+  });
 })();

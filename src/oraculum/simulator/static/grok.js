@@ -88,10 +88,7 @@
   const { show: showBanner, clear: clearBanner } = SimCommon.banner(bannerSlot);
 
   // ---------------------------------------------------------------- composer
-  function editorText() {
-    if (!editor.isContentEditable) return "";
-    return editor.innerText.replace(/\u00a0/g, " ").replace(/\n+$/, "");
-  }
+  const editorText = () => SimCommon.editorText(editor);
   function hydrateEditor() {
     editor.setAttribute("contenteditable", "true");
     editor.removeAttribute("aria-readonly");
@@ -102,13 +99,7 @@
     updateSubmit();
   }
   editor.addEventListener("input", () => updateSubmit());
-  editor.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" && !event.shiftKey && !event.isComposing) {
-      event.preventDefault();
-      trySend();
-    }
-  });
-  new MutationObserver(() => updateSubmit()).observe(editor, { childList: true, subtree: true, characterData: true });
+  SimCommon.wireEditor(editor, () => trySend(), () => updateSubmit());
 
   // Send's rule while no answer streams.
   function sendAllowed() {
@@ -131,36 +122,7 @@
   }
 
   // ---------------------------------------------------------------- menus (one at a time)
-  let openMenu = null;
-  function closeMenu() {
-    if (!openMenu) return;
-    const { el, opener } = openMenu;
-    openMenu = null;
-    el.remove();
-    opener.setAttribute("aria-expanded", "false");
-  }
-  function showMenu(el, opener) {
-    closeMenu();
-    openMenu = { el, opener };
-    composerWrap.append(el);
-    opener.setAttribute("aria-expanded", "true");
-  }
-  function toggleMenu(opener, build) {
-    if (openMenu && openMenu.opener === opener) closeMenu();
-    else showMenu(build(), opener);
-  }
-  document.addEventListener("pointerdown", (event) => {
-    if (!openMenu) return;
-    if (openMenu.el.contains(event.target) || openMenu.opener.contains(event.target)) return;
-    closeMenu();
-  });
-  document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && openMenu) {
-      const opener = openMenu.opener;
-      closeMenu();
-      opener.focus();
-    }
-  });
+  const { close: closeMenu, toggle: toggleMenu } = SimCommon.menus(composerWrap);
 
   // Attach opens a menu; the file input is in the composer (facts §5: click Attach, set the
   // file on input[type=file], press Escape afterwards).
@@ -206,15 +168,7 @@
       h("span", { class: "model-title" }, model.title),
       h("span", { class: "model-description" }, ` ${model.description}`),
     );
-    item.onclick = () => {
-      if (unavailable) {
-        pageEvent("model_refused", { model: model.id });
-        return;
-      }
-      closeMenu();
-      setModel(model.id);
-    };
-    return item;
+    return SimCommon.pickable(item, sim, { id: model.id, unavailable, close: closeMenu, choose: setModel });
   }
   modelButton.addEventListener("click", () =>
     toggleMenu(modelButton, () => h("div", { role: "menu", class: "popover model-menu", "aria-label": "Models" }, MODELS.map(modelItem))),
@@ -241,13 +195,7 @@
       url: API.upload,
       conversationId,
       failedLabel: UPLOAD_FAILED,
-      arrived: ({ entry, chip, status, progress }) => {
-        entry.state = "done";
-        chip.dataset.state = "done";
-        status.remove();
-        progress.remove();
-        updateSubmit();
-      },
+      arrived: SimCommon.chipArrived(updateSubmit),
       failed: () => {
         showBanner(`Could not upload ${file.name}. Please try again.`);
         updateSubmit();
@@ -301,10 +249,6 @@
       if (thinking) this.thinking.append(h("span", { class: "thinking-label shimmer" }, "Thinking"));
       else if (label) this.thinking.append(h("span", { class: "thinking-label" }, label));
     }
-    renderFinal(html) {
-      this.message.innerHTML = html;
-      SimCommon.hydrateLinks(this.message);
-    }
     showActions() {
       this.actions.replaceChildren(
         iconButton("Regenerate", () => pageEvent("regenerate_clicked")),
@@ -314,16 +258,12 @@
         iconButton("More actions"),
       );
     }
-    showError(text) {
-      const retry = h("button", { type: "button", class: "btn retry" }, "Retry");
-      retry.onclick = () => this.retry();
-      this.errorSlot.replaceChildren(h("div", { class: "generation-error" }, h("p", { class: "error-text" }, text), retry));
-    }
-    retry() {
-      return SimCommon.retryTurn(this, apiPath(API.retry, { cid: conversationId, mid: this.messageId }), runStream);
-    }
   }
-  Object.assign(AssistantView.prototype, SimCommon.RevealMixin);
+  Object.assign(AssistantView.prototype, SimCommon.RevealMixin, SimCommon.replyViewMixin({
+    retryLabel: "Retry",
+    retryUrl: (mid) => apiPath(API.retry, { cid: conversationId, mid }),
+    runStream: () => runStream,
+  }));
 
   function renderTurns(turns) {
     for (const turn of turns) {
@@ -354,13 +294,7 @@
     addSidebarEntry,
     showPrefill,
     path: (cid) => (cid ? apiPath(API.followup, { cid }) : API.send),
-    payload: (cid) => ({
-      conversation_id: cid,
-      prompt: editorText(),
-      attachments: uploads.filter((u) => u.state === "done").map((u) => u.id),
-      scenario: cid ? null : SC,
-      prefill_id: !cid && CONFIG.prefill ? CONFIG.prefill.id : null,
-    }),
+    payload: SimCommon.sendPayload(CONFIG, uploads, editorText),
     banner: { show: showBanner, clear: clearBanner },
     clearComposer,
     render: (data) => {
@@ -371,11 +305,13 @@
   });
 
   // ---------------------------------------------------------------- boot
-  if (CONFIG.conversation) renderTurns(CONFIG.conversation.turns);
-  setTimeout(() => {
-    hydrateEditor();
-    obstacles.at("load");
-    schedulePrefill();
-  }, SC.hydrate_ms);
-  window.__oraculumSimulator = { provider: "grok", scenario: SC, get conversationId() { return conversationId; } };
+  SimCommon.boot({
+    provider: "grok",
+    config: CONFIG,
+    renderTurns,
+    hydrate: hydrateEditor,
+    obstacles,
+    schedulePrefill,
+    conversationId: () => conversationId,
+  });
 })();

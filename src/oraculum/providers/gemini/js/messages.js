@@ -3,31 +3,17 @@
 // Replies are `model-response` elements, user turns `user-query` (facts §1.7); a reply's id is
 // its `.conversation-container`'s. `v` is the vocabulary plus the request; no labels here.
 // @use captureRules = oraculum.capture:capture_rules.js
+// @use chatReplies = oraculum.providers:js/chat_replies.js
 (v) => {
   const { base, refusal } = captureRules.conversation(
     v.conversationPattern, v.mode === "capture" ? v.expectConversationId : null);
   if (refusal) return refusal;
   const users = [...document.querySelectorAll(v.userSelector)];
-  const chromePatterns = captureRules.wholeText(v.chromePatterns);
-  const cleaned = (root) => {
-    const copy = root.cloneNode(true);
-    const chrome = captureRules.removeChrome(copy, v.chromeSelectors.join(","), chromePatterns);
-    return { copy, chrome };
-  };
-  const textOf = (copy) => {
-    const holder = document.createElement("div");
-    holder.style.cssText = "position:fixed;left:-10000px;top:0;width:800px;";
-    holder.append(copy);
-    document.body.append(holder);
-    let text = copy.innerText;
-    if (!text || !text.trim()) text = copy.textContent || ""; // facts §1.7: innerText can be empty
-    holder.remove();
-    return text.replace(/\n{3,}/g, "\n\n").trim();
-  };
+  const cleaned = chatReplies.cleaner(v);
   const replies = [...document.querySelectorAll(v.replySelector)].map((root) => {
     const body = root.querySelector(v.bodySelector) || root;
     const { copy, chrome } = cleaned(body);
-    return { root, copy, chrome, text: textOf(copy.cloneNode(true)) };
+    return { root, copy, chrome, text: chatReplies.textOf(copy.cloneNode(true)) };
   });
   const archiveAnchor = captureRules.archiveAnchor(users, replies.map((r) => r.root), v.archiveName);
   const buttons = [...document.querySelectorAll("button")];
@@ -59,37 +45,10 @@
     archiveAnchor, { userTurn: "user query", reply: "Gemini response" });
   if (choice.refusal) return { ...base, ok: false, ...choice.refusal };
   const index = choice.index;
-  const { root, copy, text, chrome } = replies[index];
-  const thinking = root.querySelector(v.thinkingSelector);
-  for (const el of copy.querySelectorAll("script,style,form,input,textarea")) el.remove();
-  const absolute = (href) => { try { return new URL(href, document.baseURI).href; } catch (e) { return null; } };
-  const sources = [...copy.querySelectorAll("a[href]")].map((a, i) => ({
-    id: `source-${i + 1}`, kind: "citation",
-    label: (a.textContent || a.getAttribute("aria-label") || "").trim(),
-    href: absolute(a.getAttribute("href")),
-  }));
-  const KEPT = new Set(["class", "role", "aria-label", "colspan", "rowspan", "href"]);
-  for (const el of [copy, ...copy.querySelectorAll("*")]) {
-    for (const attr of [...el.attributes]) if (!KEPT.has(attr.name)) el.removeAttribute(attr.name);
-  }
-  const codeBlocks = captureRules.codeBlocks(copy);
-  const title = copy.querySelector("h1,h2");
-  return {
-    ...base,
-    ok: true,
-    rootCount: replies.length,
-    responseIndex: index,
-    messageId: idOf(root),
-    rawText: text,
-    normalizedText: text.replace(/\s+/g, " ").trim(),
-    rawHtml: copy.outerHTML,
-    title: title ? title.textContent.trim() : null,
-    codeBlocks,
-    sources,
-    candidates: [],
-    frames: [],
+  const thinking = replies[index].root.querySelector(v.thinkingSelector);
+  return chatReplies.captured(base, replies[index], index, replies.length, {
+    messageId: idOf(replies[index].root),
     reasoningLabel: thinking ? (thinking.textContent || "").trim() || null : null,
     archiveAnchor,
-    chrome,
-  };
+  });
 }

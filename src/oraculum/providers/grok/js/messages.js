@@ -8,6 +8,7 @@
 // v.bindByArchive. Which reply a capture binds, and how its code blocks read, are the rules
 // ChatGPT's capture.js uses too (`captureRules`).
 // @use captureRules = oraculum.capture:capture_rules.js
+// @use chatReplies = oraculum.providers:js/chat_replies.js
 (v) => {
   const { base, refusal } = captureRules.conversation(
     v.conversationPattern, v.mode === "capture" ? v.expectConversationId : null);
@@ -27,25 +28,13 @@
     return row || n;
   }));
 
-  // A reply's readable form: a copy without chrome (named in `chrome`), laid out off-screen
-  // for innerText.
-  const chromePatterns = captureRules.wholeText(v.chromePatterns);
-  const cleaned = (root) => {
-    const copy = root.cloneNode(true);
-    const chrome = captureRules.removeChrome(copy, v.chromeSelectors.join(","), chromePatterns);
-    return { copy, chrome };
-  };
+  // A reply's readable form: a copy without chrome (named in `chrome`), its text without a
+  // leading "Thought for …" line.
+  const cleaned = chatReplies.cleaner(v);
   const textOf = (copy) => {
-    const holder = document.createElement("div");
-    holder.style.cssText = "position:fixed;left:-10000px;top:0;width:800px;";
-    holder.append(copy);
-    document.body.append(holder);
-    let text = copy.innerText;
-    if (!text || !text.trim()) text = copy.textContent || "";
-    holder.remove();
-    text = text.replace(/\n{3,}/g, "\n\n").trim();
+    const text = chatReplies.textOf(copy);
     const lines = text.split("\n");
-    if (lines.length && lines[0].trim().startsWith(v.thoughtForPrefix)) text = lines.slice(1).join("\n").trim();
+    if (lines.length && lines[0].trim().startsWith(v.thoughtForPrefix)) return lines.slice(1).join("\n").trim();
     return text;
   };
   const replies = rows
@@ -83,39 +72,11 @@
     archiveAnchor, { userTurn: "user message", reply: "Grok reply" });
   if (choice.refusal) return { ...base, ok: false, ...choice.refusal };
   const index = choice.index;
-  const { root, copy, text, chrome } = replies[index];
-  const thinking = root.querySelector(v.thinkingSelector);
+  const thinking = replies[index].root.querySelector(v.thinkingSelector);
   const reasoning = thinking ? (thinking.textContent || "").trim() : "";
-  for (const el of copy.querySelectorAll("script,style,form,input,textarea")) el.remove();
-  const absolute = (href) => { try { return new URL(href, document.baseURI).href; } catch (e) { return null; } };
-  const sources = [...copy.querySelectorAll("a[href]")].map((a, i) => ({
-    id: `source-${i + 1}`, kind: "citation",
-    label: (a.textContent || a.getAttribute("aria-label") || "").trim(),
-    href: absolute(a.getAttribute("href")),
-  }));
-  // Only plain attributes survive into the saved HTML; hrefs are judged in Python.
-  const KEPT = new Set(["class", "role", "aria-label", "colspan", "rowspan", "href"]);
-  for (const el of [copy, ...copy.querySelectorAll("*")]) {
-    for (const attr of [...el.attributes]) if (!KEPT.has(attr.name)) el.removeAttribute(attr.name);
-  }
-  const codeBlocks = captureRules.codeBlocks(copy);
-  const title = copy.querySelector("h1,h2");
-  return {
-    ...base,
-    ok: true,
-    rootCount: replies.length,
-    responseIndex: index,
-    messageId: idOf(root),
-    rawText: text,
-    normalizedText: text.replace(/\s+/g, " ").trim(),
-    rawHtml: copy.outerHTML,
-    title: title ? title.textContent.trim() : null,
-    codeBlocks,
-    sources,
-    candidates: [],
-    frames: [],
+  return chatReplies.captured(base, replies[index], index, replies.length, {
+    messageId: idOf(replies[index].root),
     reasoningLabel: reasoning.startsWith(v.thoughtForPrefix) ? reasoning : null,
     archiveAnchor,
-    chrome,
-  };
+  });
 }

@@ -1,5 +1,6 @@
-// Type into the Grok composer as facts §5 does: focus the first editable element, select all,
-// insert the text with the editor's insert command, then a bubbling `input` event.
+// Type into a chat site's one editor (`v.editableSelector`: Grok's, facts §5; Gemini's Quill,
+// facts §1.3) the way both take it: focus the first editable element, select all, insert the
+// text with the editor's insert command, then a bubbling `input` event.
 // Returns what the editor holds afterwards.
 (v) => {
   const editor = document.querySelector(v.editableSelector);
