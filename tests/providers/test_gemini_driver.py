@@ -30,6 +30,7 @@ from oraculum.jobs.model import EventKind, Job, Status
 from oraculum.jobs.store import JobStore
 from oraculum.providers.gemini.model import select_mode
 from oraculum.providers.gemini.page import GeminiPage
+from oraculum.service.caller import Caller
 from oraculum.service.read import read
 from oraculum.simulator import SimulatorThread
 
@@ -257,7 +258,9 @@ def test_worker_killed_mid_answer_is_recollected_to_complete(seeded, sim, projec
     os.kill(running.worker.pid, signal.SIGKILL)
     lost = finished(job.id, timeout=30)
     assert lost.status == Status.FAILED and lost.error_code == "worker_lost"
-    assert read(job.id, cwd=project, action="recollect").to_json()["recollection"]["started"]
+    assert read(job.id, caller=Caller(cwd=project), action="recollect").to_json()["recollection"][
+        "started"
+    ]
     deadline = time.monotonic() + 90
     revived = store.load(job.id)
     while time.monotonic() < deadline and revived.status != Status.COMPLETE:

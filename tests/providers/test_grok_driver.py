@@ -27,6 +27,7 @@ from oraculum.jobs.model import Job, Status
 from oraculum.jobs.store import JobStore
 from oraculum.providers.grok.model import select_heavy
 from oraculum.providers.grok.page import GrokPage
+from oraculum.service.caller import Caller
 from oraculum.simulator import SimulatorThread
 
 from .conftest import BLOCKED_PAGES, assert_failed_before_send, error_details, simulator_page
@@ -319,7 +320,9 @@ def test_worker_killed_mid_answer_is_recollected_to_complete_through_read(
     os.kill(running.worker.pid, signal.SIGKILL)
     lost = finished(job.id, timeout=30)  # its watchdog ends it
     assert lost.status == Status.FAILED and lost.error_code == "worker_lost"
-    assert read(job.id, cwd=project, action="recollect").to_json()["recollection"]["started"]
+    assert read(job.id, caller=Caller(cwd=project), action="recollect").to_json()["recollection"][
+        "started"
+    ]
     deadline = time.monotonic() + 90
     revived = store.load(job.id)
     while time.monotonic() < deadline and revived.status != Status.COMPLETE:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from homes import write_fast_config
 from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.project import project_id
 from oraculum.jobs.store import JobStore
@@ -65,6 +66,22 @@ def test_the_session_is_given_or_the_environment_s_and_always_validated(
     with pytest.raises(OracleError) as bad:
         Caller(session="no spaces").session_id("read", required=False)
     assert bad.value.code == ErrorCode.INVALID_SESSION_ID
+
+
+def test_an_mcp_server_gives_each_tool_call_a_caller_of_its_own(project: Path) -> None:
+    from oraculum.mcp.state import OracleMcp
+
+    state = OracleMcp("server-s", cwd=project / "src")
+    first, second = state.caller(), state.caller()
+    assert first is not second
+    assert first.root == project and first.project_id == state.project_id
+    assert first.session_id("submit oracle jobs") == "server-s"
+    assert first.store is state.store
+    # A long-lived server's calls read the config files as they are at each call.
+    before = first.config.poller.interval_ms
+    write_fast_config({"poller": {"intervalMs": before + 7}})
+    assert first.config.poller.interval_ms == before
+    assert second.config.poller.interval_ms == before + 7
 
 
 def test_building_a_caller_loads_neither_the_config_nor_the_job_engine(tmp_path: Path) -> None:

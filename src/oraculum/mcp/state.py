@@ -35,6 +35,7 @@ from oraculum.jobs.store import JobStore
 from oraculum.mcp import render
 from oraculum.mcp.families import family_modules
 from oraculum.mcp.render import Outcome
+from oraculum.service.caller import Caller
 from oraculum.service.wait import advance_councils
 from oraculum.sessions.liveness import SessionLiveness
 from oraculum.sessions.poller import Poller
@@ -86,6 +87,11 @@ class OracleMcp:
         # A bridge runs each tool call in its own short process: whatever must outlive the call
         # (managed processes) goes to the session's supervisor instead of this process.
         self.per_call = False
+
+    def caller(self) -> Caller:
+        """A tool call's context: this server's project, session and store. One per call, so
+        a call reads the config files as they are now (as a CLI command does)."""
+        return Caller(cwd=self.root, session=self.session_id, jobs=self.store)
 
     def start(self) -> None:
         self.liveness = SessionLiveness(self.project_id, self.session_id)
