@@ -187,7 +187,7 @@ async def oracle_cancel(
     def call(state: OracleMcp) -> Outcome:
         if is_council_ref(jobId):
             return _council(jobId, "cancel")
-        return render.cancel_outcome(cancel(jobId))
+        return render.cancel_outcome(cancel(jobId, caller=state.caller()))
 
     return await run_operation(ctx, "oracle_cancel", call)
 
