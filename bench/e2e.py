@@ -27,8 +27,9 @@ def setup_home(home: Path) -> None:
 def end_to_end(runs: int) -> list[float]:
     from oraculum.auth.simulator import seed_simulator_profile
     from oraculum.browser.session import LaunchOptions
-    from oraculum.core.config import load_config, seed_profile_dir
+    from oraculum.core.config import seed_profile_dir
     from oraculum.jobs.store import JobStore
+    from oraculum.service.caller import Caller
     from oraculum.service.submit import submit
     from oraculum.simulator import SimulatorThread
 
@@ -42,7 +43,8 @@ def end_to_end(runs: int) -> list[float]:
             "browser": {"chatUrl": sim.chat_url(), "authUrl": sim.sign_in_url},
             "worker": {"pollMs": 200},
         }
-        config = load_config(project, overrides).config
+        caller = Caller(cwd=project, session="bench", overrides=overrides)
+        config = caller.config
         seed = seed_profile_dir(config, "chatgpt")
         asyncio.run(seed_simulator_profile(seed, sim.url, LaunchOptions.from_config(config)))
         samples = []
@@ -51,11 +53,9 @@ def end_to_end(runs: int) -> list[float]:
             job_id = submit(
                 f"Question {n}",
                 ["."],
-                cwd=project,
-                session="bench",
+                caller=caller,
                 preset="thinking_standard",
                 provider="chatgpt",
-                config_overrides=overrides,
             ).job["id"]
             while True:
                 job = store.load(job_id)

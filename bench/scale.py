@@ -17,6 +17,8 @@ from pathlib import Path
 
 from _report import record
 
+from oraculum.service.caller import Caller
+
 
 def setup_home(home: Path) -> None:
     from oraculum.core.paths import private_home_environment
@@ -108,12 +110,20 @@ def main() -> int:
 
         store = JobStore()
         medians = [
-            timed("status (recent jobs of a project)", lambda: status(cwd=projects[0])),
-            timed("status <id>", lambda: status(ids[len(ids) // 2], cwd=projects[0])),
+            timed(
+                "status (recent jobs of a project)", lambda: status(caller=Caller(cwd=projects[0]))
+            ),
+            timed(
+                "status <id>", lambda: status(ids[len(ids) // 2], caller=Caller(cwd=projects[0]))
+            ),
             timed("reconcile pass", lambda: reconcile(store)),
         ]
-        medians.append(timed("read <id>", lambda: read(ids[len(ids) // 2], cwd=projects[0])))
-        medians.append(timed("read (newest of the project)", lambda: read(cwd=projects[0])))
+        medians.append(
+            timed("read <id>", lambda: read(ids[len(ids) // 2], caller=Caller(cwd=projects[0])))
+        )
+        medians.append(
+            timed("read (newest of the project)", lambda: read(caller=Caller(cwd=projects[0])))
+        )
         poller = Poller(project_id(projects[0]), "bench", lambda _wakeup: None, store=store)
         medians.append(timed("one poll (reconcile + wake-up scan)", poller.scan))
         return 0 if all(m < 50 for m in medians) else 1

@@ -16,6 +16,7 @@ from mcp import Client
 from oraculum.cli import main
 from oraculum.core.errors import OracleError
 from oraculum.jobs.store import JobStore
+from oraculum.service.caller import Caller
 from oraculum.service.submit import submit
 from oraculum.service.summary import job_summary
 
@@ -38,10 +39,12 @@ def _archived(job: dict, dest: Path) -> set[bytes]:
 def test_submit_refuses_git_dir_without_flag(project: Path, tmp_path: Path) -> None:
     _git_project(project)
     with pytest.raises(OracleError) as info:
-        submit("q", ["src", ".git"], session="s", provider="test")
+        submit("q", ["src", ".git"], caller=Caller(session="s"), provider="test")
     assert info.value.code == "archive_input_git_dir"
     assert JobStore().list_ids() == []  # refused before any job existed
-    job = submit("q", [".git"], session="s", provider="test", include_git_dir=True).job
+    job = submit(
+        "q", [".git"], caller=Caller(session="s"), provider="test", include_git_dir=True
+    ).job
     assert b".git/HEAD" in _archived(job, tmp_path / "x")
     finished(job["id"])
 

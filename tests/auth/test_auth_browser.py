@@ -22,6 +22,7 @@ from oraculum.core.config import seed_profile_dir
 from oraculum.core.errors import OracleError
 from oraculum.jobs.model import Job, Status
 from oraculum.service.auth import auth
+from oraculum.service.caller import Caller
 from oraculum.service.preflight import preflight
 from oraculum.service.submit import submit
 from oraculum.simulator import SimulatorThread
@@ -32,7 +33,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def run_job(prompt: str = "Say hi.") -> Job:
-    job = submit(prompt, ["README.md"], provider="chatgpt", preset="instant", session="s1")
+    job = submit(
+        prompt, ["README.md"], caller=Caller(session="s1"), provider="chatgpt", preset="instant"
+    )
     return finished(job.job["id"])
 
 
@@ -75,7 +78,7 @@ def test_import_from_a_signed_in_profile_builds_a_seed_a_job_runs_with(
     # the user's profile was only read
     assert before == {p: p.stat().st_mtime_ns for p in source_profile.rglob("*") if p.is_file()}
 
-    ready = preflight(provider="chatgpt", session="s1").to_json()
+    ready = preflight(caller=Caller(session="s1"), provider="chatgpt").to_json()
     assert ready["ready"] is True, ready
     job = run_job()
     assert job.status == Status.COMPLETE, job.error
@@ -102,7 +105,7 @@ def test_manual_sign_in_completes_the_login_form_in_the_auth_browser(
     seed = seed_profile_dir(config, "chatgpt")
     assert "oraculum-sim-session" in seed_cookie_names(seed)
     assert (seed / SEED_GENERATION_FILE).is_file()
-    assert preflight(provider="chatgpt", session="s1").ready is True
+    assert preflight(caller=Caller(session="s1"), provider="chatgpt").ready is True
 
 
 def test_manual_sign_in_that_never_happens_times_out_and_keeps_nothing(
@@ -197,7 +200,7 @@ def test_recovery_drill_empty_seed_fails_as_auth_then_auth_repairs_it(
     seed = seed_profile_dir(config, "chatgpt")
     seed.mkdir(mode=0o700, parents=True)
 
-    blocked = preflight(provider="chatgpt", session="s1").to_json()
+    blocked = preflight(caller=Caller(session="s1"), provider="chatgpt").to_json()
     assert blocked["error"]["code"] == "auth_seed_profile_unauthenticated"
     assert blocked["auth"] == {
         "ready": False,
@@ -214,7 +217,7 @@ def test_recovery_drill_empty_seed_fails_as_auth_then_auth_repairs_it(
 
     repaired = auth("chatgpt", from_browser=str(source_profile))
     assert repaired.sign_in is not None and repaired.sign_in.identity == "source@example.com"
-    assert preflight(provider="chatgpt", session="s1").ready is True
+    assert preflight(caller=Caller(session="s1"), provider="chatgpt").ready is True
     job = run_job("And now?")
     assert job.status == Status.COMPLETE, job.error
     assert Path(job.response_path).read_text().strip()

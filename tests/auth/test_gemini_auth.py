@@ -13,6 +13,7 @@ from oraculum.browser.profile import read_seed_generation
 from oraculum.cli import main
 from oraculum.core.config import seed_profile_dir
 from oraculum.service.auth import auth
+from oraculum.service.caller import Caller
 from oraculum.service.preflight import preflight
 from oraculum.simulator import SimulatorThread
 
@@ -45,7 +46,7 @@ def test_auth_gemini_imports_the_1psid_cookie_and_the_page_check_sees_an_account
     assert seed.name.endswith("-gemini")
     assert any(label.startswith("__Secure-1PSID@") for label in result["cookies"])
     assert "signed in" in result["message"]
-    assert preflight(provider="gemini", session="s1").ready is True
+    assert preflight(caller=Caller(session="s1"), provider="gemini").ready is True
 
 
 def test_auth_gemini_refuses_a_signed_out_page_with_a_composer(

@@ -13,6 +13,7 @@ from oraculum.browser.profile import read_seed_generation
 from oraculum.core.config import seed_profile_dir
 from oraculum.core.errors import OracleError
 from oraculum.service.auth import auth
+from oraculum.service.caller import Caller
 from oraculum.service.preflight import preflight
 from oraculum.simulator import SimulatorThread
 
@@ -49,7 +50,7 @@ def test_auth_grok_imports_the_sso_cookie_and_the_page_driver_sees_a_ready_compo
     assert "The Grok composer is ready." in result["message"]
     log = (Path(result["diagnosticsDir"]) / "auth.log").read_text()
     assert "page state: ready" in log
-    assert preflight(provider="grok", session="s1").ready is True
+    assert preflight(caller=Caller(session="s1"), provider="grok").ready is True
     # the ChatGPT seed is a different profile and untouched
     assert not seed_profile_dir(config, "chatgpt").exists()
 
@@ -87,7 +88,7 @@ def test_auth_grok_manual_sign_in_through_the_sign_in_link(
     assert "grok-manual@example.com" in grok_sim.state.sessions.values()
     seed = seed_profile_dir(config, "grok")
     assert read_seed_generation(seed) == result.generation
-    assert preflight(provider="grok", session="s1").ready is True
+    assert preflight(caller=Caller(session="s1"), provider="grok").ready is True
 
 
 def test_auth_grok_challenge_fails_as_a_challenge_and_keeps_the_seed(

@@ -10,6 +10,7 @@ import pytest
 from homes import write_cookie_store
 from oraculum.core.config import load_config, seed_profile_dir
 from oraculum.core.paths import global_config_path
+from oraculum.service.caller import Caller
 from oraculum.service.preflight import preflight
 
 store = write_cookie_store
@@ -28,7 +29,7 @@ def problem(result: dict) -> str | None:
 
 
 def test_each_seed_problem_is_named(seed: Path) -> None:
-    check = lambda: preflight(provider="chatgpt", session="s1").to_json()  # noqa: E731
+    check = lambda: preflight(caller=Caller(session="s1"), provider="chatgpt").to_json()  # noqa: E731
     assert problem(check()) == "auth_seed_profile_missing"
     seed.parent.mkdir(parents=True, exist_ok=True)
     seed.write_text("not a directory")
@@ -61,11 +62,11 @@ def test_the_real_session_token_counts_on_the_real_origin(home: Path) -> None:
     seed = seed_profile_dir(load_config().config, "chatgpt")
     seed.mkdir(parents=True)
     store(seed, ("__Secure-next-auth.session-token.0", ".chatgpt.com", 4e9))
-    assert preflight(provider="chatgpt", session="s1").ready is True
+    assert preflight(caller=Caller(session="s1"), provider="chatgpt").ready is True
     grok = seed_profile_dir(load_config().config, "grok")
     grok.mkdir()
-    assert problem(preflight(provider="grok", session="s1").to_json()) == (
+    assert problem(preflight(caller=Caller(session="s1"), provider="grok").to_json()) == (
         "auth_seed_profile_unauthenticated"
     )
     store(grok, ("sso", ".grok.com", 0))
-    assert preflight(provider="grok", session="s1").ready is True
+    assert preflight(caller=Caller(session="s1"), provider="grok").ready is True

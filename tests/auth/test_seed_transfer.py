@@ -22,6 +22,7 @@ from oraculum.core.errors import OracleError
 from oraculum.core.paths import private_home_environment
 from oraculum.jobs.model import Status
 from oraculum.service.auth import export_auth, import_auth
+from oraculum.service.caller import Caller
 from oraculum.service.preflight import preflight
 from oraculum.service.submit import submit
 from oraculum.simulator import SimulatorThread
@@ -59,8 +60,10 @@ def test_a_seed_signed_in_on_one_machine_runs_a_job_on_another(
     server_seed = seed_profile_dir(server, "chatgpt")
     assert imported["mode"] == "seed_import" and imported["seedProfileDir"] == str(server_seed)
     assert read_seed_generation(server_seed) == imported["generation"]
-    assert preflight(provider="chatgpt", session="s1").to_json()["ready"] is True
-    job = submit("Say hi.", ["README.md"], provider="chatgpt", preset="instant", session="s1")
+    assert preflight(caller=Caller(session="s1"), provider="chatgpt").to_json()["ready"] is True
+    job = submit(
+        "Say hi.", ["README.md"], caller=Caller(session="s1"), provider="chatgpt", preset="instant"
+    )
     done = finished(job.job["id"])
     assert done.status == Status.COMPLETE, done.error
     assert done.seed_generation == imported["generation"]

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from homes import run_cli
+from oraculum.service.caller import Caller
 from oraculum.service.submit import submit
 
 
@@ -46,7 +47,11 @@ def test_clean_all_reports_what_it_skipped_and_fails_when_it_removed_nothing(
 ) -> None:
     finished = finished_and_woken(project)
     running = submit(
-        "hold", ["src"], provider="test", session="cleaner", selection_extras={"outcome": "hang"}
+        "hold",
+        ["src"],
+        caller=Caller(session="cleaner"),
+        provider="test",
+        selection_extras={"outcome": "hang"},
     ).job["id"]
     code, refused = run_cli("clean", "all", cwd=project)
     assert code == 5 and refused["error"]["code"] == "clean_blocked", refused

@@ -16,6 +16,7 @@ import pytest
 from oraculum.core.config import load_config, seed_profile_dir
 from oraculum.core.paths import jobs_dir, state_dir
 from oraculum.jobs.store import JobStore
+from oraculum.service.caller import Caller
 from oraculum.service.submit import submit
 
 ORACULUM = str(Path(sys.executable).with_name("oraculum"))
@@ -119,8 +120,7 @@ def _hanging_job(project: Path) -> str:
     return submit(
         PROMPT,
         ["src"],
-        cwd=project,
-        session="dry-run-test",
+        caller=Caller(cwd=project, session="dry-run-test"),
         provider="test",
         selection_extras={"outcome": "hang"},
     ).job["id"]

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from homes import finished, write_fast_config
+from oraculum.service.caller import Caller
 from oraculum.service.submit import submit
 
 ORACULUM = Path(sys.executable).with_name("oraculum")
@@ -74,7 +75,11 @@ def test_human_submit_wait_ends_with_the_answer(project: Path) -> None:
 
 def test_human_status_of_a_failed_job_names_code_selection_and_next_step(project: Path) -> None:
     result = submit(
-        "q", ["src"], provider="test", session="people", selection_extras={"outcome": "fail"}
+        "q",
+        ["src"],
+        caller=Caller(session="people"),
+        provider="test",
+        selection_extras={"outcome": "fail"},
     )
     job_id = result.job["id"]
     finished(job_id)
@@ -89,7 +94,11 @@ def test_human_status_of_a_failed_job_names_code_selection_and_next_step(project
 
 def test_phases_read_as_words(project: Path) -> None:
     result = submit(
-        "q", ["src"], provider="test", session="people", selection_extras={"outcome": "hang"}
+        "q",
+        ["src"],
+        caller=Caller(session="people"),
+        provider="test",
+        selection_extras={"outcome": "hang"},
     )
     job_id = result.job["id"]
     deadline = time.monotonic() + 60
@@ -111,7 +120,11 @@ def test_archive_too_large_is_not_busy(project: Path) -> None:
 
 def test_ctrl_c_exits_130(project: Path) -> None:
     result = submit(
-        "q", ["src"], provider="test", session="people", selection_extras={"outcome": "hang"}
+        "q",
+        ["src"],
+        caller=Caller(session="people"),
+        provider="test",
+        selection_extras={"outcome": "hang"},
     )
     job_id = result.job["id"]
     waiting = subprocess.Popen(

@@ -17,6 +17,7 @@ from homes import complete, run_cli
 from oraculum.jobs.ids import SHORT_ID_CHARS, new_job_id, short_id
 from oraculum.jobs.model import Job
 from oraculum.jobs.store import JobStore
+from oraculum.service.caller import Caller
 from oraculum.service.submit import submit
 
 ORACULUM = str(Path(sys.executable).with_name("oraculum"))
@@ -40,7 +41,7 @@ def other_project(tmp_path: Path) -> Path:
 
 
 def _done_job(prompt: str = "q") -> Job:
-    job = submit(prompt, ["src"], provider="test", session="anywhere").job
+    job = submit(prompt, ["src"], caller=Caller(session="anywhere"), provider="test").job
     return complete(JobStore().load(job["id"]))
 
 
@@ -68,7 +69,11 @@ def test_status_read_wait_of_another_projects_job(project: Path, other_project: 
 @pytest.mark.slow
 def test_cancel_another_projects_job(project: Path, other_project: Path) -> None:
     job = submit(
-        "hang", ["src"], provider="test", session="anywhere", selection_extras={"outcome": "hang"}
+        "hang",
+        ["src"],
+        caller=Caller(session="anywhere"),
+        provider="test",
+        selection_extras={"outcome": "hang"},
     ).job
     code, cancelled = run_cli("cancel", job["id"], cwd=other_project)
     assert code == 0 and cancelled["outcome"] == "cancelled", cancelled
@@ -128,7 +133,9 @@ def test_an_id_from_before_still_resolves(project: Path) -> None:
 
 def test_status_all_projects_has_a_project_column(project: Path, other_project: Path) -> None:
     here = _done_job()
-    there = submit("q", ["notes.md"], provider="test", session="anywhere", cwd=other_project).job
+    there = submit(
+        "q", ["notes.md"], caller=Caller(session="anywhere", cwd=other_project), provider="test"
+    ).job
     complete(JobStore().load(there["id"]))
     listed = human("status", "--all-projects", cwd=ELSEWHERE)
     assert listed.returncode == 0, listed.stderr

@@ -12,6 +12,7 @@ from homes import finished
 from oraculum.jobs import transitions
 from oraculum.jobs.model import utc_now
 from oraculum.jobs.store import JobStore
+from oraculum.service.caller import Caller
 from oraculum.service.submit import submit
 
 ORACULUM = Path(sys.executable).with_name("oraculum")
@@ -26,7 +27,7 @@ def oraculum(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_open_prints_the_conversation_url_from_anywhere(project: Path, tmp_path: Path) -> None:
-    job_id = submit("q", ["src"], provider="test", session="opener").job["id"]
+    job_id = submit("q", ["src"], caller=Caller(session="opener"), provider="test").job["id"]
     finished(job_id)
     none_yet = oraculum("--json", "open", job_id, cwd=project)
     assert none_yet.returncode == 1

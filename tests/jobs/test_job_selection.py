@@ -16,6 +16,7 @@ from oraculum.core.presets import selection_of
 from oraculum.jobs.model import Job, JobSelection
 from oraculum.jobs.store import JobStore
 from oraculum.providers.chatgpt.provider import _is_research
+from oraculum.service.caller import Caller
 from oraculum.service.cancel import cancel
 from oraculum.service.common import choose_provider
 from oraculum.service.status import status
@@ -110,15 +111,19 @@ def test_a_legacy_queued_job_runs_with_its_knobs(project: Path) -> None:
     write_fast_config({"browser": {"maxConcurrentJobs": 1}})
     store = JobStore()
     running = submit(
-        "one", ["src"], session="s", provider="test", selection_extras={"outcome": "hang"}
+        "one",
+        ["src"],
+        caller=Caller(session="s"),
+        provider="test",
+        selection_extras={"outcome": "hang"},
     )
-    queued = submit("two", ["src"], session="s", provider="test").job
+    queued = submit("two", ["src"], caller=Caller(session="s"), provider="test").job
     assert queued["queue"]["queued"] is True
     legacy = {"provider": "test", "label": "Test (dry run)", "response": "From a legacy knob."}
     write_legacy(store, store.load(queued["id"]), legacy)
     try:
         cancel(running.job["id"])
-        done = wait(queued["id"], session="s").to_json()
+        done = wait(queued["id"], caller=Caller(session="s")).to_json()
         assert done["job"]["status"] == "complete", done
         response = Path(store.load(queued["id"]).response_path).read_text()
         assert response == "From a legacy knob.\n"

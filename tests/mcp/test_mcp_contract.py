@@ -10,6 +10,7 @@ from mcp.shared.exceptions import MCPError
 
 from oraculum.core.presets import GROK_MODE_IDS, PRESET_IDS
 from oraculum.core.providers import GEMINI_MODES
+from oraculum.service.caller import Caller
 from oraculum.service.submit import submit
 
 from .support import mcp_client, text_of
@@ -100,7 +101,11 @@ async def test_schema_failures_are_invalid_argument(
 
 async def test_wait_returns_within_its_bound_and_says_call_again(project: Path) -> None:
     job = submit(
-        "hang", ["src"], session="bounded", provider="test", selection_extras={"outcome": "hang"}
+        "hang",
+        ["src"],
+        caller=Caller(session="bounded"),
+        provider="test",
+        selection_extras={"outcome": "hang"},
     )
     job_id = job.job["id"]
     async with mcp_client(project, "--session", "bounded") as client:
@@ -152,7 +157,10 @@ async def test_next_steps_name_mcp_tools_not_the_cli(project: Path) -> None:
 
 
 async def test_ambiguous_prefix_lists_the_jobs(project: Path) -> None:
-    ids = [submit(f"q{n}", ["src"], session="prefix", provider="test").job["id"] for n in range(3)]
+    ids = [
+        submit(f"q{n}", ["src"], caller=Caller(session="prefix"), provider="test").job["id"]
+        for n in range(3)
+    ]
     prefix = ids[0][:4]
     assert all(job_id.startswith(prefix) for job_id in ids)  # made within the same ~second
     async with mcp_client(project, "--session", "prefix") as client:
@@ -164,7 +172,7 @@ async def test_ambiguous_prefix_lists_the_jobs(project: Path) -> None:
 
 
 async def test_status_text_says_yes_and_no_not_python_booleans(project: Path) -> None:
-    job_id = submit("bools", ["src"], session="bools", provider="test").job["id"]
+    job_id = submit("bools", ["src"], caller=Caller(session="bools"), provider="test").job["id"]
     async with mcp_client(project, "--session", "bools") as client:
         await client.call_tool("oracle_wait", {"jobId": job_id, "timeoutSeconds": 30})
         status = await client.call_tool("oracle_status", {"jobId": job_id})

@@ -8,6 +8,7 @@ import pytest
 
 from oraculum.core.paths import jobs_dir
 from oraculum.jobs.store import JobStore
+from oraculum.service.caller import Caller
 from oraculum.service.submit import submit
 
 from .support import mcp_client, text_of
@@ -50,8 +51,7 @@ async def test_duplicate_is_a_tool_error_naming_the_job_unless_forced(project: P
     running = submit(
         REQUEST["prompt"],
         REQUEST["files"],
-        cwd=project,
-        session=SESSION,
+        caller=Caller(cwd=project, session=SESSION),
         provider="test",
         selection_extras={"outcome": "hang"},
     ).job["id"]

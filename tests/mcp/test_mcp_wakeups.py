@@ -17,6 +17,7 @@ from homes import write_fast_config
 from mcp import Client
 from oraculum.jobs.store import JobStore
 from oraculum.mcp.server import JOB_URI, OracleMcp, build_server
+from oraculum.service.caller import Caller
 from oraculum.service.submit import submit
 
 from .support import mcp_client, text_of
@@ -78,7 +79,7 @@ async def test_one_wakeup_per_job_per_result_said_once(project: Path) -> None:
     all in a result about the job itself, which says how it ended)."""
     state = OracleMcp("one-each", cwd=project)
     state.poller.delays = (timedelta(0),) * 3
-    job_id = submit("twice", ["src"], session="one-each", provider="test").job["id"]
+    job_id = submit("twice", ["src"], caller=Caller(session="one-each"), provider="test").job["id"]
     async with Client(build_server(state)) as client:
         await anyio.to_thread.run_sync(finished_unseen, job_id)
         waited = await client.call_tool("oracle_wait", {"jobId": job_id, "timeoutSeconds": 10})
@@ -141,7 +142,7 @@ async def test_hook_runs_once_while_the_agent_is_idle_and_counts_nothing(
             "notify": {"hook": [sys.executable, "-c", script, str(out)]},
         }
     )
-    job_id = submit("hooked", ["src"], session="hooked", provider="test").job["id"]
+    job_id = submit("hooked", ["src"], caller=Caller(session="hooked"), provider="test").job["id"]
     async with mcp_client(project, "--session", "hooked") as client:
         await anyio.to_thread.run_sync(finished_unseen, job_id)
         # The client may be connected before the server has loaded (its opening is answered
@@ -162,7 +163,9 @@ async def test_concurrent_results_never_carry_the_same_wakeup(project: Path) -> 
     """Tool calls in flight together share the server's claimant: only one of them may claim,
     show and count a given wake-up."""
     state = OracleMcp("together", cwd=project)
-    job_id = submit("together", ["src"], session="together", provider="test").job["id"]
+    job_id = submit("together", ["src"], caller=Caller(session="together"), provider="test").job[
+        "id"
+    ]
     await anyio.to_thread.run_sync(finished_unseen, job_id)
     results: list[object] = []
     async with Client(build_server(state)) as client:

@@ -17,6 +17,7 @@ import pytest
 
 from homes import write_fast_config
 from oraculum.jobs.store import JobStore
+from oraculum.service.caller import Caller
 from oraculum.service.submit import submit
 
 from ..subagents.support import install_fake_codex, path_with
@@ -79,7 +80,11 @@ async def test_every_result_stands_alone_and_stays_small(
     records.mkdir()
     monkeypatch.setenv("FAKE_CODEX_RECORDS", str(records))
     hanging = submit(
-        "hang", ["src"], session=SESSION, provider="test", selection_extras={"outcome": "hang"}
+        "hang",
+        ["src"],
+        caller=Caller(session=SESSION),
+        provider="test",
+        selection_extras={"outcome": "hang"},
     ).job["id"]
     seen: dict[str, tuple[str, dict[str, Any]]] = {}
 
@@ -102,7 +107,7 @@ async def test_every_result_stands_alone_and_stays_small(
         await call("unknown job", "oracle_read", {"jobId": "zzzzzzzz"})
         await call("bad argument", "oracle_submit", {**request, "preset": "bogus"})
         await call("refused address", "browser_fetch", {"url": "http://127.0.0.1/"})
-        other = submit("other", ["src"], session=SESSION, provider="test").job["id"]
+        other = submit("other", ["src"], caller=Caller(session=SESSION), provider="test").job["id"]
         await anyio.to_thread.run_sync(finished_and_noticed, other)
         await call("wake-up carried", "oracle_status", {"jobId": job_id})
         started = await call("process start", "managed_process_start", SERVER)

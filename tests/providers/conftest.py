@@ -31,6 +31,7 @@ from oraculum.core.presets import resolve_selection
 from oraculum.jobs.admission import JobRequest, submit_job
 from oraculum.jobs.model import Job, Status
 from oraculum.jobs.store import JobStore
+from oraculum.service.caller import Caller
 from oraculum.simulator import SimulatorThread
 
 FAST_SIM = {"think_ms": 150, "token_ms": 2, "hydrate_ms": 80, "upload_ms": 120}
@@ -135,7 +136,7 @@ def recollected(done: Job, project: Path, timeout_s: float = 60.0) -> Job:
     from oraculum.jobs.store import JobStore
     from oraculum.service.read import read
 
-    started = read(done.id, cwd=project, action="recollect").recollection
+    started = read(done.id, caller=Caller(cwd=project), action="recollect").recollection
     assert started is not None and started.started is True
     deadline = time.monotonic() + timeout_s
     job = done

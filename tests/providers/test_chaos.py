@@ -20,6 +20,7 @@ from oraculum.jobs import leases
 from oraculum.jobs.model import Job, Status
 from oraculum.jobs.process import Liveness, liveness
 from oraculum.jobs.store import JobStore
+from oraculum.service.caller import Caller
 from oraculum.service.submit import submit
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -76,7 +77,9 @@ def test_random_sigkills_strand_nothing(seeded, sim, tmp_path: Path) -> None:
     store = JobStore()
     more = "tell me more " * 20
     ids = [
-        submit(f"Question {n}: {more}", ["src"], cwd=project, session="chaos").job["id"]
+        submit(f"Question {n}: {more}", ["src"], caller=Caller(cwd=project, session="chaos")).job[
+            "id"
+        ]
         for n in range(JOBS)
     ]
     rng = random.Random(13)

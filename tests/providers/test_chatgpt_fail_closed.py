@@ -15,6 +15,7 @@ import pytest
 from homes import SIMULATOR_WORKER, bare_project, finished, log_of, write_global_config  # noqa: F401 (bare_project: the fixture)
 from oraculum.jobs.model import Job, Phase, Status
 from oraculum.jobs.store import JobStore
+from oraculum.service.caller import Caller
 from oraculum.service.read import read
 from oraculum.simulator import SimulatorThread
 from oraculum.simulator.actions import EXTRA_ASSISTANT_TEXT, PREFILL_PROMPT
@@ -92,7 +93,7 @@ def test_worker_killed_mid_answer_is_recollected_to_complete(seeded, sim, projec
     assert browsers_on(running.runtime_profile_dir) == []  # no Chromium left behind
     assert not Path(running.runtime_profile_dir).exists()
 
-    started = read(job.id, cwd=project, action="recollect").recollection
+    started = read(job.id, caller=Caller(cwd=project), action="recollect").recollection
     assert started is not None and started.started is True
     revived = wait_until(job.id, lambda j: j.status == Status.COMPLETE, timeout=90)
     answer = Path(revived.response_path).read_text()

@@ -10,6 +10,7 @@ import pytest
 
 from homes import bare_project, complete  # noqa: F401 (bare_project: the fixture)
 from oraculum.jobs.store import JobStore
+from oraculum.service.caller import Caller
 from oraculum.service.read import read
 from oraculum.service.status import status
 from oraculum.sessions.wakeup import wakeup_text
@@ -54,10 +55,10 @@ def test_comparison_answer_saves_both_and_records_gap(seeded, sim, project, shel
     assert comparison["responses"][1]["messageId"] == reply.comparison["message_id"]
     # Never a preference click, and the result says what happened.
     assert sim.state.events_of("page:preference_chosen") == []
-    shown = status(done.id, cwd=project)
+    shown = status(done.id, caller=Caller(cwd=project))
     assert "response_comparison" in shown.to_json()["job"]["collectionGaps"]
     assert "none was chosen" in shown.text("cli")
-    result = read(done.id, cwd=project)
+    result = read(done.id, caller=Caller(cwd=project))
     saved = [r["path"] for r in result.gaps["comparison"]["responses"]]
     assert saved == [str(job_dir / "response.md"), str(job_dir / "response-2.md")]
     text = result.text("cli")

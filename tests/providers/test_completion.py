@@ -21,6 +21,7 @@ from homes import (  # noqa: F401 (bare_project: the fixture)
 from oraculum.core.config import Config
 from oraculum.jobs.model import Job, Status
 from oraculum.jobs.store import JobStore
+from oraculum.service.caller import Caller
 from oraculum.simulator import SimulatorThread
 from oraculum.simulator.answers import END_MARKER
 
@@ -153,21 +154,23 @@ def test_collection_failure_is_not_complete_and_says_recollect(
     assert done.recollection_needed is True
     assert not Path(done.response_path).exists()
 
-    waited = wait(job.id, cwd=project, timeout_s=5)
+    waited = wait(job.id, caller=Caller(cwd=project), timeout_s=5)
     assert waited.job is not None and waited.job["errorCode"] == "answer_not_saved"
     assert waited.job["answerSaved"] is False
     assert waited.job["nextStep"] == f"oraculum read {job.id} --recollect"
-    summary = read(job.id, cwd=project).to_json("cli")
+    summary = read(job.id, caller=Caller(cwd=project)).to_json("cli")
     assert summary["job"]["answerSaved"] is False
-    assert f"run `oraculum read {job.id} --recollect`" in read(job.id, cwd=project).text("cli")
-    assert "oracle_read" in read(job.id, cwd=project).text("mcp")
+    assert f"run `oraculum read {job.id} --recollect`" in read(
+        job.id, caller=Caller(cwd=project)
+    ).text("cli")
+    assert "oracle_read" in read(job.id, caller=Caller(cwd=project)).text("mcp")
     monkeypatch.chdir(project)
     assert main(["--json", "wait", job.id]) == 6  # the CLI's exit codes
     assert main(["--json", "read", job.id]) == 6
     capsys.readouterr()
 
     conv.turns.remove(twin)  # the conversation is unambiguous again
-    started = read(job.id, cwd=project, action="recollect").recollection
+    started = read(job.id, caller=Caller(cwd=project), action="recollect").recollection
     assert started is not None and started.started is True
     again = _revived(job.id)
     assert again.status == Status.COMPLETE, log_of(again)

@@ -16,6 +16,7 @@ from oraculum.providers.chatgpt.deep_research import (
     needs_answer,
     pill_verdict,
 )
+from oraculum.service.caller import Caller
 from oraculum.service.submit import research_answer_extras, submit
 
 PROMPT = "Compare zstd and gzip."
@@ -51,7 +52,13 @@ def test_a_question_is_saved_and_the_error_says_how_to_answer(tmp_path: Path) ->
 def test_research_answer_is_refused_off_deep_research_and_when_blank(project: Path) -> None:
     with pytest.raises(OracleError) as off:
         extras = research_answer_extras("Both.")
-        submit("q", ["."], cwd=project, session="s", provider="test", selection_extras=extras)
+        submit(
+            "q",
+            ["."],
+            caller=Caller(cwd=project, session="s"),
+            provider="test",
+            selection_extras=extras,
+        )
     assert off.value.code == "invalid_argument" and "deep_research" in off.value.message
     with pytest.raises(OracleError) as blank:
         research_answer_extras("  ")

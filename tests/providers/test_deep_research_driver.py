@@ -12,6 +12,7 @@ from homes import bare_project, complete, finished  # noqa: F401 (bare_project: 
 from oraculum.core.presets import resolve_selection
 from oraculum.jobs.admission import JobRequest, submit_job
 from oraculum.jobs.model import Job, Status
+from oraculum.service.caller import Caller
 from oraculum.simulator import deep_research as fixture
 
 from .conftest import make_archive, recollected, write_config
@@ -162,7 +163,7 @@ def test_a_clarifying_question_without_an_answer_is_saved(seeded, sim, project, 
     from oraculum.cli.status_cmd import render_job
     from oraculum.service.status import status
 
-    summary = status(done.id, cwd=project).to_json()["job"]
+    summary = status(done.id, caller=Caller(cwd=project)).to_json()["job"]
     shown = Console(record=True, width=300)
     render_job({"job": summary}, shown)
     assert f"research-question: {summary['research']['questionPath']}" in shown.export_text()
@@ -210,7 +211,7 @@ def test_a_ten_minute_research_has_no_stale_heartbeat_and_shows_researching(
     researching: set[str] = set()
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
-        summary = status(job.id, cwd=project).to_json()["job"]
+        summary = status(job.id, caller=Caller(cwd=project)).to_json()["job"]
         assert summary["status"] != "failed", summary.get("error")
         if summary.get("research", {}).get("state") == "researching":
             researching.add(summary["research"]["text"])
@@ -250,8 +251,7 @@ def test_a_follow_up_answers_the_saved_question(seeded, sim, project) -> None:
     result = submit(
         "Both formats; weigh speed.",
         ["notes.md"],
-        cwd=project,
-        session="s1",
+        caller=Caller(cwd=project, session="s1"),
         preset="deep_research",
         follow_up_job=asked.id,
     )

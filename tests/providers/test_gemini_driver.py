@@ -20,6 +20,7 @@ from oraculum.core.errors import OracleError
 from oraculum.jobs.model import EventKind, Job, Status
 from oraculum.providers.gemini.model import select_mode
 from oraculum.providers.gemini.page import GeminiPage
+from oraculum.service.caller import Caller
 from oraculum.service.read import read
 
 from .conftest import (
@@ -158,7 +159,9 @@ def test_worker_killed_mid_answer_is_recollected_to_complete(seeded, sim, projec
     job = submit_gemini(project, write_config(sim, token_ms=150), prompt="Tell me " + "more " * 60)
     lost = kill_worker_mid_answer(job)
     assert lost.status == Status.FAILED and lost.error_code == "worker_lost"
-    assert read(job.id, cwd=project, action="recollect").to_json()["recollection"]["started"]
+    assert read(job.id, caller=Caller(cwd=project), action="recollect").to_json()["recollection"][
+        "started"
+    ]
     done = revived(job.id)
     assert done.status == Status.COMPLETE, log_of(done)
     assert Path(done.response_path).read_text().count("more") >= 60

@@ -17,6 +17,7 @@ from oraculum.core.errors import OracleError
 from oraculum.jobs.model import Job, Status
 from oraculum.providers.grok.model import select_heavy
 from oraculum.providers.grok.page import GrokPage
+from oraculum.service.caller import Caller
 from oraculum.service.read import read
 from oraculum.simulator import SimulatorThread
 
@@ -198,7 +199,9 @@ def test_worker_killed_mid_answer_is_recollected_to_complete_through_read(
     job = submit_grok(project, write_config(sim, token_ms=150), prompt="Tell me " + "more " * 60)
     lost = kill_worker_mid_answer(job)  # its watchdog ends it
     assert lost.status == Status.FAILED and lost.error_code == "worker_lost"
-    assert read(job.id, cwd=project, action="recollect").to_json()["recollection"]["started"]
+    assert read(job.id, caller=Caller(cwd=project), action="recollect").to_json()["recollection"][
+        "started"
+    ]
     done = revived(job.id)
     assert done.status == Status.COMPLETE, log_of(done)
     answer = Path(done.response_path).read_text()

@@ -29,6 +29,7 @@ from oraculum.core.providers import (
     unregister_provider,
 )
 from oraculum.jobs.store import JobStore
+from oraculum.service.caller import Caller
 from oraculum.service.doctor import doctor
 from oraculum.service.preflight import preflight
 from oraculum.service.presets import presets
@@ -91,11 +92,13 @@ def test_a_registered_provider_runs_a_job_from_preflight_to_read(
     seed = sign_in(config, webapp.url)
     assert seed.name.endswith("-third")  # the entry's seed suffix
 
-    report = preflight(session="s1", provider="3rd")  # an alias of its entry
+    report = preflight(caller=Caller(session="s1"), provider="3rd")  # an alias of its entry
     assert report.ready, report.error
     assert (report.provider, report.auth.seed_profile_dir) == ("third", str(seed))
 
-    submitted = submit("Review src/app.py.", ["src"], session="s1", provider="third", preset="slow")
+    submitted = submit(
+        "Review src/app.py.", ["src"], caller=Caller(session="s1"), provider="third", preset="slow"
+    )
     job = complete(JobStore().load(submitted.job["id"]))
     assert job.provider == "third"
     assert job.selection.to_json_dict()["mode"] == "deep"  # its table: "slow" names Third Deep
@@ -111,7 +114,7 @@ def test_a_registered_provider_runs_a_job_from_preflight_to_read(
     capture = json.loads((paths.dir / "response.capture.json").read_text())
     assert capture["binding"]["messageId"] == "b1"  # read by its own capture function
 
-    result = read(job.id, session="s1")
+    result = read(job.id, caller=Caller(session="s1"))
     assert result.job["status"] == "complete"
     saved = result.response.path.read_text()
     assert "Third answer to: Review src/app.py." in saved and "END-OF-ANSWER" in saved
@@ -123,14 +126,14 @@ def test_every_surface_takes_the_entry_facts(project: Path, third: ProviderSpec)
     assert rows == [("third", "swift", "Third Swift"), ("third", "deep", "Third Deep")]
 
     with pytest.raises(OracleError) as refused:
-        submit("x", ["src"], session="s1", provider="third", preset="thinking_heavy")
+        submit("x", ["src"], caller=Caller(session="s1"), provider="third", preset="thinking_heavy")
     assert refused.value.code == "invalid_preset"
     assert "thinking_heavy is a ChatGPT preset; Third has no such mode" in refused.value.message
     assert refused.value.allowed_values == ["swift", "deep"]
 
     cap = third.max_prompt_bytes
     with pytest.raises(OracleError) as too_large:
-        submit("x" * (cap + 1), ["src"], session="s1", provider="third")
+        submit("x" * (cap + 1), ["src"], caller=Caller(session="s1"), provider="third")
     assert too_large.value.code == "prompt_too_large"
     assert too_large.value.details == {"bytes": cap + 1, "limit": cap}
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,6 +18,7 @@ from oraculum.jobs.councils import CouncilStore
 from oraculum.jobs.ids import is_council_ref, validate_council_id
 from oraculum.jobs.model import Status
 from oraculum.jobs.store import JobStore
+from oraculum.service.caller import Caller
 from oraculum.service.council import (
     council_dry_run,
     council_result,
@@ -35,8 +37,9 @@ SESSION = "council-s"
 FAIL = {"outcome": "fail"}
 
 
-def _council(members: str, **kwargs):  # type: ignore[no-untyped-def]
-    return submit_council(PROMPT, members, ["src"], session=SESSION, **kwargs)
+def _council(members: str, overrides: dict[str, Any] | None = None, **kwargs):  # type: ignore[no-untyped-def]
+    caller = Caller(session=SESSION, overrides=overrides)
+    return submit_council(PROMPT, members, ["src"], caller=caller, **kwargs)
 
 
 def _scan_until_woken(project: Path, timeout: float = 90.0) -> list[Wakeup]:
@@ -101,7 +104,7 @@ def test_synthesis_tops_council_md_and_the_wakeup_waits_for_it(project: Path) ->
     result = _council(
         "test:instant,test:thinking_heavy",
         synthesize="test:pro_extended",
-        config_overrides=overrides,
+        overrides=overrides,
     )
     council_id = result.council["id"]
     woken = _scan_until_woken(project)
@@ -179,7 +182,9 @@ def test_bad_members_are_refused_before_anything_is_sent(
 
 
 def test_dry_run_shows_each_member_and_the_shared_archive_once(project: Path) -> None:
-    dry = council_dry_run(PROMPT, "test:instant,test:thinking_heavy", ["src"], session=SESSION)
+    dry = council_dry_run(
+        PROMPT, "test:instant,test:thinking_heavy", ["src"], caller=Caller(session=SESSION)
+    )
     facts = dry.to_json()["dryRun"]
     assert len(facts["archives"]) == 1
     assert facts["archives"][0]["members"] == ["test:instant", "test:thinking_heavy"]

@@ -21,6 +21,7 @@ from oraculum.core.config import seed_profile_dir
 from oraculum.core.project import project_id
 from oraculum.jobs.model import Phase, Status
 from oraculum.jobs.store import JobStore
+from oraculum.service.caller import Caller
 from oraculum.service.council import read_council, submit_council
 from oraculum.service.read import read
 from oraculum.service.wait import advance_councils
@@ -75,8 +76,7 @@ def test_chatgpt_grok_and_a_failing_member_on_both_shells(
             f"Summarise the project ({shell}).",
             MEMBERS,
             ["."],
-            session=SESSION,
-            config_overrides=overrides,
+            caller=Caller(session=SESSION, overrides=overrides),
             member_extras={"test:instant": {"outcome": "fail"}},
         )
         council_id = started.council["id"]
@@ -106,8 +106,7 @@ def test_chatgpt_grok_and_a_failing_member_on_both_shells(
             "Echo this back: " + "word " * 60,
             "chatgpt:thinking_standard,grok:heavy",
             ["."],
-            session=SESSION,
-            config_overrides=slow,
+            caller=Caller(session=SESSION, overrides=slow),
         )
         council_id = started.council["id"]
         member = started.council["members"][0]["jobId"]
@@ -120,7 +119,7 @@ def test_chatgpt_grok_and_a_failing_member_on_both_shells(
         woken = _woken(project)
         assert [w.source_id for w in woken] == [council_id]
         assert "1 of 2 members answered" in woken[0].text and "worker_lost" in woken[0].text
-        started_again = read(member, cwd=project, action="recollect").recollection
+        started_again = read(member, caller=Caller(cwd=project), action="recollect").recollection
         assert started_again is not None and started_again.started
         revived = _until(member, lambda j: j.status == Status.COMPLETE, timeout=90)
         assert Path(revived.response_path).read_text().count("word") == 60

@@ -20,6 +20,7 @@ from homes import kill_watchdog, write_fast_config
 from oraculum.jobs.model import Job, Phase, Status
 from oraculum.jobs.process import Liveness, liveness
 from oraculum.jobs.store import JobStore
+from oraculum.service.caller import Caller
 from oraculum.service.read import read
 from oraculum.service.status import status
 from oraculum.service.submit import submit
@@ -48,8 +49,10 @@ def _running_then_orphaned(
     """One hanging job whose worker and watchdog are both SIGKILLed, and one queued behind it
     (``before_kill`` runs just before the kill)."""
     write_fast_config({"browser": {"maxConcurrentJobs": 1}, "poller": {"intervalMs": POLL_MS}})
-    first = submit("one", ["src"], session="s", provider="test", selection_extras=HANG).job
-    second = submit("two", ["src"], session="s", provider="test").job
+    first = submit(
+        "one", ["src"], caller=Caller(session="s"), provider="test", selection_extras=HANG
+    ).job
+    second = submit("two", ["src"], caller=Caller(session="s"), provider="test").job
     running = wait_for(store, first["id"], lambda j: j.phase == Phase.AWAITING_RESPONSE)
     if before_kill is not None:
         before_kill()
@@ -94,7 +97,9 @@ def test_read_ends_a_dead_workers_job(project: Path) -> None:
 def test_wait_on_a_job_whose_worker_dies_while_waiting_returns(project: Path) -> None:
     store = JobStore()
     write_fast_config({"browser": {"maxConcurrentJobs": 1}})
-    job = submit("one", ["src"], session="s", provider="test", selection_extras=HANG).job
+    job = submit(
+        "one", ["src"], caller=Caller(session="s"), provider="test", selection_extras=HANG
+    ).job
     running = wait_for(store, job["id"], lambda j: j.phase == Phase.AWAITING_RESPONSE)
     kill_watchdog(store, job["id"])
     waiter = subprocess.Popen(
@@ -119,7 +124,7 @@ def test_wait_on_a_job_whose_worker_dies_while_waiting_returns(project: Path) ->
 def test_wait_service_returns_for_a_dead_workers_job(project: Path) -> None:
     store = JobStore()
     dead, queued = _running_then_orphaned(store)
-    result = wait(dead, session="s")  # no timeout: it must not block forever
+    result = wait(dead, caller=Caller(session="s"))  # no timeout: it must not block forever
     assert result.done and result.job is not None and result.job["status"] == "failed"
     _assert_recovered(store, dead, queued)
 

@@ -33,6 +33,7 @@ from oraculum.jobs import leases
 from oraculum.jobs.model import Job, Phase, PromptSendState, Status
 from oraculum.jobs.process import terminate
 from oraculum.jobs.store import JobPaths, JobStore
+from oraculum.service.caller import Caller
 from oraculum.service.read import read
 from oraculum.service.status import status
 from oraculum.service.submit import submit
@@ -160,7 +161,7 @@ def submit_service() -> dict[str, Any] | None:
         submit(
             "Why is the sky blue?",
             ["src"],
-            session=SESSION,
+            caller=Caller(session=SESSION),
             provider="test",
             conversation=THREAD,
             selection_extras={"outcome": "hang"},
@@ -182,7 +183,9 @@ def test_enospc_at_handoff_leaves_no_half_admitted_job(disk: Disk) -> None:
     assert any(p.endswith("/prompt.md") for p in paths)
 
     disk.empty()  # with room again the same submit goes through, from a clean slate
-    job = submit("Why?", ["src"], session=SESSION, provider="test", conversation=THREAD).job
+    job = submit(
+        "Why?", ["src"], caller=Caller(session=SESSION), provider="test", conversation=THREAD
+    ).job
     assert finished(job["id"]).status == Status.COMPLETE
 
 
@@ -215,7 +218,11 @@ def _awaiting_answer_then_fill(disk: Disk, leave_pages: int) -> tuple[str, JobPa
     store = JobStore()
     prompt = "Repeat this. " + "x" * (200 * 1024)
     job_id = submit(
-        prompt, ["src"], session=SESSION, provider="test", selection_extras={"delayMs": 2500}
+        prompt,
+        ["src"],
+        caller=Caller(session=SESSION),
+        provider="test",
+        selection_extras={"delayMs": 2500},
     ).job["id"]
     deadline = time.monotonic() + 30
     while store.load(job_id).phase != Phase.AWAITING_RESPONSE:
@@ -245,7 +252,7 @@ def test_enospc_saving_answer_keeps_it_recoverable(disk: Disk) -> None:
     assert f"cannot write {paths.response} " in (ended.error or "")
 
     disk.empty()
-    shown = read(job_id, session=SESSION)
+    shown = read(job_id, caller=Caller(session=SESSION))
     assert shown.job["errorCode"] == "disk_full"
     assert shown.gaps["recollectionNeeded"] is True
 
@@ -262,7 +269,11 @@ def test_enospc_everywhere_still_records_how_the_job_ended(disk: Disk) -> None:
 def test_full_disk_job_of_a_killed_worker_is_explained_from_its_reserve(disk: Disk) -> None:
     store = JobStore()
     job_id = submit(
-        "Hang.", ["src"], session=SESSION, provider="test", selection_extras={"outcome": "hang"}
+        "Hang.",
+        ["src"],
+        caller=Caller(session=SESSION),
+        provider="test",
+        selection_extras={"outcome": "hang"},
     ).job["id"]
     deadline = time.monotonic() + 30
     while (job := store.load(job_id)).phase != Phase.AWAITING_RESPONSE:
@@ -273,7 +284,9 @@ def test_full_disk_job_of_a_killed_worker_is_explained_from_its_reserve(disk: Di
     os.kill(job.worker.pid, signal.SIGKILL)  # no ending of its own
     # Not a page free, but the reserve its worker never gave back is room for the ending.
     deadline = time.monotonic() + 30
-    while (shown := status(job_id, session=SESSION).to_json()["job"])["status"] != "failed":
+    while (shown := status(job_id, caller=Caller(session=SESSION)).to_json()["job"])[
+        "status"
+    ] != "failed":
         assert time.monotonic() < deadline, shown
         time.sleep(0.2)
     assert shown["errorCode"] == "worker_lost"
@@ -337,7 +350,7 @@ def test_stale_staging_files_are_swept_on_submit_and_clean(
         young = store.staging_root / "context-young.tar.zst"
         young.write_bytes(b"young")
 
-        job = submit("Why?", ["src"], session=SESSION, provider="test").job
+        job = submit("Why?", ["src"], caller=Caller(session=SESSION), provider="test").job
         left = sorted(p.name for p in store.staging_root.iterdir())
         assert left == sorted([live_area.name, young.name])
 
@@ -387,7 +400,9 @@ def test_a_submit_on_a_nearly_full_disk_ends_disk_full_never_worker_lost(disk: D
     for pages in range(MAX_FREE_PAGES):
         disk.fill(leave_pages=pages)
         try:
-            job_id = submit("Why?", ["src"], session=SESSION, provider="test").job["id"]
+            job_id = submit("Why?", ["src"], caller=Caller(session=SESSION), provider="test").job[
+                "id"
+            ]
         except OracleError as error:
             assert error.code == "disk_full", (pages, error.to_dict())
             outcomes[pages] = "refused"

@@ -12,6 +12,7 @@ from oraculum.core.errors import OracleError
 from oraculum.jobs.duplicates import submission_digest
 from oraculum.jobs.model import JobSelection
 from oraculum.jobs.store import JobStore
+from oraculum.service.caller import Caller
 from oraculum.service.dryrun import estimated_tokens
 from oraculum.service.submit import submit
 
@@ -48,8 +49,7 @@ def _submitter(project: str, start, results) -> None:
         job = submit(
             PROMPT,
             ["src"],
-            cwd=Path(project),
-            session="dup-race",
+            caller=Caller(cwd=Path(project), session="dup-race"),
             provider="test",
             selection_extras={"outcome": "hang"},
         )

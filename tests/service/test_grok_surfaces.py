@@ -22,6 +22,7 @@ from oraculum.core.presets import GROK_MODE_IDS
 from oraculum.jobs.ids import JOB_DIR_PREFIX
 from oraculum.jobs.model import Status
 from oraculum.jobs.store import JobStore
+from oraculum.service.caller import Caller
 from oraculum.service.submit import submit
 from oraculum.simulator import SimulatorThread
 
@@ -115,7 +116,9 @@ def test_a_chatgpt_preset_with_provider_grok_is_refused_before_any_job(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with pytest.raises(OracleError) as refused:
-        submit("Hi.", ["."], session="s1", provider="grok", preset="thinking_standard")
+        submit(
+            "Hi.", ["."], caller=Caller(session="s1"), provider="grok", preset="thinking_standard"
+        )
     assert refused.value.code == "invalid_preset"
     assert "thinking_standard is a ChatGPT preset; Grok has no such mode" in refused.value.message
     assert refused.value.allowed_values == list(GROK_MODE_IDS)

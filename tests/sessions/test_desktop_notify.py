@@ -12,6 +12,7 @@ import pytest
 
 from homes import finished, write_fast_config
 from oraculum.jobs.model import Job, Phase, Status
+from oraculum.service.caller import Caller
 from oraculum.service.submit import submit
 from oraculum.sessions.desktop import desktop_note
 
@@ -38,7 +39,7 @@ def notified(project: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_a_finished_job_tells_the_desktop_once(project: Path, notified: Path) -> None:
     write_fast_config({"notify": {"desktop": True}})
-    job_id = submit("q", ["src"], provider="test", session="walked-away").job["id"]
+    job_id = submit("q", ["src"], caller=Caller(session="walked-away"), provider="test").job["id"]
     assert finished(job_id).status == Status.COMPLETE
     shown = notified.read_text().split("---\n")
     assert shown[1:] == [""], shown  # exactly one notification
@@ -49,7 +50,11 @@ def test_a_finished_job_tells_the_desktop_once(project: Path, notified: Path) ->
 def test_a_failed_job_says_why_and_where_to_look(project: Path, notified: Path) -> None:
     write_fast_config({"notify": {"desktop": True}})
     job_id = submit(
-        "q", ["src"], provider="test", session="walked-away", selection_extras={"outcome": "fail"}
+        "q",
+        ["src"],
+        caller=Caller(session="walked-away"),
+        provider="test",
+        selection_extras={"outcome": "fail"},
     ).job["id"]
     assert finished(job_id).status == Status.FAILED
     text = notified.read_text()
@@ -58,7 +63,7 @@ def test_a_failed_job_says_why_and_where_to_look(project: Path, notified: Path) 
 
 def test_off_by_default(project: Path, notified: Path) -> None:
     write_fast_config()
-    job_id = submit("q", ["src"], provider="test", session="walked-away").job["id"]
+    job_id = submit("q", ["src"], caller=Caller(session="walked-away"), provider="test").job["id"]
     finished(job_id)
     assert not notified.exists()
 

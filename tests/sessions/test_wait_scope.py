@@ -10,6 +10,7 @@ import pytest
 from homes import run_cli
 from oraculum.core.errors import OracleError
 from oraculum.jobs.store import JobStore
+from oraculum.service.caller import Caller
 from oraculum.service.wait import wait
 
 from .jobs_support import finished_job
@@ -19,7 +20,7 @@ def test_a_fresh_sessions_wait_is_not_handed_an_ended_sessions_job(project: Path
     store = JobStore()
     orphan = finished_job(store, project, "yesterday")
     with pytest.raises(OracleError) as refused:
-        wait(session="fresh", cwd=project)
+        wait(caller=Caller(session="fresh", cwd=project))
     assert refused.value.code == "nothing_to_wait_for"
     assert "--adopt" in (refused.value.suggested_next_step or "")
     assert store.load(orphan.id).wakeup_attempt_count == 0  # nobody was told
@@ -27,19 +28,19 @@ def test_a_fresh_sessions_wait_is_not_handed_an_ended_sessions_job(project: Path
 
 def test_adopting_takes_the_ended_sessions_job(project: Path) -> None:
     orphan = finished_job(JobStore(), project, "yesterday")
-    result = wait(session="fresh", cwd=project, adopt=True, timeout_s=10)
+    result = wait(caller=Caller(session="fresh", cwd=project), adopt=True, timeout_s=10)
     assert result.done and result.job is not None and result.job["id"] == orphan.id
     assert result.delivery is not None and result.delivery.wakeup.to_dict()["adopted"] is True
 
 
 def test_a_wait_with_a_timeout_still_waits_for_a_notice(project: Path) -> None:
-    result = wait(session="fresh", cwd=project, timeout_s=0.3)
+    result = wait(caller=Caller(session="fresh", cwd=project), timeout_s=0.3)
     assert not result.done and result.job is None
 
 
 def test_the_sessions_own_finished_job_is_delivered(project: Path) -> None:
     own = finished_job(JobStore(), project, "fresh")
-    result = wait(session="fresh", cwd=project)
+    result = wait(caller=Caller(session="fresh", cwd=project))
     assert result.done and result.job is not None and result.job["id"] == own.id
 
 

@@ -15,6 +15,7 @@ from oraculum.core.project import project_id
 from oraculum.jobs.model import Phase, utc_now
 from oraculum.jobs.retention import remove_job
 from oraculum.jobs.store import JobStore
+from oraculum.service.caller import Caller
 from oraculum.service.read import read
 from oraculum.service.status import status
 from oraculum.sessions import claims
@@ -103,7 +104,7 @@ def test_read_after_a_reminder_settles(project: Path, store: JobStore) -> None: 
     poller, _ = poller_for(project, "a")
     start = utc_now()
     poller.scan(now=start)
-    read(job.id, session="a")
+    read(job.id, caller=Caller(session="a"))
     after = store.load(job.id)
     assert after.wakeup_settled_source == "oracle_read"
     assert after.wakeup_settled_session == "a"
@@ -112,13 +113,13 @@ def test_read_after_a_reminder_settles(project: Path, store: JobStore) -> None: 
 
 def test_status_before_first_reminder_only_observes(project: Path, store: JobStore) -> None:
     job = finished_job(store, project, "a")  # 94
-    status(job.id, session="a")
+    status(job.id, caller=Caller(session="a"))
     observed = store.load(job.id)
     assert observed.wakeup_observed_source == "oracle_status"
     assert observed.wakeup_settled_at is None
     poller, _ = poller_for(project, "a")
     assert len(poller.scan()) == 1
-    status(job.id, session="a")
+    status(job.id, caller=Caller(session="a"))
     assert store.load(job.id).wakeup_settled_source == "oracle_status"
 
 
@@ -127,8 +128,8 @@ def test_origin_reading_first_settles_but_others_only_observe(
 ) -> None:
     mine = finished_job(store, project, "a")
     theirs = finished_job(store, project, "b")
-    read(mine.id, session="a")
-    read(theirs.id, session="a")
+    read(mine.id, caller=Caller(session="a"))
+    read(theirs.id, caller=Caller(session="a"))
     assert store.load(mine.id).wakeup_settled_source == "oracle_read"
     assert store.load(theirs.id).wakeup_settled_at is None
     with SessionLiveness(project_id(project), "b"):
@@ -327,7 +328,7 @@ def test_status_of_a_pending_wakeup_does_not_settle_it(project: Path, store: Job
     job = finished_job(store, project, "a")
     poller, _ = poller_for(project, "a")
     assert poller.pending()
-    status(job.id, session="a")
+    status(job.id, caller=Caller(session="a"))
     observed = store.load(job.id)
     assert observed.wakeup_settled_at is None and observed.wakeup_observed_source == "oracle_status"
     assert [w.job_id for w in poller.collect()] == [job.id]

@@ -12,6 +12,7 @@ from homes import finished
 from oraculum.core.errors import OracleError
 from oraculum.core.paths import global_config_path
 from oraculum.jobs.model import Status
+from oraculum.service.caller import Caller
 from oraculum.service.simulator_use import stop_using_simulator, use_simulator
 from oraculum.service.submit import submit
 from oraculum.simulator import SimulatorThread
@@ -30,7 +31,9 @@ def test_use_then_off_runs_a_real_job_and_restores_the_config(project: Path) -> 
         assert config["worker"] == json.loads(own)["worker"]  # the rest is kept
         used_again = use_simulator(sim.url).to_json()  # a second use keeps the first backup
         assert Path(used_again["savedConfig"]).read_bytes() == own
-        job = submit("Say hi.", ["src"], provider="chatgpt", preset="instant", session="s1")
+        job = submit(
+            "Say hi.", ["src"], caller=Caller(session="s1"), provider="chatgpt", preset="instant"
+        )
         done = finished(job.job["id"], timeout=120)
         assert done.status == Status.COMPLETE, done.error
     stop_using_simulator()

@@ -14,6 +14,7 @@ from oraculum.core.errors import OracleError
 from oraculum.core.project import project_id
 from oraculum.jobs.model import utc_now
 from oraculum.jobs.store import JobStore
+from oraculum.service.caller import Caller
 from oraculum.service.wait import wait
 from oraculum.sessions import claims
 from oraculum.sessions.liveness import SessionLiveness
@@ -111,7 +112,7 @@ def test_an_expired_claim_is_taken_over(project: Path) -> None:
 
 def test_wait_without_a_job_ends_on_a_notice(project: Path) -> None:
     notice = notice_for(project, "a", title="done")
-    result = wait(session="a", timeout_s=5, poll_s=0.02, store=JobStore())
+    result = wait(caller=Caller(session="a", jobs=JobStore()), timeout_s=5, poll_s=0.02)
     assert result.done is True and result.job is None
     assert result.delivery is not None and result.delivery.delivered is True
     assert [w["noticeId"] for w in result.to_json()["wakeups"]] == [notice.id]

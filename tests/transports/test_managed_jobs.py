@@ -22,6 +22,7 @@ from oraculum.browser import cdp, keeper
 from oraculum.core.config import Config, load_config
 from oraculum.core.paths import private_home_environment
 from oraculum.jobs.model import Status
+from oraculum.service.caller import Caller
 from oraculum.simulator import SimulatorThread
 from providers.conftest import simulator_config, submit_chatgpt
 
@@ -146,7 +147,7 @@ def test_recollection_runs_in_a_background_tab_of_the_keeper(keeper_home, sim, p
     done = complete(submit_chatgpt(project, managed_config(sim), prompt="Recollect me"))
     tabs_before = asyncio.run(page_targets(endpoint.http_url))
     sent_before = len(sim.state.user_messages())
-    again = read(done.id, cwd=project, action="recollect").recollection
+    again = read(done.id, caller=Caller(cwd=project), action="recollect").recollection
     assert again is not None and again.started is True
     deadline = time.monotonic() + 60
     job = done

@@ -10,6 +10,7 @@ import pytest
 
 from homes import write_cookie_store, write_fast_config
 from oraculum.browser.keeper import profile_dir
+from oraculum.service.caller import Caller
 from oraculum.service.preflight import preflight
 
 if TYPE_CHECKING:
@@ -18,17 +19,19 @@ if TYPE_CHECKING:
 
 def test_the_managed_transport_needs_no_seed_but_a_signed_in_browser(project: Path) -> None:
     write_fast_config({"browser": {"transport": "managed"}})
-    report = preflight(session="s", provider="chatgpt")
+    report = preflight(caller=Caller(session="s"), provider="chatgpt")
     assert not report.ready  # issue 38 §8: never ready while a job could not sign in
     assert report.error is not None and report.error.code == "managed_browser_signed_out"
     assert "oraculum browser login" in (report.error.suggested_next_step or "")
     write_cookie_store(profile_dir(), ("__Secure-next-auth.session-token", ".chatgpt.com", 0))
-    report = preflight(session="s", provider="chatgpt")
+    report = preflight(caller=Caller(session="s"), provider="chatgpt")
     assert report.ready, report.error
     assert report.auth.seed_profile_dir is None
     assert report.browser_executable is not None
     write_fast_config({"browser": {"transport": "managed", "managed": {"startOnDemand": False}}})
-    report = preflight(session="s", provider="chatgpt")  # signed in, but nothing would start it
+    report = preflight(
+        caller=Caller(session="s"), provider="chatgpt"
+    )  # signed in, but nothing would start it
     assert report.error is not None and report.error.code == "managed_browser_not_running"
 
 
@@ -43,17 +46,19 @@ def test_the_relay_needs_no_seed_and_is_ready_only_while_its_chrome_answers(
         write_fast_config(
             {"browser": {"transport": "relay", "relay": {"enabled": True, "endpoint": url}}}
         )
-        report = preflight(session="s", provider="chatgpt")
+        report = preflight(caller=Caller(session="s"), provider="chatgpt")
         assert report.ready, report.error
         assert report.auth.seed_profile_dir is None and report.browser_executable is None
-    report = preflight(session="s", provider="chatgpt")  # the same endpoint, Chrome gone
+    report = preflight(
+        caller=Caller(session="s"), provider="chatgpt"
+    )  # the same endpoint, Chrome gone
     assert not report.ready
     assert report.error is not None and report.error.code == "relay_endpoint_unproven"
 
 
 def test_a_relay_nobody_opted_into_is_not_ready(project: Path) -> None:
     write_fast_config({"browser": {"transport": "relay"}})
-    report = preflight(session="s", provider="chatgpt")
+    report = preflight(caller=Caller(session="s"), provider="chatgpt")
     assert not report.ready
     assert report.error is not None and report.error.code == "relay_not_enabled"
     write_fast_config(
@@ -64,7 +69,7 @@ def test_a_relay_nobody_opted_into_is_not_ready(project: Path) -> None:
             }
         }
     )
-    report = preflight(session="s", provider="chatgpt")
+    report = preflight(caller=Caller(session="s"), provider="chatgpt")
     assert not report.ready
     assert report.error is not None and report.error.code == "relay_endpoint_unproven"
 
@@ -89,7 +94,7 @@ def test_config_check_refuses_a_relay_nobody_opted_into(project: Path) -> None:
 
 def test_the_isolated_transport_still_needs_its_seed(project: Path) -> None:
     write_fast_config()
-    report = preflight(session="s", provider="chatgpt")
+    report = preflight(caller=Caller(session="s"), provider="chatgpt")
     assert not report.ready
     assert report.error is not None and report.error.code == "auth_seed_profile_missing"
 

@@ -16,6 +16,7 @@ import click
 
 __all__ = [
     "ALLOW_ANY_DIR",
+    "CALLER",
     "HELP_OPTIONS",
     "SESSION",
     "Command",
@@ -97,11 +98,20 @@ class Seconds(click.ParamType):
         return seconds
 
 
-SESSION = click.option(
-    "--session",
-    metavar="ID",
-    help="Session id (default: $ORACULUM_SESSION).",
-)
+_SESSION: dict[str, Any] = {"metavar": "ID", "help": "Session id (default: $ORACULUM_SESSION)."}
+
+SESSION = click.option("--session", **_SESSION)
+
+
+def _caller(ctx: click.Context, param: click.Parameter, session: str | None) -> Any:
+    from oraculum.service.caller import Caller  # light: it resolves nothing until asked
+
+    return Caller(session=session)
+
+
+# `--session`, handed to an oracle command as the call's `caller` (oraculum.service.caller): the
+# one context its services take.
+CALLER = click.option("--session", "caller", callback=_caller, **_SESSION)
 
 ALLOW_ANY_DIR = click.option(
     "--allow-any-dir",

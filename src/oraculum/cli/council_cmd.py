@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import click
 
-from oraculum.cli.base import ALLOW_ANY_DIR, SESSION, Command
+from oraculum.cli.base import ALLOW_ANY_DIR, CALLER, Command
 from oraculum.cli.output import emit
 from oraculum.cli.submit_cmd import DRY_RUN, FILES, FORCE, INCLUDE_GIT_DIR, PROMPT_FILE
+
+if TYPE_CHECKING:
+    from oraculum.service.caller import Caller
 
 __all__ = ["council_command", "show_council"]
 
@@ -88,7 +91,7 @@ def _deadline(value: str | None) -> float | None:
     metavar="DURATION",
     help="Wake the session at this age (90s, 30m, 2h) with whatever has ended.",
 )
-@SESSION
+@CALLER
 @INCLUDE_GIT_DIR
 @ALLOW_ANY_DIR
 @DRY_RUN
@@ -100,7 +103,7 @@ def council_command(
     members: str,
     synthesize: str | None,
     deadline: str | None,
-    session: str | None,
+    caller: Caller,
     include_git_dir: bool,
     allow_any_dir: bool,
     dry_run: bool,
@@ -113,7 +116,7 @@ def council_command(
     text = choose_prompt(prompt, prompt_file)
     inputs = list(files or ["."])
     common: dict[str, Any] = {
-        "session": session,
+        "caller": caller,
         "synthesize": synthesize,
         "include_git_dir": include_git_dir,
         "allow_any_dir": allow_any_dir,

@@ -6,12 +6,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from oraculum.cli.base import SESSION, Command
+from oraculum.cli.base import CALLER, Command
 from oraculum.cli.output import MODE, console, emit
 
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from oraculum.service.caller import Caller
     from oraculum.service.preflight import PreflightReport
 
 
@@ -49,14 +50,14 @@ def render_preflight(report: PreflightReport, out: Console) -> None:
     "a job would meet there (a preset the account's plan lacks); sends nothing.",
 )
 @click.option("--follow-up", metavar="JOB", help="Check readiness for a follow-up to this job.")
-@SESSION
+@CALLER
 def preflight_command(
-    provider: str | None, live: bool, follow_up: str | None, session: str | None
+    provider: str | None, live: bool, follow_up: str | None, caller: Caller
 ) -> None:
     """Check that a submission would be accepted now, and show capacity; changes nothing."""
     from oraculum.service.preflight import preflight
 
-    report = preflight(session=session, provider=provider, follow_up_job=follow_up, live=live)
+    report = preflight(caller=caller, provider=provider, follow_up_job=follow_up, live=live)
     error = report.blocker()
     if error is None:
         emit(report.to_json(), lambda out: render_preflight(report, out))

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from oraculum.cli.base import SESSION, Command, argument
+from oraculum.cli.base import CALLER, Command, argument
 from oraculum.cli.output import MODE, console, emit, print_answer, print_file_exactly
 from oraculum.core.errors import ExitCode
 from oraculum.service import PREVIEW_CHARS
@@ -16,6 +16,7 @@ __all__ = ["read_command", "render_header", "render_read"]
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from oraculum.service.caller import Caller
     from oraculum.service.read import ReadResult
 
 
@@ -75,10 +76,8 @@ def render_read(result: ReadResult, out: Console) -> None:
 @click.option(
     "--recollect", is_flag=True, help="Collect a completed job's answer again (sends nothing)."
 )
-@SESSION
-def read_command(
-    job: str | None, raw: bool, full: bool, recollect: bool, session: str | None
-) -> int:
+@CALLER
+def read_command(job: str | None, raw: bool, full: bool, recollect: bool, caller: Caller) -> int:
     """Show a job's status, paths and answer; reading a finished job settles its wake-up.
     Exit 6 when the provider finished the answer but it is not saved and this read did not
     start the recollection that collects it (answer_not_saved)."""
@@ -92,7 +91,7 @@ def read_command(
 
     result = read(
         job,
-        session=session,
+        caller=caller,
         action="recollect" if recollect else None,
         source="oracle_read_command",
         preview_chars=PREVIEW_CHARS if MODE.json and not full else None,

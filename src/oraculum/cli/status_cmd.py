@@ -6,11 +6,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from oraculum.cli.base import SESSION, Command, argument
+from oraculum.cli.base import CALLER, Command, argument
 from oraculum.cli.output import emit, table
 
 if TYPE_CHECKING:
     from rich.console import Console
+
+    from oraculum.service.caller import Caller
 
 __all__ = [
     "heartbeat_cell",
@@ -150,8 +152,8 @@ def render_job(result: dict[str, Any], console: Console) -> None:
     show_default=True,
     help="How many recent jobs.",
 )
-@SESSION
-def status_command(job: str | None, all_projects: bool, limit: int, session: str | None) -> None:
+@CALLER
+def status_command(job: str | None, all_projects: bool, limit: int, caller: Caller) -> None:
     """Show one job, or the recent jobs of this project with their ids."""
     from oraculum.jobs.ids import is_council_ref
 
@@ -163,7 +165,7 @@ def status_command(job: str | None, all_projects: bool, limit: int, session: str
     from oraculum.service.status import status
 
     # The human view is a richer rendering (a table, heartbeats) of the documented JSON.
-    shape = status(job, all_projects=all_projects, limit=limit, session=session).to_json()
+    shape = status(job, all_projects=all_projects, limit=limit, caller=caller).to_json()
     if job is None:
         emit(shape, lambda console: render_jobs(shape, console))
     else:

@@ -7,11 +7,12 @@ from typing import TYPE_CHECKING
 
 import click
 
-from oraculum.cli.base import ALLOW_ANY_DIR, SESSION, Command, argument
+from oraculum.cli.base import ALLOW_ANY_DIR, CALLER, Command, argument
 from oraculum.cli.output import MODE, WalkProgress, console, emit
 from oraculum.cli.wait_cmd import show_answer, wait_with_live_line
 
 if TYPE_CHECKING:
+    from oraculum.service.caller import Caller
     from oraculum.service.dryrun import DryRunResult
     from oraculum.service.submit import SubmitResult
 
@@ -63,9 +64,7 @@ def _check_dry_run(dry_run: bool, wait_for_it: bool) -> None:
         )
 
 
-def _submitted(
-    result: SubmitResult | DryRunResult, *, session: str | None, wait_for_it: bool
-) -> int:
+def _submitted(result: SubmitResult | DryRunResult, *, caller: Caller, wait_for_it: bool) -> int:
     """Print what was submitted (or, with --wait, the answer); the exit code."""
     from oraculum.service.dryrun import DryRunResult
 
@@ -74,7 +73,7 @@ def _submitted(
         return 0
     if not MODE.json:
         console(stderr=True).print(result.text("cli"), markup=False)
-    return show_answer(wait_with_live_line(result.job["id"], session=session, timeout_s=None))
+    return show_answer(wait_with_live_line(result.job["id"], caller=caller, timeout_s=None))
 
 
 @click.command(
@@ -100,7 +99,7 @@ def _submitted(
 @click.option(
     "--conversation", metavar="ID|URL", help="Continue this ChatGPT conversation (id or URL)."
 )
-@SESSION
+@CALLER
 @WAIT
 @INCLUDE_GIT_DIR
 @ALLOW_ANY_DIR
@@ -119,7 +118,7 @@ def submit_command(
     provider: str | None,
     follow_up: str | None,
     conversation: str | None,
-    session: str | None,
+    caller: Caller,
     wait_for_it: bool,
     include_git_dir: bool,
     allow_any_dir: bool,
@@ -140,7 +139,7 @@ def submit_command(
         result: SubmitResult | DryRunResult = send(
             choose_prompt(prompt, prompt_file),
             list(files or ["."]),
-            session=session,
+            caller=caller,
             preset=preset,
             provider=provider,
             follow_up_job=follow_up,
@@ -152,7 +151,7 @@ def submit_command(
         )
     finally:
         progress.done()
-    return _submitted(result, session=session, wait_for_it=wait_for_it)
+    return _submitted(result, caller=caller, wait_for_it=wait_for_it)
 
 
 @click.command(
@@ -180,7 +179,7 @@ def submit_command(
 )
 @PROMPT_FILE
 @PRESET
-@SESSION
+@CALLER
 @WAIT
 @INCLUDE_GIT_DIR
 @ALLOW_ANY_DIR
@@ -193,7 +192,7 @@ def followup_command(
     prompt_option: str | None,
     prompt_file: str | None,
     preset: str | None,
-    session: str | None,
+    caller: Caller,
     wait_for_it: bool,
     include_git_dir: bool,
     allow_any_dir: bool,
@@ -219,7 +218,7 @@ def followup_command(
             job,
             text,
             inputs or ["."],
-            session=session,
+            caller=caller,
             preset=preset,
             include_git_dir=include_git_dir,
             allow_any_dir=allow_any_dir,
@@ -229,4 +228,4 @@ def followup_command(
         )
     finally:
         progress.done()
-    return _submitted(result, session=session, wait_for_it=wait_for_it)
+    return _submitted(result, caller=caller, wait_for_it=wait_for_it)

@@ -10,11 +10,12 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from oraculum.cli.base import SESSION, Command, Seconds, argument
+from oraculum.cli.base import CALLER, Command, Seconds, argument
 from oraculum.cli.output import MODE, console, emit
 from oraculum.core.errors import ErrorCode, ExitCode, OracleError
 
 if TYPE_CHECKING:
+    from oraculum.service.caller import Caller
     from oraculum.service.wait import WaitResult
 
 __all__ = ["finish_wait", "show_answer", "wait_command", "wait_with_live_line"]
@@ -23,9 +24,8 @@ __all__ = ["finish_wait", "show_answer", "wait_command", "wait_with_live_line"]
 def wait_with_live_line(
     job_id: str | None,
     *,
-    session: str | None,
+    caller: Caller,
     timeout_s: float | None,
-    cwd: Path | None = None,
     adopt: bool = False,
 ) -> WaitResult:
     """Run the wait, showing `<job>: <phase> · <age>` on a terminal (not in JSON mode): the
@@ -34,9 +34,7 @@ def wait_with_live_line(
     from oraculum.service.wait import wait
 
     def run(progress: Callable[[dict[str, Any]], None] | None = None) -> WaitResult:
-        return wait(
-            job_id, session=session, timeout_s=timeout_s, cwd=cwd, on_progress=progress, adopt=adopt
-        )
+        return wait(job_id, caller=caller, timeout_s=timeout_s, on_progress=progress, adopt=adopt)
 
     if MODE.json or not console().is_terminal:
         return run()
@@ -116,7 +114,7 @@ def show_answer(result: WaitResult) -> int:
     required=False,
     help="Job id, short form or prefix (any project); omit for the session's next.",
 )
-@SESSION
+@CALLER
 @click.option(
     "--timeout",
     type=Seconds(),
@@ -129,7 +127,7 @@ def show_answer(result: WaitResult) -> int:
     help="Also take the finished jobs of this project's ended sessions (a plain wait is told "
     "only of its own session's jobs).",
 )
-def wait_command(job: str | None, session: str | None, timeout: float | None, adopt: bool) -> int:
+def wait_command(job: str | None, caller: Caller, timeout: float | None, adopt: bool) -> int:
     """Block until the job ends (or, without JOB, until the session's next job ends) and print
     the wake-up text. Exit 6 when that job failed or was cancelled; exit 3
     (nothing_to_wait_for) at once when, without JOB or --timeout, the session has nothing
@@ -140,4 +138,4 @@ def wait_command(job: str | None, session: str | None, timeout: float | None, ad
         from oraculum.cli.council_cmd import show_council
 
         return show_council(job or "", "wait", timeout=timeout)
-    return finish_wait(wait_with_live_line(job, session=session, timeout_s=timeout, adopt=adopt))
+    return finish_wait(wait_with_live_line(job, caller=caller, timeout_s=timeout, adopt=adopt))

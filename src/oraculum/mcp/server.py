@@ -24,7 +24,6 @@ from pydantic import Field
 
 from oraculum.core.crashlog import surface_error
 from oraculum.core.errors import ErrorCode
-from oraculum.jobs.store import JobStore
 from oraculum.mcp import prompts, render
 from oraculum.mcp.arguments import prompt_problem, tool_problem, validators
 from oraculum.mcp.families import family_modules
@@ -81,7 +80,8 @@ def job_resource(job_id: str, ctx: Context) -> str:
     # Looking at a resource is not reading the answer: it settles nothing.
     uri = JOB_URI.format(job_id=job_id)
     try:
-        job = job_in_project(JobStore(), job_id, state_of(ctx).root)
+        state = state_of(ctx)
+        job = job_in_project(state.store, job_id, state.root)
         return json.dumps(job_summary(job), indent=2, ensure_ascii=False)
     except Exception as exc:
         raise _resource_error(exc, uri) from None
@@ -90,7 +90,8 @@ def job_resource(job_id: str, ctx: Context) -> str:
 def response_resource(job_id: str, ctx: Context) -> str:
     uri = RESPONSE_URI.format(job_id=job_id)
     try:
-        job = job_in_project(JobStore(), job_id, state_of(ctx).root)
+        state = state_of(ctx)
+        job = job_in_project(state.store, job_id, state.root)
         path = Path(job.response_path)
         if not path.exists():
             return f"Response file: unavailable yet (job {job.id} is {job.status.value})."

@@ -26,15 +26,13 @@ from mcp.server.subscriptions import InMemorySubscriptionBus
 from mcp.shared.subscriptions import ResourceUpdated
 from mcp.types import CallToolResult, TextContent
 
-from oraculum.core.config import load_config
 from oraculum.core.crashlog import surface_error
-from oraculum.core.project import find_project_root, project_id
 from oraculum.core.session import SESSION_ENV, validate_session_id
 from oraculum.jobs.model import Job
-from oraculum.jobs.store import JobStore
 from oraculum.mcp import render
 from oraculum.mcp.families import family_modules
 from oraculum.mcp.render import Outcome
+from oraculum.service.caller import Caller
 from oraculum.service.wait import advance_councils
 from oraculum.sessions.liveness import SessionLiveness
 from oraculum.sessions.poller import Poller
@@ -53,7 +51,6 @@ class OracleMcp:
     """The server's per-process state: its project, its session, its poller."""
 
     def __init__(self, session: str | None, cwd: Path | None = None) -> None:
-        self.root = find_project_root(cwd)
         configured = session or os.environ.get(SESSION_ENV) or None
         self.session_generated = configured is None
         # A stdio server serves one client conversation: without a configured id, this
@@ -61,14 +58,15 @@ class OracleMcp:
         self.session_id = validate_session_id(
             configured or f"mcp-{os.getpid()}-{secrets.token_hex(4)}"
         )
-        self.project_id = project_id(self.root)
-        config = load_config(self.root).config
+        # The server's own context, resolved once; each tool call gets a fresh one (`caller`).
+        base = Caller(cwd=cwd, session=self.session_id)
+        self.root, self.project_id, self.store = base.root, base.project_id, base.store
+        config = base.config
         hook = config.notify.hook
         self.hook: Sink | None = (
             hook_sink(hook, timeout_s=config.notify.timeout_ms / 1000) if hook else None
         )
         self.poll_interval_s = config.poller.interval_ms / 1000
-        self.store = JobStore()
         self.poller = Poller(
             self.project_id,
             self.session_id,
@@ -86,6 +84,11 @@ class OracleMcp:
         # A bridge runs each tool call in its own short process: whatever must outlive the call
         # (managed processes) goes to the session's supervisor instead of this process.
         self.per_call = False
+
+    def caller(self) -> Caller:
+        """A tool call's context: this server's project, session and store. One per call, so
+        a call reads the config files as they are now (as a CLI command does)."""
+        return Caller(cwd=self.root, session=self.session_id, jobs=self.store)
 
     def start(self) -> None:
         self.liveness = SessionLiveness(self.project_id, self.session_id)

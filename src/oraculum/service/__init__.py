@@ -4,6 +4,7 @@
 __all__ = [
     "PREVIEW_CHARS",
     "auth",
+    "caller",
     "cancel",
     "clean",
     "conversation",

@@ -16,7 +16,7 @@ from oraculum.core.config import provider_urls, seed_profile_dir
 from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.presets import CHATGPT, normalize_provider
 from oraculum.jobs.locks import named_lock
-from oraculum.service.common import project_config, project_root
+from oraculum.service.caller import Caller
 
 
 def auth(
@@ -25,7 +25,7 @@ def auth(
     manual: bool = False,
     from_browser: str | None = None,
     rollback: bool = False,
-    cwd: Path | None = None,
+    caller: Caller | None = None,
     headed: bool | None = None,
     watch: Watch | None = None,
     progress: Callable[[str], None] | None = None,
@@ -45,7 +45,7 @@ def auth(
         from oraculum.auth.cookie_source import check_source_spec
 
         check_source_spec(from_browser)  # bad input: exit 2, nothing started or left behind
-    config = project_config(project_root(cwd))
+    config = (caller or Caller()).config
     if rollback:
         return _rollback(name, seed_profile_dir(config, name))
     request = AuthRequest(
@@ -71,12 +71,12 @@ def _rollback(provider: str, seed: Path) -> AuthResult:
     return AuthResult(provider, "rollback", seed, kept, generation, message)
 
 
-def export_auth(provider: str | None, bundle: Path, *, cwd: Path | None = None) -> AuthResult:
+def export_auth(provider: str | None, bundle: Path, *, caller: Caller | None = None) -> AuthResult:
     """Write ``provider``'s signed-in seed into the new 0600 file ``bundle``."""
     from oraculum.auth.transfer import export_seed
 
     name = normalize_provider(provider) if provider is not None else CHATGPT
-    config = project_config(project_root(cwd))
+    config = (caller or Caller()).config
     seed = seed_profile_dir(config, name)
     with named_lock("auth", timeout=60):  # never half of a seed that a sign-in is replacing
         facts = export_seed(seed, name, provider_urls(config, name)[0], bundle.absolute())
@@ -88,12 +88,12 @@ def export_auth(provider: str | None, bundle: Path, *, cwd: Path | None = None) 
     return AuthResult(name, "export", seed, None, None, message, bundle=bundle.absolute())
 
 
-def import_auth(bundle: Path, provider: str | None, *, cwd: Path | None = None) -> AuthResult:
+def import_auth(bundle: Path, provider: str | None, *, caller: Caller | None = None) -> AuthResult:
     """Make the exported ``bundle`` ``provider``'s seed, keeping the old one as `.prev`."""
     from oraculum.auth.transfer import import_seed
 
     name = normalize_provider(provider) if provider is not None else CHATGPT
-    config = project_config(project_root(cwd))
+    config = (caller or Caller()).config
     seed = seed_profile_dir(config, name)
     with named_lock("auth", timeout=60):
         facts, generation = import_seed(

@@ -9,7 +9,7 @@ from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.surface import Surface, for_surface
 from oraculum.jobs.cancel import cancel_job
 from oraculum.jobs.ids import given_job_ref
-from oraculum.jobs.store import JobStore
+from oraculum.service.caller import Caller
 from oraculum.service.status import find_job
 from oraculum.service.summary import job_summary
 
@@ -34,7 +34,7 @@ class CancelResult:
         return for_surface(self.message, surface) or self.message
 
 
-def cancel(job_ref: str | None, *, store: JobStore | None = None) -> CancelResult:
+def cancel(job_ref: str | None, *, caller: Caller | None = None) -> CancelResult:
     """Cancel the job ``job_ref`` names, whichever project it belongs to (an id names one job
     from anywhere)."""
     job_ref = given_job_ref(job_ref)
@@ -44,7 +44,7 @@ def cancel(job_ref: str | None, *, store: JobStore | None = None) -> CancelResul
             USAGE,
             suggested_next_step="Run `oraculum status` (oracle_status) to list job ids.",
         )
-    store = store or JobStore()
+    store = (caller or Caller()).store
     job = find_job(store, job_ref)
     if job.is_terminal:
         raise OracleError(

@@ -15,7 +15,7 @@ from oraculum.jobs.model import Job
 from oraculum.jobs.reconcile import reconcile
 from oraculum.jobs.retention import open_job_blocked, prune_terminal, remove_job
 from oraculum.jobs.store import JobStore
-from oraculum.service.common import project_root
+from oraculum.service.caller import Caller
 from oraculum.service.status import job_in_project
 
 __all__ = ["ALL", "CleanResult", "clean"]
@@ -62,13 +62,13 @@ def clean(
     *,
     expired: bool = False,
     force: bool = False,
-    cwd: Path | None = None,
-    store: JobStore | None = None,
+    caller: Caller | None = None,
 ) -> CleanResult:
     """``target`` is a job id (or prefix) or ``all``; ``expired`` prunes by retention instead;
     ``force`` removes finished jobs inside their wake-up grace too. Asked to remove jobs and
     removing none of them is ``clean_blocked``, with each one's reason."""
-    store = store or JobStore()
+    caller = caller or Caller()
+    store = caller.store
     store.sweep_staging()  # what killed submits left behind is finished business too
     if expired:
         report = prune_terminal(store)
@@ -82,7 +82,7 @@ def clean(
             suggested_next_step="Run `oraculum status` to list job ids.",
         )
     one = None if target.strip() == ALL else given_job_ref(target)
-    root = project_root(cwd)
+    root = caller.root
     try:
         reconcile(store)
     except OracleError:

@@ -1,4 +1,4 @@
-"""What the operations share: the project a call runs in, its config, the provider choice, and
+"""What the operations share: a project's config, the provider choice, and
 the prerequisites a submission needs (which preflight reports without acting on them)."""
 
 from __future__ import annotations
@@ -15,16 +15,11 @@ from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.fsio import ensure_private_dir
 from oraculum.core.paths import jobs_dir
 from oraculum.core.presets import resolve_selection
-from oraculum.core.project import find_project_root
 from oraculum.core.providers import canonical_name, provider_spec
 from oraculum.jobs.model import JobSelection
 
 # The dry-run provider: no browser, no sign-in; the worker answers by echoing the prompt.
 TEST_PROVIDER = providers.TEST.name
-
-
-def project_root(cwd: Path | None) -> Path:
-    return find_project_root(cwd)
 
 
 def project_config(root: Path) -> Config:

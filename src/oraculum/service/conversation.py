@@ -9,7 +9,7 @@ from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.providers import provider_spec
 from oraculum.core.surface import Surface
 from oraculum.jobs.ids import given_job_ref
-from oraculum.jobs.store import JobStore
+from oraculum.service.caller import Caller
 from oraculum.service.status import find_job
 
 __all__ = ["ConversationLink", "conversation_link"]
@@ -30,7 +30,7 @@ class ConversationLink:
         return self.url
 
 
-def conversation_link(job_ref: str | None, *, store: JobStore | None = None) -> ConversationLink:
+def conversation_link(job_ref: str | None, *, caller: Caller | None = None) -> ConversationLink:
     """The URL of the conversation job ``job_ref`` ran in (any project); refused with
     ``conversation_url_missing`` while it has none (not sent yet, or a dry run)."""
     ref = given_job_ref(job_ref)
@@ -40,7 +40,7 @@ def conversation_link(job_ref: str | None, *, store: JobStore | None = None) -> 
             "Usage: oraculum open <job-id> [--browser].",
             suggested_next_step="Run `oraculum status` to list job ids.",
         )
-    job = find_job(store or JobStore(), ref)
+    job = find_job((caller or Caller()).store, ref)
     if not job.chat_url:
         label = provider_spec(job.provider).label
         raise OracleError(

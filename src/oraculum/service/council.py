@@ -33,6 +33,7 @@ from oraculum.jobs.councils import Council, CouncilMember, CouncilStore, member_
 from oraculum.jobs.ids import new_council_id, new_job_id, validate_council_id
 from oraculum.jobs.model import Job, Status, utc_now
 from oraculum.jobs.store import JobStore
+from oraculum.service.caller import Caller
 from oraculum.service.dryrun import DryRunResult, planned_dry_run
 from oraculum.service.submit import SubmitPlan, build_planned, job_request, make_room, plan_submit
 from oraculum.tasks.notices import NoticeStore, Owner, post_notice
@@ -376,8 +377,13 @@ def _new_council(
         ],
         deadline_at=now + timedelta(seconds=deadline_s) if deadline_s else None,
         synthesize=synthesis.name if synthesis else None,
-        config_overrides=kwargs.get("config_overrides"),
+        config_overrides=_overrides(kwargs.get("caller")),
     )
+
+
+def _overrides(caller: Caller | None) -> dict[str, Any] | None:
+    """The council's config overrides, kept so that its synthesis runs with them too."""
+    return dict(caller.overrides) if caller is not None and caller.overrides else None
 
 
 def _admit_members(
@@ -552,12 +558,14 @@ def _submit_synthesis(
         plan = plan_submit(
             SYNTHESIS_PROMPT + council.prompt,
             [],
-            cwd=Path(council.project_root),
-            session=council.session_id,
+            caller=Caller(
+                cwd=Path(council.project_root),
+                session=council.session_id,
+                overrides=council.config_overrides,
+                jobs=store,
+            ),
             provider=provider,
             preset=preset or None,
-            config_overrides=council.config_overrides,
-            store=store,
             allow_any_dir=True,
         )
         with store.staging_area() as staging:

@@ -23,7 +23,7 @@ from typing import Any
 
 from oraculum.auth.simulator import seed_simulator_profile
 from oraculum.browser.session import LaunchOptions
-from oraculum.core.config import load_config, seed_profile_dir
+from oraculum.core.config import seed_profile_dir
 from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.fsio import ensure_private_dir
 from oraculum.core.paths import data_dir
@@ -31,6 +31,7 @@ from oraculum.core.providers import CHATGPT, GROK, provider_spec
 from oraculum.core.surface import Surface
 from oraculum.jobs.model import Job, Status
 from oraculum.jobs.store import JobStore
+from oraculum.service.caller import Caller
 from oraculum.service.simulator_use import simulator_browser_keys
 from oraculum.service.submit import submit
 from oraculum.sessions.poller import DEMO_SOURCE
@@ -172,7 +173,8 @@ def run_demo(
         on_step(f"project: {project} (a bundled sample project, removed afterwards)")
         on_step(f"{spec.label} simulator: {sim.url}")
         overrides = demo_overrides(sim, shell=shell, picker=picker, provider=spec.name)
-        config = load_config(project, overrides).config
+        caller = Caller(cwd=project, session=f"demo-{os.getpid()}", overrides=overrides)
+        config = caller.config
         seed = seed_profile_dir(config, spec.name)
         options = LaunchOptions.from_config(config)
         asyncio.run(seed_simulator_profile(seed, sim.url, options, provider=spec.name))
@@ -180,12 +182,10 @@ def run_demo(
         submitted = submit(
             DEMO_PROMPT,
             ["."],
-            cwd=project,
-            session=f"demo-{os.getpid()}",
+            caller=caller,
             preset=DEMO_PRESET.get(spec.name),
             provider=spec.name,
             request_source=DEMO_SOURCE,
-            config_overrides=overrides,
         )
         job_id = submitted.job["id"]
         on_step(f"submitted job {job_id}")
@@ -245,7 +245,8 @@ def run_demo_council(
         chatgpt_keys = demo_overrides(gpt, shell=shell, picker=picker)
         grok_keys = demo_overrides(grok, shell=shell, picker=picker, provider=GROK.name)
         overrides = chatgpt_keys | {"browser": chatgpt_keys["browser"] | grok_keys["browser"]}
-        config = load_config(project, overrides).config
+        caller = Caller(cwd=project, session=f"demo-{os.getpid()}", overrides=overrides)
+        config = caller.config
         options = LaunchOptions.from_config(config)
         for spec, sim in ((CHATGPT, gpt), (GROK, grok)):
             on_step(f"{spec.label} simulator: {sim.url}")
@@ -256,9 +257,7 @@ def run_demo_council(
             DEMO_PROMPT,
             DEMO_COUNCIL_MEMBERS,
             ["."],
-            cwd=project,
-            session=f"demo-{os.getpid()}",
-            config_overrides=overrides,
+            caller=caller,
         )
         council_id = started.council["id"]
         on_step(

@@ -41,7 +41,8 @@ from oraculum.jobs.process import kill_profile_processes
 from oraculum.jobs.store import JobStore
 from oraculum.providers.base import LiveProbe, PlanProbe
 from oraculum.providers.browser_job import clone_seed_under_auth_lock
-from oraculum.service.common import TEST_PROVIDER, check_seed_profile, project_root
+from oraculum.service.caller import Caller
+from oraculum.service.common import TEST_PROVIDER, check_seed_profile
 from oraculum.service.selfcheck import launch_blank
 
 OK, WARN, FAIL = "ok", "warn", "fail"
@@ -317,9 +318,10 @@ def dir_facts(path: Path) -> DirFacts:
     return DirFacts(path, True, is_dir, stat.S_IMODE(info.st_mode), writable)
 
 
-def _config_check(cwd: Path | None) -> tuple[Check, Config | None]:
+def _config_check(caller: Caller) -> tuple[Check, Config | None]:
     try:
-        loaded = load_config(project_root(cwd))
+        # Loaded here, not as `caller.config`: the check names the files it read.
+        loaded = load_config(caller.root, caller.overrides)
     except OracleError as error:
         return failed("config", error), None
     files = ", ".join(str(p) for p in loaded.files) or "built-in defaults only"
@@ -544,11 +546,10 @@ def doctor(
     provider: str | None = None,
     *,
     live: bool = False,
-    cwd: Path | None = None,
-    store: JobStore | None = None,
+    caller: Caller | None = None,
 ) -> DoctorReport:
     """Every check, in the order a job meets them (see :class:`DoctorReport`)."""
-    return asyncio.run(_doctor(provider, live=live, cwd=cwd, store=store or JobStore()))
+    return asyncio.run(_doctor(provider, live=live, caller=caller or Caller()))
 
 
 def choose_doctor_provider(provider: str) -> str:
@@ -556,11 +557,10 @@ def choose_doctor_provider(provider: str) -> str:
     return provider_spec(provider, dry_run=False).name
 
 
-async def _doctor(
-    provider: str | None, *, live: bool, cwd: Path | None, store: JobStore
-) -> DoctorReport:
+async def _doctor(provider: str | None, *, live: bool, caller: Caller) -> DoctorReport:
     wanted = choose_doctor_provider(provider) if provider is not None else None
-    config_check, config = _config_check(cwd)
+    store = caller.store
+    config_check, config = _config_check(caller)
     chosen = wanted or (config.defaults.provider if config is not None else CHATGPT.name)
     spec = provider_spec(chosen)
     checks = [config_check, *_directory_checks(config)]

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Final
 from oraculum.core.surface import Surface
 from oraculum.jobs.admission import Capacity, capacity
 from oraculum.jobs.duplicates import find_duplicate
-from oraculum.jobs.store import JobStore
+from oraculum.service.caller import Caller
 from oraculum.service.submit import (
     SubmitPlan,
     archive_facts,
@@ -142,15 +142,12 @@ def dry_run(
     prompt: str,
     inputs: list[str],
     *,
-    cwd: Path | None = None,
-    session: str | None = None,
+    caller: Caller | None = None,
     preset: str | None = None,
     provider: str | None = None,
     follow_up_job: str | None = None,
     conversation: str | None = None,
     selection_extras: dict[str, Any] | None = None,
-    config_overrides: dict[str, Any] | None = None,
-    store: JobStore | None = None,
     include_git_dir: bool = False,
     allow_any_dir: bool = False,
     progress: Callable[[int], None] | None = None,
@@ -159,15 +156,12 @@ def dry_run(
     plan = plan_submit(
         prompt,
         inputs,
-        cwd=cwd,
-        session=session,
+        caller=caller,
         preset=preset,
         provider=provider,
         follow_up_job=follow_up_job,
         conversation=conversation,
         selection_extras=selection_extras,
-        config_overrides=config_overrides,
-        store=store,
         allow_any_dir=allow_any_dir,
     )
     import tempfile  # here: a command line that never dry-runs does not load it

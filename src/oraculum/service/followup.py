@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 from typing import Any
 
-from oraculum.jobs.store import JobStore
+from oraculum.service.caller import Caller
 from oraculum.service.dryrun import DryRunResult, dry_run
 from oraculum.service.submit import SubmitResult, submit
 
@@ -19,12 +18,10 @@ def followup(
     prompt: str,
     inputs: list[str],
     *,
-    cwd: Path | None = None,
-    session: str | None = None,
+    caller: Caller | None = None,
     preset: str | None = None,
     request_source: str = "cli",
     selection_extras: dict[str, Any] | None = None,
-    store: JobStore | None = None,
     include_git_dir: bool = False,
     allow_any_dir: bool = False,
     progress: Callable[[int], None] | None = None,
@@ -38,12 +35,10 @@ def followup(
     result: SubmitResult | DryRunResult = send(
         prompt,
         inputs,
-        cwd=cwd,
-        session=session,
+        caller=caller,
         preset=preset,
         follow_up_job=job_ref,
         selection_extras=selection_extras,
-        store=store,
         include_git_dir=include_git_dir,
         allow_any_dir=allow_any_dir,
         progress=progress,

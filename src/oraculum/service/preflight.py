@@ -11,16 +11,13 @@ from typing import TYPE_CHECKING, Any
 from oraculum.auth.seed_check import seed_session_problem
 from oraculum.core.config import Config, provider_urls
 from oraculum.core.errors import ErrorCode, OracleError
-from oraculum.core.session import resolve_session_id
 from oraculum.core.surface import Surface, for_surface
 from oraculum.jobs.admission import Capacity, capacity
-from oraculum.jobs.store import JobStore
+from oraculum.service.caller import Caller
 from oraculum.service.common import (
     TEST_PROVIDER,
     check_prerequisites,
     choose_provider,
-    project_config,
-    project_root,
 )
 from oraculum.service.submit import check_follow_up
 
@@ -156,21 +153,19 @@ class PreflightReport:
 
 def preflight(
     *,
-    cwd: Path | None = None,
-    session: str | None = None,
+    caller: Caller | None = None,
     provider: str | None = None,
     follow_up_job: str | None = None,
-    store: JobStore | None = None,
     live: bool = False,
 ) -> PreflightReport:
     """Check, in order, what a submission needs; the report stops at the first blocker. With
     ``live``, a ready report also opens the provider's page on a throwaway clone of the seed
     (as `doctor --live` does) and carries what it found as warnings: a preset the account's
     plan lacks, where the picker shows it locked (issue 38 §7)."""
-    store = store or JobStore()
-    report = PreflightReport(project_root(cwd))
+    caller = caller or Caller()
+    report = PreflightReport(caller.root)
     try:
-        report = _check(report, store, session, provider, follow_up_job)
+        report = _check(report, caller, provider, follow_up_job)
     except _Blocked as blocked:
         return blocked.report
     seed = report.auth.seed_profile_dir
@@ -178,8 +173,8 @@ def preflight(
         return report  # the test provider has no page; attached browsers have no seed
     from oraculum.service.doctor import live_warnings
 
-    config = project_config(report.project_root)
-    return replace(report, warnings=tuple(live_warnings(config, str(report.provider), Path(seed))))
+    warnings = live_warnings(caller.config, str(report.provider), Path(seed))
+    return replace(report, warnings=tuple(warnings))
 
 
 class _Blocked(Exception):
@@ -189,8 +184,7 @@ class _Blocked(Exception):
 
 def _check(
     report: PreflightReport,
-    store: JobStore,
-    session: str | None,
+    caller: Caller,
     provider: str | None,
     follow_up_job: str | None,
 ) -> PreflightReport:
@@ -204,10 +198,8 @@ def _check(
         return _Blocked(replace(report, **changes))
 
     try:
-        report = replace(
-            report, session_id=resolve_session_id(session, action="submit oracle jobs")
-        )
-        config = project_config(report.project_root)
+        report = replace(report, session_id=caller.session_id("submit oracle jobs"))
+        store, config = caller.store, caller.config
         report = replace(report, config_ready=True, capacity=capacity(store, config))
         if follow_up_job is not None:
             prior = check_follow_up(store, follow_up_job)

@@ -14,7 +14,6 @@ from typing import Any
 
 from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.project import project_id
-from oraculum.core.session import resolve_session_id
 from oraculum.core.surface import Surface, for_surface
 from oraculum.jobs.comparison import comparison_words
 from oraculum.jobs.ids import given_job_ref
@@ -25,7 +24,8 @@ from oraculum.jobs.reconcile import reconcile_before_reading
 from oraculum.jobs.rules import recollect_refusal
 from oraculum.jobs.store import JobStore
 from oraculum.service import PREVIEW_CHARS
-from oraculum.service.common import TEST_PROVIDER, project_root
+from oraculum.service.caller import Caller
+from oraculum.service.common import TEST_PROVIDER
 from oraculum.service.result import plain
 from oraculum.service.status import find_job
 from oraculum.service.summary import job_summary
@@ -212,16 +212,15 @@ def _response(job: Job, preview_chars: int | None) -> ResponseFile:
 def read(
     job_ref: str | None = None,
     *,
-    cwd: Path | None = None,
-    session: str | None = None,
+    caller: Caller | None = None,
     action: str | None = None,
     source: str = "oracle_read",
     preview_chars: int | None = PREVIEW_CHARS,
-    store: JobStore | None = None,
 ) -> ReadResult:
     """Status plus the saved answer of one job (default: the project's newest)."""
+    caller = caller or Caller()
     job_ref = given_job_ref(job_ref)
-    store = store or JobStore()
+    store = caller.store
     if action is not None and action not in ACTIONS:
         raise OracleError(
             ErrorCode.INVALID_ARGUMENT,
@@ -230,9 +229,9 @@ def read(
             allowed_values=list(ACTIONS),
         )
     reconcile_before_reading(store)
-    job = find_job(store, job_ref) if job_ref is not None else newest_job(store, project_root(cwd))
+    job = find_job(store, job_ref) if job_ref is not None else newest_job(store, caller.root)
     recollection = recollect(job, store) if action == "recollect" else None
-    session_id = resolve_session_id(session, action="read", required=False)
+    session_id = caller.session_id("read", required=False)
     if job.is_terminal:
         settled = claims.settle(
             store,

@@ -7,8 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from oraculum.core.errors import ErrorCode, OracleError
-from oraculum.core.project import find_project_root, project_id
-from oraculum.core.session import resolve_session_id
+from oraculum.core.project import project_id
 from oraculum.core.surface import Surface, for_surface
 from oraculum.jobs import indexes
 from oraculum.jobs.comparison import comparison_words
@@ -16,6 +15,7 @@ from oraculum.jobs.ids import given_job_ref
 from oraculum.jobs.model import Job, utc_now
 from oraculum.jobs.reconcile import reconcile_before_reading
 from oraculum.jobs.store import JobStore
+from oraculum.service.caller import Caller
 from oraculum.service.result import yes_no
 from oraculum.service.summary import job_summary
 from oraculum.sessions.claims import settle
@@ -152,26 +152,25 @@ def job_in_project(store: JobStore, job_ref: str, project: Path | None) -> Job:
 def status(
     job_ref: str | None = None,
     *,
-    cwd: Path | None = None,
+    caller: Caller | None = None,
     all_projects: bool = False,
     limit: int = RECENT_LIMIT,
-    session: str | None = None,
-    store: JobStore | None = None,
 ) -> StatusResult:
     """One job's summary, or the newest jobs of the project (or of every project).
 
     Looking at one finished job settles its wake-up once a reminder was sent; before the first
     reminder it is only recorded as observed, so the reminder still goes out.
     """
+    caller = caller or Caller()
     job_ref = given_job_ref(job_ref)
-    store = store or JobStore()
-    project = None if all_projects else find_project_root(cwd)
+    store = caller.store
+    project = None if all_projects else caller.root
     reconcile_before_reading(store)
     now = utc_now()
     if job_ref is not None:
         job = find_job(store, job_ref)
         if job.is_terminal:
-            session_id = resolve_session_id(session, action="read status", required=False)
+            session_id = caller.session_id("read status", required=False)
             job = (
                 settle(store, job.id, source="oracle_status", session_id=session_id, now=now) or job
             )
@@ -179,9 +178,7 @@ def status(
     jobs: list[dict[str, Any]] = []
     problems: list[dict[str, Any]] = []
     ids = (
-        store.list_ids()
-        if project is None
-        else indexes.members(indexes.project(project_id(project)))
+        store.list_ids() if project is None else indexes.members(indexes.project(caller.project_id))
     )
     for job_id in reversed(ids):
         if len(jobs) >= limit:

@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from oraculum.core.config import Config, load_config
+from oraculum.core.config import Config
 from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.providers import ProviderSpec, provider_spec
-from oraculum.core.session import resolve_session_id
 from oraculum.core.surface import Surface, tool_call
 from oraculum.jobs.admission import JobRequest, submit_job
 from oraculum.jobs.duplicates import submission_digest
@@ -25,12 +24,12 @@ from oraculum.jobs.ids import given_job_ref, new_job_id
 from oraculum.jobs.model import Job, Status
 from oraculum.jobs.reconcile import reconcile
 from oraculum.jobs.store import JobStore
+from oraculum.service.caller import Caller
 from oraculum.service.common import (
     TEST_PROVIDER,
     ProviderChoice,
     check_prerequisites,
     choose_provider,
-    project_root,
 )
 from oraculum.service.prompt import check_prompt_size, prompt_text
 from oraculum.service.status import selection_words
@@ -250,27 +249,27 @@ def plan_submit(
     prompt: str,
     inputs: list[str],
     *,
-    cwd: Path | None = None,
-    session: str | None = None,
+    caller: Caller | None = None,
     preset: str | None = None,
     provider: str | None = None,
     follow_up_job: str | None = None,
     conversation: str | None = None,
     selection_extras: dict[str, Any] | None = None,
-    config_overrides: dict[str, Any] | None = None,
-    store: JobStore | None = None,
     allow_any_dir: bool = False,
 ) -> SubmitPlan:
-    """Validate a submit up to (not including) its archive; raises what a submit refuses."""
+    """Validate a submit up to (not including) its archive; raises what a submit refuses.
+    ``caller`` says from where, for which session, with which config overrides and store
+    (default: this directory, $ORACULUM_SESSION, the files' config, the default store)."""
+    caller = caller or Caller()
     prompt = prompt_text(prompt)
     follow_up_job = given_job_ref(follow_up_job)
-    session_id = resolve_session_id(session, action="submit oracle jobs")
-    root = project_root(cwd)
+    session_id = caller.session_id("submit oracle jobs")
+    root = caller.root
     from oraculum.archive.scope import check_archive_scope  # the archive package loads lazily
 
     check_archive_scope(root, inputs, allow_any_dir=allow_any_dir)
-    config = load_config(root, config_overrides).config
-    store = store or JobStore()
+    config = caller.config
+    store = caller.store
     prior = check_follow_up(store, follow_up_job) if follow_up_job is not None else None
     choice = choose_provider(
         provider or (prior.provider if prior else None), preset, config, selection_extras
@@ -291,7 +290,7 @@ def plan_submit(
         conversation_id=conversation_id,
         requested_provider=provider,
         requested_preset=preset,
-        cwd=cwd,
+        cwd=caller.cwd,
     )
 
 
@@ -299,16 +298,13 @@ def submit(
     prompt: str,
     inputs: list[str],
     *,
-    cwd: Path | None = None,
-    session: str | None = None,
+    caller: Caller | None = None,
     preset: str | None = None,
     provider: str | None = None,
     follow_up_job: str | None = None,
     conversation: str | None = None,
     request_source: str = "cli",
     selection_extras: dict[str, Any] | None = None,
-    config_overrides: dict[str, Any] | None = None,
-    store: JobStore | None = None,
     include_git_dir: bool = False,
     allow_any_dir: bool = False,
     progress: Callable[[int], None] | None = None,
@@ -316,7 +312,7 @@ def submit(
 ) -> SubmitResult:
     """Create one job and hand it to a worker (or the queue).
 
-    ``config_overrides`` is the explicit-arguments config layer (it wins over every file).
+    ``caller.overrides`` is the explicit-arguments config layer (it wins over every file).
     ``allow_any_dir`` lets `.` archive a root that is no project (``archive_scope_unsafe``
     otherwise); ``progress`` is told how many entries the archive's selection has looked at.
     ``force`` sends it even while an identical job is queued or running (``duplicate_job``
@@ -324,15 +320,12 @@ def submit(
     plan = plan_submit(
         prompt,
         inputs,
-        cwd=cwd,
-        session=session,
+        caller=caller,
         preset=preset,
         provider=provider,
         follow_up_job=follow_up_job,
         conversation=conversation,
         selection_extras=selection_extras,
-        config_overrides=config_overrides,
-        store=store,
         allow_any_dir=allow_any_dir,
     )
     store = plan.store

@@ -19,14 +19,14 @@ from typing import Any
 
 from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.project import project_id
-from oraculum.core.session import resolve_session_id
 from oraculum.core.surface import Surface, tool_call
 from oraculum.jobs import indexes
 from oraculum.jobs.ids import given_job_ref
 from oraculum.jobs.model import Job, utc_now
 from oraculum.jobs.reconcile import reconcile_before_reading
 from oraculum.jobs.store import JobStore
-from oraculum.service.common import project_config, project_root
+from oraculum.service.caller import Caller
+from oraculum.service.common import project_config
 from oraculum.service.status import find_job
 from oraculum.service.summary import describe_age, job_summary
 from oraculum.sessions.liveness import SessionLiveness
@@ -142,13 +142,11 @@ def _progress_event(job: Job | None, elapsed: float) -> dict[str, Any]:
 def wait(
     job_ref: str | None = None,
     *,
-    cwd: Path | None = None,
-    session: str | None = None,
+    caller: Caller | None = None,
     timeout_s: float | None = None,
     poll_s: float = POLL_S,
     on_progress: Progress | None = None,
     host: Poller | None = None,
-    store: JobStore | None = None,
     adopt: bool = False,
 ) -> WaitResult:
     """Returns a done result with its :class:`Delivery` once something ended, or a result
@@ -164,14 +162,15 @@ def wait(
     (`nothing_to_wait_for`) when the session has no open job and nothing is due: a bare
     ``wait`` never blocks forever on nothing. A timeout waits for a background task's notice.
     """
+    caller = caller or Caller()
     job_ref = given_job_ref(job_ref)
-    store = store or JobStore()
+    store = caller.store
     reconcile_before_reading(store)
     job = find_job(store, job_ref) if job_ref is not None else None
     # A job named from another directory is told about as its own project's sessions are.
-    root = Path(job.project_root) if job is not None else project_root(cwd)
-    session_id = resolve_session_id(
-        session, action="wait for the session's next job", required=job is None and host is None
+    root = Path(job.project_root) if job is not None else caller.root
+    session_id = caller.session_id(
+        "wait for the session's next job", required=job is None and host is None
     )
     if host is not None:
         check = _watch_job(store, job) if job is not None else _watch_host(store, host)

@@ -154,8 +154,7 @@ async def oracle_council(
         from oraculum.service.council import submit_council
 
         common: dict[str, Any] = {
-            "cwd": state.root,
-            "session": state.session_id,
+            "caller": state.caller(),
             "synthesize": synthesize,
             "include_git_dir": includeGitDir,
             "allow_any_dir": allowAnyDir,

@@ -91,9 +91,7 @@ async def oracle_preflight(
     followUpJobId when preparing a follow-up. Changes nothing; a blocker is a tool error."""
 
     def call(state: OracleMcp) -> Outcome:
-        report = preflight(
-            cwd=state.root, session=state.session_id, provider=provider, follow_up_job=followUpJobId
-        )
+        report = preflight(caller=state.caller(), provider=provider, follow_up_job=followUpJobId)
         problem = report.blocker()
         if problem is not None:
             raise problem
@@ -129,8 +127,7 @@ async def oracle_submit(
         result: SubmitResult | DryRunResult = send(
             prompt,
             files,
-            cwd=state.root,
-            session=state.session_id,
+            caller=state.caller(),
             preset=preset,
             provider=provider,
             follow_up_job=followUpJobId,
@@ -160,9 +157,7 @@ async def oracle_read(
     def call(state: OracleMcp) -> Outcome:
         if is_council_ref(jobId):
             return _council(jobId, "read")
-        result = read(
-            jobId, cwd=state.root, session=state.session_id, action=action, source="oracle_read"
-        )
+        result = read(jobId, caller=state.caller(), action=action, source="oracle_read")
         return render.read_outcome(result)
 
     return await run_operation(ctx, "oracle_read", call)
@@ -177,7 +172,7 @@ async def oracle_status(
     def call(state: OracleMcp) -> Outcome:
         if is_council_ref(jobId):
             return _council(jobId, "status")
-        result = status(jobId, cwd=state.root, limit=5, session=state.session_id)
+        result = status(jobId, caller=state.caller(), limit=5)
         return render.status_outcome(result)
 
     return await run_operation(ctx, "oracle_status", call)
@@ -192,7 +187,7 @@ async def oracle_cancel(
     def call(state: OracleMcp) -> Outcome:
         if is_council_ref(jobId):
             return _council(jobId, "cancel")
-        return render.cancel_outcome(cancel(jobId))
+        return render.cancel_outcome(cancel(jobId, caller=state.caller()))
 
     return await run_operation(ctx, "oracle_cancel", call)
 
@@ -210,7 +205,7 @@ async def oracle_auth(
     def call(state: OracleMcp) -> Outcome:
         from oraculum.service.auth import auth  # the browser driver loads only for this tool
 
-        return render.auth_outcome(auth(provider, cwd=state.root))
+        return render.auth_outcome(auth(provider, caller=state.caller()))
 
     return await run_operation(ctx, "oracle_auth", call)
 
@@ -275,13 +270,11 @@ async def oracle_wait(
             return _council(jobId, "wait", timeout_s=timeout)
         result = wait(
             jobId,
-            cwd=state.root,
-            session=state.session_id,
+            caller=state.caller(),
             timeout_s=timeout,
             poll_s=0.25,
             on_progress=on_progress,
             host=state.poller,
-            store=state.store,
         )
         text = None
         if result.done and result.job is None:  # a background task's notice is due
