@@ -86,7 +86,7 @@ def test_obstacle_unclearable_fails_page_obstructed_naming_it(seeded, sim, proje
     assert pressed(sim) == []  # neither "Upgrade" nor "Accept all", ever
 
 
-@pytest.mark.parametrize("moment", ["ready", "upload", "answer"])
+@pytest.mark.parametrize("moment", ["ready", "picker", "upload", "answer"])
 def test_obstacle_appearing_mid_job_is_cleared(seeded, sim, project, moment) -> None:
     knobs: dict[str, Any] = {"obstacle_at": moment, "obstacle_delay_ms": 700}
     if moment == "answer":  # a slow answer, so the dialog shows while it streams
@@ -97,6 +97,8 @@ def test_obstacle_appearing_mid_job_is_cleared(seeded, sim, project, moment) -> 
     assert "Try it" not in pressed(sim)
     answer = Path(done.response_path).read_text()
     assert "Summarise the project." in answer and "Try the new canvas" not in answer
+    if moment == "picker":  # the menu it hid is opened again once the dialog is cleared
+        assert "clearing it, choosing again" in log_of(done)
 
 
 # A backdrop that shows only after the layer looked (as real ones do, mid-animation): only the

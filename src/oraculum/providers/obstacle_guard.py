@@ -9,6 +9,7 @@ click, fill, key press and upload is preceded by the same look and the same safe
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from collections.abc import Awaitable, Callable
@@ -85,7 +86,10 @@ class ObstacleGuard:
         args = self.vocabulary.reading_args()
         handle = None
         if target is not None and await target.count():
-            handle = await target.first.element_handle(timeout=1_000)
+            # A dialog arriving now can hide a role-found target between count and handle:
+            # then what covers the composer region is read instead.
+            with contextlib.suppress(PlaywrightError):
+                handle = await target.first.element_handle(timeout=1_000)
         if handle is not None:
             reading = await handle.evaluate(self._script, args)
         else:

@@ -91,7 +91,7 @@ FLAGS: dict[str, str] = {
 # Gemini (issue 42 §1).
 FLAGS["gemini_deep_think"] = "the Gemini account has Deep Think: the mode picker lists it"
 OBSTACLE_FLAGS = frozenset(f for f in FLAGS if f.startswith("obstacle_"))
-OBSTACLE_MOMENTS = ("load", "ready", "upload", "answer")
+OBSTACLE_MOMENTS = ("load", "ready", "upload", "answer", "picker")
 
 
 # The flags the Grok page reproduces; the others belong to ChatGPT's own UI (its pickers,

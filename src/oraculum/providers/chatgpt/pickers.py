@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 from functools import partial
 from typing import TypeVar
 
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator, Page
 
 from oraculum.core.errors import ErrorCode, OracleError
@@ -602,6 +603,23 @@ class Configurator(PickerSession):
     that generation's strategy."""
 
     async def configure(self, wanted: Wanted, preset: str | None = None) -> ObservedSelection:
+        """Configure ``wanted``; when a step fails while a dialog has come over the page (an
+        aria-modal one hides the open menu from the accessibility tree mid-step), the dialog
+        is cleared by the obstacle layer's policy and the whole choice made once more from a
+        closed picker, as a person would. The read-back still decides what was chosen."""
+        try:
+            return await self._configure_once(wanted, preset)
+        except (OracleError, PlaywrightError) as error:
+            if getattr(error, "code", None) == ErrorCode.MODEL_NOT_IN_PLAN:
+                raise
+            if not await self.chat.obstacles.read(None):
+                raise
+        self.log("a dialog came over the model picker mid-step; clearing it, choosing again")
+        await self.dismiss_modals()
+        await self.close_picker(self.page.get_by_role("menu"))
+        return await self._configure_once(wanted, preset)
+
+    async def _configure_once(self, wanted: Wanted, preset: str | None) -> ObservedSelection:
         await self.dismiss_modals()
         opener = await self.opener()
         await self.chat.guarded_click(opener, PICKER_WANTED)

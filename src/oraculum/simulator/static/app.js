@@ -252,6 +252,8 @@
   }
   // The options a model picker's menu opens with under the drift flags.
   function pickerMenuOptions(openName) {
+    // obstacle_at=picker: the obstacle shows just after a model picker's menu opens.
+    setTimeout(() => obstacles.at("picker"), 50);
     return { sticky: DRIFT.stickyMenu, openName: DRIFT.openerRelabel ? openName : null };
   }
   document.addEventListener("pointerdown", (event) => {

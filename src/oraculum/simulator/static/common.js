@@ -518,7 +518,7 @@ window.SimCommon = (() => {
   }
 
   // Issue 37's obstacles (flags obstacle_*): what real pages put over the composer, shown at
-  // scenario.obstacle_at (load, ready = obstacle_delay_ms after load, upload, answer) above the
+  // scenario.obstacle_at (load, ready = obstacle_delay_ms after load, upload, answer, picker) above the
   // page's #app. Every press of one of their buttons, and every Escape while one shows, is a
   // page event ("obstacle_button" {obstacle, button}; "obstacle_escape" {obstacle, closed}).
   // Returns at(moment), which the page calls at each of those moments.
