@@ -1,7 +1,7 @@
 """What tests read from the README: its shell commands as a person would type them (every line
 of its ```sh blocks; a trailing backslash joins the next line, `#` starts a comment), each with
-the H2 section it stands under, and its MCP client entries (importable: `from readme_snippets
-import ...`)."""
+the H2 section it stands under, its MCP client entries, and each agent host's own code blocks
+(importable: `from readme_snippets import ...`)."""
 
 from __future__ import annotations
 
@@ -67,11 +67,32 @@ def readme_commands(text: str | None = None) -> list[ReadmeCommand]:
     return commands
 
 
+def _fenced(text: str, language: str) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", text, flags=re.S)
+
+
+def agent_section() -> str:
+    """The README's "wire it into your agent" section, up to the next H2."""
+    return README.read_text(encoding="utf-8").split(AGENT_SECTION, 1)[1].split("\n## ", 1)[0]
+
+
+def readme_host_blocks(label: str, language: str) -> list[str]:
+    """The fenced code blocks of one language in one host's paragraphs of the agent section
+    (from `**<label>**` to the next bold host label), in order."""
+    after = agent_section().split(f"\n**{label}**", 1)[1]
+    return _fenced(re.split(r"\n\*\*[^*\n]+\*\*", after, maxsplit=1)[0], language)
+
+
+def readme_host_block(label: str, language: str) -> str:
+    """A host's one block of that language (a second one is a README change to look at)."""
+    (block,) = readme_host_blocks(label, language)
+    return block
+
+
 def readme_server_entries() -> list[dict]:
     """The `mcpServers` entries of the agent section's JSON blocks (Cursor, pi), in order;
     opencode's own shape is tested in tests/hosts."""
-    section = README.read_text().split(AGENT_SECTION, 1)[1].split("\n## ", 1)[0]
-    blocks = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", section, flags=re.S)]
+    blocks = [json.loads(b) for b in _fenced(agent_section(), "json")]
     entries = [b["mcpServers"]["oraculum"] for b in blocks if "mcpServers" in b]
     assert len(entries) >= 2, "the README lost its JSON client set-ups"
     return entries

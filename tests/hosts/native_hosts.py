@@ -1,6 +1,6 @@
 """Driving Claude Code, Codex and opencode non-interactively against `oraculum mcp`.
 
-Each host is configured from the README's own snippet for it (`readme_block`), with only the
+Each host is configured from the README's own snippet for it (`readme_host_block`), with only the
 placeholders filled in: `oraculum` becomes this venv's absolute path, the test home's
 `ORACULUM_*` variables and a fixed `ORACULUM_SESSION` reach the server the way the README says
 for that host, and the model is the scripted endpoint. Every host runs with a private HOME and
@@ -11,30 +11,18 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shlex
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from readme_snippets import readme_host_block, readme_host_blocks
+
 from .pi_host import oraculum_executable, run_pi
 from .scripted_model import MODEL_ID
 
-README = Path(__file__).parents[2] / "README.md"
 PLACEHOLDER = "oraculum"  # the README's command, on PATH; the tests put this venv's in its place
-SECTION = "## 4. Wire it into your agent"
-
-
-def readme_host_section(label: str) -> str:
-    """The README's paragraph(s) for one host: from `**<label>**` to the next bold host label."""
-    section = README.read_text().split(SECTION, 1)[1].split("\n## ", 1)[0]
-    return re.split(r"\n\*\*[^*\n]+\*\*", section.split(f"\n**{label}**", 1)[1], maxsplit=1)[0]
-
-
-def readme_block(label: str, language: str) -> list[str]:
-    """The fenced code blocks of one language in a host's README paragraphs, in order."""
-    return re.findall(rf"```{language}\n(.*?)```", readme_host_section(label), flags=re.S)
 
 
 def filled_command(argv: list[str]) -> list[str]:
@@ -88,16 +76,18 @@ class ClaudeCode(NativeHost):
     PREFIX = "mcp__oraculum__"
 
     def readme_entry(self) -> dict[str, Any]:
-        (block,) = readme_block(self.LABEL, "json")
+        block = readme_host_block(self.LABEL, "json")
         entry: dict[str, Any] = json.loads(block)["mcpServers"]["oraculum"]
         return entry
 
     def readme_headless_argv(self) -> list[str]:
-        (argv,) = [shlex.split(b) for b in readme_block(self.LABEL, "sh") if "claude -p" in b]
-        return argv
+        return self._readme_command("claude -p")
 
     def readme_add_argv(self) -> list[str]:
-        (argv,) = [shlex.split(b) for b in readme_block(self.LABEL, "sh") if "mcp add" in b]
+        return self._readme_command("mcp add")
+
+    def _readme_command(self, words: str) -> list[str]:
+        (argv,) = [shlex.split(b) for b in readme_host_blocks(self.LABEL, "sh") if words in b]
         return argv
 
     async def run(
@@ -153,7 +143,7 @@ class Codex(NativeHost):
     NAMESPACE = "mcp__oraculum"
 
     def readme_table(self) -> dict[str, Any]:
-        (block,) = readme_block(self.LABEL, "toml")
+        block = readme_host_block(self.LABEL, "toml")
         table: dict[str, Any] = tomllib.loads(block)["mcp_servers"]["oraculum"]
         return table
 
@@ -204,7 +194,7 @@ class Opencode(NativeHost):
     PREFIX = "oraculum_"
 
     def readme_config(self) -> dict[str, Any]:
-        (block,) = readme_block(self.LABEL, "json")
+        block = readme_host_block(self.LABEL, "json")
         config: dict[str, Any] = json.loads(block)
         return config
 

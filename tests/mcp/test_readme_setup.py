@@ -11,7 +11,7 @@ import pytest
 from mcp.client.stdio import StdioServerParameters
 
 from mcp import Client
-from readme_snippets import AGENT_SECTION, README, readme_server_entries
+from readme_snippets import agent_section, readme_server_entries
 
 pytestmark = pytest.mark.slow
 
@@ -44,7 +44,7 @@ async def test_readme_json_entry_works(project: Path) -> None:
 
 
 def test_readme_names_every_client() -> None:
-    section = README.read_text().split(AGENT_SECTION, 1)[1]
+    section = agent_section()
     for client in ("Claude Code", "Codex", "Cursor", "pi-mcp-adapter"):
         assert client in section
     assert "claude mcp add oraculum -- oraculum mcp" in section
