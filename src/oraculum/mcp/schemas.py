@@ -246,3 +246,10 @@ def hints(*, read_only: bool, destructive: bool, idempotent: bool, open_world: b
         idempotent_hint=idempotent,
         open_world_hint=open_world,
     )
+
+
+# The three behaviours most tools share: looking without changing anything, stopping something
+# local (again is harmless), and acting on the world outside (a new job, a fetch, a message).
+READ_ONLY_HINTS = hints(read_only=True, destructive=False, idempotent=True, open_world=False)
+STOP_HINTS = hints(read_only=False, destructive=True, idempotent=True, open_world=False)
+OUTWARD_HINTS = hints(read_only=False, destructive=False, idempotent=False, open_world=True)

@@ -1,8 +1,9 @@
 """What one MCP tool is to the server: its function, its title and its behaviour hints.
 
-The oracle tools live in :mod:`oraculum.mcp.server`; every other tool family (browser_fetch,
-managed processes, the scheduler, subagents…) is a module of :mod:`oraculum.mcp.families`, so a
-family is added without editing the server.
+Every tool family (the oracle's own tools, browser_fetch, managed processes, the scheduler,
+subagents…) is a module of :mod:`oraculum.mcp.families` with a ``TOOLS`` table of these, so a
+family is added without editing the server. Most tools' hints are one of the shared behaviours in
+:mod:`oraculum.mcp.schemas` (``READ_ONLY_HINTS``, ``STOP_HINTS``, ``OUTWARD_HINTS``).
 """
 
 from __future__ import annotations

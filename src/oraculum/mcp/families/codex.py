@@ -16,7 +16,7 @@ from mcp.types import CallToolResult
 from pydantic import Field, with_config
 
 from oraculum.mcp.render import Outcome, outcome
-from oraculum.mcp.schemas import UNTITLED, Common, arg, hints
+from oraculum.mcp.schemas import OUTWARD_HINTS, UNTITLED, Common, arg
 from oraculum.mcp.state import OracleMcp, run_operation
 from oraculum.mcp.toolkit import ToolSpec
 from oraculum.tasks import BackgroundTasks, Owner, TaskResult
@@ -134,10 +134,4 @@ def shutdown(state: OracleMcp) -> None:
     BACKGROUND.cancel_owner(owner, join_s=CANCEL_JOIN_S)
 
 
-TOOLS = (
-    ToolSpec(
-        codex_search,
-        "Research or generate an image with Codex",
-        hints(read_only=False, destructive=False, idempotent=False, open_world=True),
-    ),
-)
+TOOLS = (ToolSpec(codex_search, "Research or generate an image with Codex", OUTWARD_HINTS),)

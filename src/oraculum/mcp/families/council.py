@@ -18,6 +18,7 @@ from oraculum.mcp.profiles import ORACLE
 from oraculum.mcp.prompts import BRIDGE_WAKEUP
 from oraculum.mcp.render import Outcome, outcome
 from oraculum.mcp.schemas import (
+    OUTWARD_HINTS,
     UNTITLED,
     AllowAnyDirArg,
     Common,
@@ -27,7 +28,6 @@ from oraculum.mcp.schemas import (
     IncludeGitDirArg,
     PromptArg,
     arg,
-    hints,
 )
 from oraculum.mcp.state import OracleMcp, run_operation
 from oraculum.mcp.toolkit import ToolSpec
@@ -178,10 +178,4 @@ async def oracle_council(
     return await run_operation(ctx, "oracle_council", call)
 
 
-TOOLS = (
-    ToolSpec(
-        oracle_council,
-        "Ask a council of oracle models",
-        hints(read_only=False, destructive=False, idempotent=False, open_world=True),
-    ),
-)
+TOOLS = (ToolSpec(oracle_council, "Ask a council of oracle models", OUTWARD_HINTS),)

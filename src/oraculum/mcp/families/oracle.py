@@ -22,6 +22,9 @@ from oraculum.mcp.families.council import council_outcome
 from oraculum.mcp.profiles import ORACLE
 from oraculum.mcp.render import Outcome
 from oraculum.mcp.schemas import (
+    OUTWARD_HINTS,
+    READ_ONLY_HINTS,
+    STOP_HINTS,
     AllowAnyDirArg,
     AuthOutput,
     CancelOutput,
@@ -295,44 +298,16 @@ async def oracle_presets(ctx: Context) -> Annotated[CallToolResult, PresetsOutpu
 
 
 TOOLS = (
-    ToolSpec(
-        oracle_preflight,
-        "Check oracle readiness",
-        hints(read_only=True, destructive=False, idempotent=True, open_world=False),
-    ),
-    ToolSpec(
-        oracle_submit,
-        "Submit an oracle job",
-        hints(read_only=False, destructive=False, idempotent=False, open_world=True),
-    ),
+    ToolSpec(oracle_preflight, "Check oracle readiness", READ_ONLY_HINTS),
+    ToolSpec(oracle_submit, "Submit an oracle job", OUTWARD_HINTS),
     ToolSpec(
         oracle_read,
         "Read an oracle answer",
         hints(read_only=False, destructive=False, idempotent=True, open_world=True),
     ),
-    ToolSpec(
-        oracle_status,
-        "Oracle job status",
-        hints(read_only=True, destructive=False, idempotent=True, open_world=False),
-    ),
-    ToolSpec(
-        oracle_cancel,
-        "Cancel an oracle job",
-        hints(read_only=False, destructive=True, idempotent=True, open_world=False),
-    ),
-    ToolSpec(
-        oracle_auth,
-        "Sign the oracle browser in",
-        hints(read_only=False, destructive=False, idempotent=False, open_world=True),
-    ),
-    ToolSpec(
-        oracle_wait,
-        "Wait for an oracle job",
-        hints(read_only=True, destructive=False, idempotent=True, open_world=False),
-    ),
-    ToolSpec(
-        oracle_presets,
-        "List oracle presets",
-        hints(read_only=True, destructive=False, idempotent=True, open_world=False),
-    ),
+    ToolSpec(oracle_status, "Oracle job status", READ_ONLY_HINTS),
+    ToolSpec(oracle_cancel, "Cancel an oracle job", STOP_HINTS),
+    ToolSpec(oracle_auth, "Sign the oracle browser in", OUTWARD_HINTS),
+    ToolSpec(oracle_wait, "Wait for an oracle job", READ_ONLY_HINTS),
+    ToolSpec(oracle_presets, "List oracle presets", READ_ONLY_HINTS),
 )

@@ -18,7 +18,7 @@ from mcp.types import CallToolResult
 from pydantic import Field, with_config
 
 from oraculum.mcp.render import Outcome, outcome
-from oraculum.mcp.schemas import UNTITLED, Common, arg, hints
+from oraculum.mcp.schemas import READ_ONLY_HINTS, STOP_HINTS, UNTITLED, Common, arg, hints
 from oraculum.mcp.state import OracleMcp, run_operation
 from oraculum.mcp.toolkit import ToolSpec
 from oraculum.processes import limits
@@ -179,19 +179,7 @@ TOOLS = (
         "Start a managed process",
         hints(read_only=False, destructive=False, idempotent=False, open_world=False),
     ),
-    ToolSpec(
-        managed_process_list,
-        "List managed processes",
-        hints(read_only=True, destructive=False, idempotent=True, open_world=False),
-    ),
-    ToolSpec(
-        managed_process_output,
-        "Read a managed process's output",
-        hints(read_only=True, destructive=False, idempotent=True, open_world=False),
-    ),
-    ToolSpec(
-        managed_process_stop,
-        "Stop a managed process",
-        hints(read_only=False, destructive=True, idempotent=True, open_world=False),
-    ),
+    ToolSpec(managed_process_list, "List managed processes", READ_ONLY_HINTS),
+    ToolSpec(managed_process_output, "Read a managed process's output", READ_ONLY_HINTS),
+    ToolSpec(managed_process_stop, "Stop a managed process", STOP_HINTS),
 )

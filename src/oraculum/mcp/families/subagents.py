@@ -16,7 +16,14 @@ from mcp.types import CallToolResult
 from pydantic import Field, with_config
 
 from oraculum.mcp.render import Outcome, outcome
-from oraculum.mcp.schemas import UNTITLED, Common, arg, hints
+from oraculum.mcp.schemas import (
+    OUTWARD_HINTS,
+    READ_ONLY_HINTS,
+    STOP_HINTS,
+    UNTITLED,
+    Common,
+    arg,
+)
 from oraculum.mcp.state import OracleMcp, run_operation
 from oraculum.mcp.toolkit import ToolSpec
 from oraculum.subagents import SubagentRegistry, launch_spec, routing
@@ -180,19 +187,11 @@ def shutdown(state: OracleMcp) -> None:
     REGISTRY.shutdown_owner(_owner(state))
 
 
-_WRITES = hints(read_only=False, destructive=False, idempotent=False, open_world=True)
+OUTWARD_HINTS = OUTWARD_HINTS
 TOOLS = (
-    ToolSpec(subagent_start, "Start a subagent", _WRITES),
-    ToolSpec(subagent_continue, "Continue a subagent", _WRITES),
-    ToolSpec(subagent_steer, "Steer a subagent's turn", _WRITES),
-    ToolSpec(
-        subagent_interrupt,
-        "Interrupt a subagent's turn",
-        hints(read_only=False, destructive=True, idempotent=True, open_world=False),
-    ),
-    ToolSpec(
-        subagent_list,
-        "List this session's subagents",
-        hints(read_only=True, destructive=False, idempotent=True, open_world=False),
-    ),
+    ToolSpec(subagent_start, "Start a subagent", OUTWARD_HINTS),
+    ToolSpec(subagent_continue, "Continue a subagent", OUTWARD_HINTS),
+    ToolSpec(subagent_steer, "Steer a subagent's turn", OUTWARD_HINTS),
+    ToolSpec(subagent_interrupt, "Interrupt a subagent's turn", STOP_HINTS),
+    ToolSpec(subagent_list, "List this session's subagents", READ_ONLY_HINTS),
 )
