@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from homes import write_fast_config
+from homes import stop_scheduler_runner, write_fast_config
 from oraculum.core.errors import OracleError
 from oraculum.core.paths import private_home_environment
 from oraculum.jobs.process import terminate
@@ -23,11 +23,13 @@ def oraculum_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[P
     monkeypatch.delenv("ORACULUM_SESSION", raising=False)
     yield home
     _stop_workers()
+    stop_scheduler_runner()
 
 
 def _stop_workers() -> None:
     """Stop every worker a test left running (a job told to hang, say): no process outlives
-    the test that started it. Identity-checked, like every signal the engine sends."""
+    the test that started it (nor does the home's scheduler runner: `stop_scheduler_runner`).
+    Identity-checked, like every signal the engine sends."""
     store = JobStore()
     for job_id in store.list_ids():
         try:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -17,6 +20,7 @@ from oraculum.core.config import Config, load_config
 from oraculum.core.paths import global_config_path
 from oraculum.jobs.model import Job, Status
 from oraculum.jobs.store import JobStore
+from oraculum.scheduler.control import runner_alive, runner_pid_path
 
 FAST = {
     "worker": {
@@ -170,3 +174,22 @@ def write_cookie_store(profile: Path, *cookies: tuple[str, str, float]) -> None:
     )
     db.commit()
     db.close()
+
+
+def kill_if_ours(pid: int, marker: str | None) -> None:
+    """Kill ``pid`` when its command line holds ``marker`` (any process when None), woken
+    first if a test stopped it; gone already is fine."""
+    with contextlib.suppress(psutil.Error, ProcessLookupError):
+        proc = psutil.Process(pid)
+        if proc.status() == psutil.STATUS_STOPPED:
+            os.kill(pid, signal.SIGCONT)
+        if marker is None or marker in " ".join(proc.cmdline()):
+            proc.kill()
+
+
+def stop_scheduler_runner() -> None:
+    """Stop the current home's scheduler runner, if one is up: a schedule a test left live
+    would keep it running after the test (it exits only when no schedule is live)."""
+    if runner_pid_path().exists() and runner_alive():
+        with contextlib.suppress(ValueError, OSError):
+            kill_if_ours(int(runner_pid_path().read_text()), "oraculum.scheduler")

@@ -3,10 +3,7 @@ no runner or payload left alive after a test."""
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import signal
 import subprocess
 import sys
 import time
@@ -14,11 +11,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import psutil
 import pytest
 
+from homes import kill_if_ours, stop_scheduler_runner
 from oraculum.core.project import find_project_root, project_id
-from oraculum.scheduler.control import runner_alive, runner_pid_path
+from oraculum.scheduler.control import runner_pid_path
 from oraculum.scheduler.store import Store
 from oraculum.tasks import NoticeStore
 
@@ -89,21 +86,11 @@ def wait_for(predicate: Callable[[], Any], *, timeout: float = 60.0, what: str =
     pytest.fail(f"timed out waiting for {what or predicate}")
 
 
-def _kill_if_ours(pid: int, marker: str | None) -> None:
-    with contextlib.suppress(psutil.Error, ProcessLookupError):
-        proc = psutil.Process(pid)
-        if proc.status() == psutil.STATUS_STOPPED:
-            os.kill(pid, signal.SIGCONT)
-        if marker is None or marker in " ".join(proc.cmdline()):
-            proc.kill()
-
-
 @pytest.fixture
 def sched(project: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Sched]:
     monkeypatch.setenv("ORACULUM_SESSION", SESSION)
     found = Sched(project)
     yield found
-    if runner_pid_path().exists() and runner_alive():
-        _kill_if_ours(found.runner_pid(), "oraculum.scheduler")
+    stop_scheduler_runner()
     for pid in found.extra_pids:
-        _kill_if_ours(pid, None)
+        kill_if_ours(pid, None)
