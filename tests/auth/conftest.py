@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from playwright.async_api import BrowserContext, Page, async_playwright
 
-from homes import SIMULATOR_WORKER, write_global_config
+from homes import SIMULATOR_WORKER, headless_browser, write_global_config
 from oraculum.auth.simulator import sign_in_with_form
-from oraculum.browser.chromium import launch_args, resolve_executable
+from oraculum.browser.chromium import launch_args
 from oraculum.cli import main
 from oraculum.core.config import Config, seed_profile_dir
 from oraculum.simulator import SimulatorThread
@@ -60,7 +60,7 @@ async def users_chromium(profile: Path) -> AsyncIterator[BrowserContext]:
     async with async_playwright() as playwright:
         context = await playwright.chromium.launch_persistent_context(
             str(profile),
-            executable_path=str(resolve_executable()),
+            executable_path=str(headless_browser()),
             headless=True,
             args=launch_args(["--password-store=basic"]),
             ignore_default_args=["--enable-automation"],

@@ -11,7 +11,8 @@ import pytest
 import pytest_asyncio
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
-from oraculum.browser.chromium import launch_args, resolve_executable
+from homes import headless_browser
+from oraculum.browser.chromium import launch_args
 from oraculum.jobs.model import Job
 from oraculum.jobs.store import JobPaths
 from oraculum.simulator import Simulator, run_simulator
@@ -25,7 +26,7 @@ SHELLS = ("classic", "redesign")
 async def browser() -> AsyncIterator[Browser]:
     async with async_playwright() as playwright:
         chromium = await playwright.chromium.launch(
-            executable_path=str(resolve_executable()), args=launch_args(), headless=True
+            executable_path=str(headless_browser()), args=launch_args(), headless=True
         )
         try:
             yield chromium

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from playwright.async_api import async_playwright
 
-from oraculum.browser.chromium import launch_args, resolve_executable
+from homes import headless_browser
+from oraculum.browser.chromium import launch_args
 from oraculum.core.config import Config
 from oraculum.jobs.store import JobStore
 from oraculum.simulator import SimulatorThread
@@ -25,7 +26,7 @@ async def _sign_in_seed(seed: Path, cookie: dict) -> None:
     """A seed profile holding the simulator's session, as `oraculum auth` would leave it."""
     async with async_playwright() as playwright:
         context = await playwright.chromium.launch_persistent_context(
-            str(seed), executable_path=str(resolve_executable()), args=launch_args(), headless=True
+            str(seed), executable_path=str(headless_browser()), args=launch_args(), headless=True
         )
         # A persistent cookie (with an expiry) is what a real sign-in leaves on disk.
         await context.add_cookies([{**cookie, "expires": time.time() + 3600}])

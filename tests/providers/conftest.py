@@ -20,9 +20,9 @@ import pytest_asyncio
 import zstandard
 from playwright.async_api import Browser, Page, async_playwright
 
-from homes import SIMULATOR_WORKER, log_of, write_global_config
+from homes import SIMULATOR_WORKER, headless_browser, log_of, write_global_config
 from oraculum.auth.simulator import seed_simulator_profile
-from oraculum.browser.chromium import launch_args, resolve_executable
+from oraculum.browser.chromium import launch_args
 from oraculum.browser.session import LaunchOptions
 from oraculum.capture.collect import CollectionResult, recollect
 from oraculum.core.config import Config, seed_profile_dir
@@ -64,7 +64,7 @@ def write_config(sim: SimulatorThread, **chat_knobs: Any) -> Config:
 async def headless_chromium() -> AsyncIterator[Browser]:
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(
-            executable_path=str(resolve_executable()), args=launch_args(), headless=True
+            executable_path=str(headless_browser()), args=launch_args(), headless=True
         )
         try:
             yield browser

@@ -7,7 +7,8 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 from playwright.async_api import Page, async_playwright
 
-from oraculum.browser.chromium import launch_args, resolve_executable
+from homes import headless_browser
+from oraculum.browser.chromium import launch_args
 from oraculum.core.errors import OracleError
 from oraculum.providers.grok.model import select_heavy
 from oraculum.providers.grok.page import GrokPage
@@ -26,7 +27,7 @@ def sim() -> Iterator[SimulatorThread]:
 async def open_page(sim: SimulatorThread, *, signed_in: bool) -> AsyncIterator[Page]:
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(
-            executable_path=str(resolve_executable()), args=launch_args(), headless=True
+            executable_path=str(headless_browser()), args=launch_args(), headless=True
         )
         context = await browser.new_context()
         if signed_in:

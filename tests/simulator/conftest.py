@@ -7,7 +7,8 @@ from collections.abc import AsyncIterator
 import pytest_asyncio
 from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 
-from oraculum.browser.chromium import launch_args, resolve_executable
+from homes import headless_browser
+from oraculum.browser.chromium import launch_args
 from oraculum.simulator import Simulator, run_simulator
 
 # Fast pacing so the whole module stays quick; tests that need a visible stream slow it down.
@@ -18,7 +19,7 @@ FAST = {"think_ms": 150, "token_ms": 3, "hydrate_ms": 80, "upload_ms": 120}
 async def browser() -> AsyncIterator[Browser]:
     async with async_playwright() as pw:
         chromium = await pw.chromium.launch(
-            executable_path=str(resolve_executable()), args=launch_args(), headless=True
+            executable_path=str(headless_browser()), args=launch_args(), headless=True
         )
         yield chromium
         await chromium.close()

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from playwright.async_api import expect
 
+from homes import headless_browser
 from oraculum.auth.simulator import seed_simulator_profile
-from oraculum.browser.chromium import launch_args, resolve_executable
+from oraculum.browser.chromium import launch_args
 from oraculum.browser.profile import read_seed_generation
 from oraculum.browser.session import LaunchOptions, browser_on_profile
 from oraculum.core.errors import OracleError
@@ -19,7 +20,7 @@ from oraculum.simulator import SimulatorThread
 pytestmark = [pytest.mark.browser]
 
 OPTIONS = LaunchOptions(
-    executable=resolve_executable(), headless=True, args=launch_args(), user_agent=None
+    executable=headless_browser(), headless=True, args=launch_args(), user_agent=None
 )
 
 

@@ -8,9 +8,9 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from playwright.async_api import BrowserContext, Playwright, ViewportSize, async_playwright
+from playwright.async_api import BrowserContext, Playwright, ViewportSize
 
-from oraculum.browser.chromium import launch_args, resolve_executable
+from oraculum.browser.chromium import launch_args, playwright_driver, resolve_executable
 from oraculum.core.config import Config
 
 CLOSE_TIMEOUT_S = 10.0
@@ -58,7 +58,7 @@ async def browser_on_profile(
     profile_dir: Path, options: LaunchOptions
 ) -> AsyncIterator[BrowserContext]:
     """Launch Chromium on ``profile_dir``; always close it, time-bounded, on the way out."""
-    async with async_playwright() as playwright:
+    async with playwright_driver() as playwright:
         context = await launch_persistent(playwright, profile_dir, options)
         try:
             yield context

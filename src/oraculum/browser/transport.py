@@ -25,9 +25,10 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import Browser, Page, async_playwright
+from playwright.async_api import Browser, Page
 
 from oraculum.browser import cdp
+from oraculum.browser.chromium import playwright_driver
 from oraculum.browser.keeper import same_process
 from oraculum.browser.tabpin import PinState, pinned_endpoint
 from oraculum.core import paths
@@ -163,7 +164,7 @@ async def job_tab(endpoint: cdp.Endpoint) -> AsyncIterator[Page]:
     try:
         async with (
             pinned_endpoint(endpoint.ws_url, PinState(target_id)) as pin_url,
-            async_playwright() as playwright,
+            playwright_driver() as playwright,
         ):
             browser = await playwright.chromium.connect_over_cdp(pin_url)
             try:

@@ -16,10 +16,10 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page, Request, Response, async_playwright
+from playwright.async_api import Page, Request, Response
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from oraculum.browser.chromium import launch_args, resolve_executable
+from oraculum.browser.chromium import launch_args, playwright_driver, resolve_executable
 from oraculum.fetch.addresses import AddressPolicy
 from oraculum.fetch.credentials import refuse_credentials
 from oraculum.fetch.page import (
@@ -88,7 +88,7 @@ class Rendered:
 async def render(url: str, *, policy: AddressPolicy, resolver: Resolver) -> Rendered:
     """Load ``url`` in a fresh headless Chromium behind a fresh proxy; both are closed on
     return, on error and on cancellation."""
-    async with FetchProxy(policy, resolver) as proxy, async_playwright() as playwright:
+    async with FetchProxy(policy, resolver) as proxy, playwright_driver() as playwright:
         browser = await playwright.chromium.launch(
             executable_path=str(resolve_executable()),
             headless=True,

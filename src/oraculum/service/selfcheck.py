@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from oraculum import __version__
-from oraculum.browser.chromium import launch_args, resolve_executable
+from oraculum.browser.chromium import launch_args, playwright_driver, resolve_executable
 from oraculum.core.errors import ErrorCode, OracleError
 from oraculum.core.fsio import ensure_private_dir
 from oraculum.core.paths import data_dir, jobs_dir, state_dir
@@ -78,9 +78,7 @@ def _writable(label: str, path: Path) -> SelfCheck:
 async def launch_blank(executable: Path, extra_args: tuple[str, ...] = ()) -> str:
     """Launch ``executable`` headless on a blank page and read it back ("ready" when it works);
     `doctor` runs the same launch with the configured browser arguments."""
-    from playwright.async_api import async_playwright
-
-    async with async_playwright() as pw:
+    async with playwright_driver() as pw:
         browser = await pw.chromium.launch(
             executable_path=str(executable), headless=True, args=launch_args(extra_args)
         )
