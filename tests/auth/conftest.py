@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from playwright.async_api import BrowserContext, Page, async_playwright
 
-from homes import SIMULATOR_WORKER, headless_browser, write_global_config
+from homes import SIMULATOR_WORKER, write_global_config
 from oraculum.auth.simulator import sign_in_with_form
-from oraculum.browser.chromium import launch_args
+from oraculum.browser.chromium import launch_args, resolve_executable
 from oraculum.cli import main
 from oraculum.core.config import Config, seed_profile_dir
 from oraculum.simulator import SimulatorThread
@@ -29,10 +29,20 @@ def sim() -> Iterator[SimulatorThread]:
         yield running
 
 
+# Signing in is about cookie stores on disk: `oraculum auth` here runs the full `chromium`, as
+# it does for a person (the headless shell, the other tests' browser, keeps fewer cookies).
+def full_chromium() -> dict[str, str]:
+    return {"executablePath": str(resolve_executable())}
+
+
 def write_config(sim: SimulatorThread, chat_url: str | None = None, **auth: Any) -> Config:
     return write_global_config(
         {
-            "browser": {"chatUrl": chat_url or sim.url + "/", "authUrl": sim.sign_in_url},
+            "browser": {
+                "chatUrl": chat_url or sim.url + "/",
+                "authUrl": sim.sign_in_url,
+                **full_chromium(),
+            },
             "auth": {"pollMs": 200, "bootstrapTimeoutMs": 20000, **auth},
             "worker": SIMULATOR_WORKER,
         }
@@ -60,7 +70,7 @@ async def users_chromium(profile: Path) -> AsyncIterator[BrowserContext]:
     async with async_playwright() as playwright:
         context = await playwright.chromium.launch_persistent_context(
             str(profile),
-            executable_path=str(headless_browser()),
+            executable_path=str(resolve_executable()),
             headless=True,
             args=launch_args(["--password-store=basic"]),
             ignore_default_args=["--enable-automation"],
@@ -118,7 +128,7 @@ def write_site_config(url_key: str, sim: SimulatorThread, **knobs: Any) -> Confi
     its chat URL carrying ``knobs``)."""
     return write_global_config(
         {
-            "browser": {url_key: sim.chat_url(**knobs)},
+            "browser": {url_key: sim.chat_url(**knobs), **full_chromium()},
             "auth": {"pollMs": 200, "bootstrapTimeoutMs": 20000},
             "worker": SIMULATOR_WORKER,
         }
