@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import zip_longest
 from pathlib import Path
 
 import pytest
@@ -14,34 +13,16 @@ from oraculum.core.paths import private_home_environment
 from oraculum.jobs.process import terminate
 from oraculum.jobs.store import JobStore
 
-DRIVES = ("browser", "hosts")  # markers of tests that drive Chromium or an agent host
-
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under xdist (`--dist loadgroup`, as `scripts/test` runs it) each module is one unit of
-    work, kept on one worker (its module fixtures, a simulator and a signed-in seed, start
-    once), and the modules that drive Chromium or a host alternate with the rest, the biggest
-    first: the CPU-bound ones then share the cores with those that mostly wait, instead of all
-    running at once at the end of the run. Without xdist the order is untouched."""
+    """Under `--dist loadgroup` (as `scripts/test` runs it) each module is one unit of work on
+    one worker: its module fixtures (a simulator, a signed-in seed, a Chromium) start once, not
+    once per worker. xdist hands out the units biggest first. Explicit groups stay as marked."""
     if config.getoption("dist", "no") != "loadgroup":
         return
-    modules: dict[str, list[pytest.Item]] = {}
     for item in items:
-        modules.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
         if item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
-    driving: list[list[pytest.Item]] = []
-    others: list[list[pytest.Item]] = []
-    for module in modules.values():
-        drives = any(i.get_closest_marker(d) for i in module for d in DRIVES)
-        (driving if drives else others).append(module)
-    driving.sort(key=len, reverse=True)
-    items[:] = [
-        item
-        for pair in zip_longest(driving, others, fillvalue=[])
-        for group in pair
-        for item in group
-    ]
 
 
 @pytest.fixture
