@@ -187,7 +187,6 @@ def shutdown(state: OracleMcp) -> None:
     REGISTRY.shutdown_owner(_owner(state))
 
 
-OUTWARD_HINTS = OUTWARD_HINTS
 TOOLS = (
     ToolSpec(subagent_start, "Start a subagent", OUTWARD_HINTS),
     ToolSpec(subagent_continue, "Continue a subagent", OUTWARD_HINTS),
