@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from fresh_process import loaded_modules
 from oraculum.cli import main
 from oraculum.cli.output import columns
 from oraculum.core.paths import global_config_path
@@ -94,16 +95,12 @@ def test_the_process_prints_what_main_prints(
 def test_the_archive_command_loads_no_rich_and_no_job_engine(
     repo: Path, tmp_path: Path, oraculum_home: Path
 ) -> None:
-    listing = tmp_path / "modules.json"
     code = (
-        "import json, sys\n"
         "from oraculum.cli import main\n"
         f"args = ['--json', 'archive', '--project', {str(repo)!r}, '--out', {str(tmp_path)!r}]\n"
         "assert main(args) == 0 and main(args[1:]) == 0  # JSON, then words (no rich either)\n"
-        "open(sys.argv[1], 'w').write(json.dumps(list(sys.modules)))\n"
     )
-    subprocess.run([sys.executable, "-c", code, str(listing)], check=True, timeout=120)
-    modules = set(json.loads(listing.read_text()))
+    modules = loaded_modules(tmp_path, code, timeout=120)
     assert not {
         m
         for m in modules

@@ -8,14 +8,11 @@ since imported all of them.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
+from fresh_process import loaded_modules, present
 from oraculum.cli.app import COMMANDS
 
 # Every module a command lives in (a module may hold more than one command).
@@ -43,21 +40,6 @@ DEFERRED = (
 )
 # Never loaded by a command that only reads the job files.
 BROWSER_SERVER_AND_SDK = ("aiohttp", "playwright", "mcp", "rookiepy", "zstandard", "rich")
-
-
-def loaded_modules(tmp_path: Path, code: str) -> set[str]:
-    """The modules a fresh interpreter holds after running ``code``."""
-    listing = tmp_path / "modules.json"
-    probe = f"{code}\nimport json, sys\nopen(sys.argv[1], 'w').write(json.dumps(list(sys.modules)))"
-    subprocess.run(
-        [sys.executable, "-c", probe, str(listing)], check=True, capture_output=True, timeout=60
-    )
-    return set(json.loads(listing.read_text()))
-
-
-def present(modules: set[str], names: Sequence[str]) -> list[str]:
-    """Which of ``names`` (packages count with their submodules) ``modules`` holds."""
-    return [n for n in names if any(m == n or m.startswith(f"{n}.") for m in modules)]
 
 
 def test_loading_every_command_loads_no_command_library(tmp_path: Path) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ from typing import Any
 import pytest
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
 
+from fresh_process import loaded_modules
 from oraculum.mcp.identity import (
     HANDSHAKE_VERSIONS,
     MODERN_VERSIONS,
@@ -90,13 +90,7 @@ def test_early_answer_only_for_a_well_formed_opening() -> None:
 
 
 def test_entry_loads_no_sdk(tmp_path: Path) -> None:
-    listing = tmp_path / "modules.json"
-    code = (
-        "import json, sys, oraculum.cli.mcp_cmd, oraculum.mcp.stdio\n"
-        "open(sys.argv[1], 'w').write(json.dumps(list(sys.modules)))"
-    )
-    subprocess.run([sys.executable, "-c", code, str(listing)], check=True, timeout=60)
-    loaded = set(json.loads(listing.read_text()))
+    loaded = loaded_modules(tmp_path, "import oraculum.cli.mcp_cmd, oraculum.mcp.stdio")
     heavy = [m for m in loaded if m.split(".")[0] in ("mcp", "mcp_types", "pydantic", "anyio")]
     assert heavy == [] and "oraculum.mcp.server" not in loaded
 

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
+from fresh_process import loaded_modules, present
 from oraculum.scheduler.control import mark_pending, pending_path, runner_alive
 from oraculum.scheduler.hook import restart_runner_if_pending
 
@@ -14,17 +12,11 @@ HEAVY = ("sqlalchemy", "apscheduler", "oraculum.jobs", "oraculum.scheduler.store
 
 
 def test_nothing_scheduled_costs_no_import(oraculum_home: Path, tmp_path: Path) -> None:
-    listing = tmp_path / "modules.json"
     probe = (
         "from oraculum.scheduler.hook import restart_runner_if_pending\n"
         "assert restart_runner_if_pending() is False\n"
-        "import json, sys\n"
-        "open(sys.argv[1], 'w').write(json.dumps(list(sys.modules)))"
     )
-    subprocess.run([sys.executable, "-c", probe, str(listing)], check=True, timeout=60)
-    modules = set(json.loads(listing.read_text()))
-    loaded = [n for n in HEAVY if any(m == n or m.startswith(f"{n}.") for m in modules)]
-    assert loaded == []
+    assert present(loaded_modules(tmp_path, probe), HEAVY) == []
 
 
 def test_pending_work_without_a_runner_starts_one(sched) -> None:  # type: ignore[no-untyped-def]
