@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
 from oraculum.jobs.store import JobStore
-from oraculum.worker.watchdog import main
+from oraculum.worker import watchdog
+from oraculum.worker.watchdog import DONE, main, tell_watchdog_done
 
 from .conftest import build_job
 
@@ -29,3 +31,27 @@ def test_a_closed_pipe_ends_the_watch_either_way(store: JobStore, interval: list
 def test_a_malformed_command_line_is_refused(argv: list[str], capsys) -> None:
     assert main(argv) == 2
     assert "usage: python -m oraculum.worker watch" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("said", "reconciled"),
+    [(b"", True), (DONE, False)],
+    ids=["the worker died", "the worker said its job is done"],
+)
+def test_only_a_worker_that_did_not_finish_its_job_is_reconciled(
+    store: JobStore, monkeypatch: pytest.MonkeyPatch, said: bytes, reconciled: bool
+) -> None:
+    passes: list[Path] = []
+
+    def reconcile_pass(job_dir: Path, **_: object) -> bool:
+        passes.append(job_dir)
+        return True  # the pass ran (no other process held reconcile's lock)
+
+    monkeypatch.setattr(watchdog, "_reconcile_quietly", reconcile_pass)
+    paths = store.create(build_job(), "p")
+    read_end, write_end = os.pipe()
+    if said:
+        tell_watchdog_done(write_end)
+    os.close(write_end)
+    assert watchdog.main(["watch", str(paths.dir), str(read_end), "200"]) == 0
+    assert passes == ([paths.dir] if reconciled else [])

@@ -66,7 +66,11 @@ def test_random_sigkills_strand_nothing(seeded, sim, tmp_path: Path) -> None:
                 "authUrl": sim.sign_in_url,
                 "maxConcurrentJobs": CAPACITY,
             },
-            "worker": {**SIMULATOR_WORKER, "staleHeartbeatMs": STALE_MS},
+            "worker": {
+                **SIMULATOR_WORKER,
+                "heartbeatIntervalMs": 500,
+                "staleHeartbeatMs": STALE_MS,
+            },
             "queue": {"maxQueuedPerSlot": JOBS},
         }
     )
