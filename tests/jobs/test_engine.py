@@ -298,6 +298,19 @@ def test_watchdog_starts_light_and_loads_the_engine_when_its_worker_dies(
     assert no_leases()
 
 
+def test_a_healthy_jobs_watchdog_never_loads_the_engine(project: Path, store: JobStore) -> None:
+    """Its worker rewrites the job at every heartbeat, so the watchdog, looking every interval
+    (here 200 ms), never finds the job file quiet enough to be worth judging."""
+    config = write_global_config()
+    job = submit_job(make_request(project, config, knobs={"outcome": "hang"}), store=store)
+    beats = [wait_for(store, job.id, lambda j: j.heartbeat_at is not None).heartbeat_at]
+    for _ in range(3):  # three more beats: six of the watchdog's looks
+        beats.append(wait_for(store, job.id, lambda j: j.heartbeat_at > beats[-1]).heartbeat_at)
+    loaded = Path(f"/proc/{watchdog_of(store, job.id).pid}/maps").read_text()
+    assert "pydantic_core" not in loaded
+    cancel_job(job.id, store=store)
+
+
 def test_job_without_worker_is_recovered_after_grace(project: Path, store: JobStore) -> None:
     config = write_global_config()
     job = submit_job(make_request(project, config, knobs={"outcome": "hang"}), store=store)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -33,14 +34,9 @@ def test_a_malformed_command_line_is_refused(argv: list[str], capsys) -> None:
     assert "usage: python -m oraculum.worker watch" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(
-    ("said", "reconciled"),
-    [(b"", True), (DONE, False)],
-    ids=["the worker died", "the worker said its job is done"],
-)
-def test_only_a_worker_that_did_not_finish_its_job_is_reconciled(
-    store: JobStore, monkeypatch: pytest.MonkeyPatch, said: bytes, reconciled: bool
-) -> None:
+@pytest.fixture
+def reconcile_passes(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The job directories the watchdog ran a reconcile pass for (none is run)."""
     passes: list[Path] = []
 
     def reconcile_pass(job_dir: Path, **_: object) -> bool:
@@ -48,10 +44,36 @@ def test_only_a_worker_that_did_not_finish_its_job_is_reconciled(
         return True  # the pass ran (no other process held reconcile's lock)
 
     monkeypatch.setattr(watchdog, "_reconcile_quietly", reconcile_pass)
+    return passes
+
+
+@pytest.mark.parametrize(
+    ("said", "reconciled"),
+    [(b"", True), (DONE, False)],
+    ids=["the worker died", "the worker said its job is done"],
+)
+def test_only_a_worker_that_did_not_finish_its_job_is_reconciled(
+    store: JobStore, reconcile_passes: list[Path], said: bytes, reconciled: bool
+) -> None:
     paths = store.create(build_job(), "p")
     read_end, write_end = os.pipe()
     if said:
         tell_watchdog_done(write_end)
     os.close(write_end)
     assert watchdog.main(["watch", str(paths.dir), str(read_end), "200"]) == 0
-    assert passes == ([paths.dir] if reconciled else [])
+    assert reconcile_passes == ([paths.dir] if reconciled else [])
+
+
+@pytest.mark.parametrize(
+    ("quiet_s", "judged"),
+    [(0.0, False), (0.5, True)],
+    ids=["written within two intervals", "quiet for two intervals"],
+)
+def test_a_live_workers_job_is_judged_once_its_file_goes_quiet(
+    store: JobStore, reconcile_passes: list[Path], quiet_s: float, judged: bool
+) -> None:
+    paths = store.create(build_job(), "p")  # stale by the rules: no worker since long ago
+    written = time.time() - quiet_s
+    os.utime(paths.job_file, (written, written))
+    watchdog._reconcile_if_stale(paths.dir, interval_s=0.2)
+    assert reconcile_passes == ([paths.dir] if judged else [])

@@ -28,6 +28,7 @@ JOB_ID_PATTERN = re.compile(rf"^[{ALPHABET}]{{{JOB_ID_LENGTH}}}$")
 # A prefix used to name a job on the command line.
 JOB_PREFIX_PATTERN = re.compile(rf"^[{ALPHABET}]{{4,{JOB_ID_LENGTH}}}$")
 JOB_DIR_PREFIX = "oracle-"
+JOB_FILE = "job.json"  # in each job's directory; named here so the watchdog needs no store
 
 
 def _encode(value: int, width: int) -> str:

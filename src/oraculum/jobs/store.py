@@ -43,6 +43,7 @@ from oraculum.core.paths import jobs_dir
 from oraculum.core.providers import provider_spec
 from oraculum.jobs.ids import (
     JOB_DIR_PREFIX,
+    JOB_FILE,
     JOB_ID_PATTERN,
     names_job,
     validate_job_id,
@@ -52,7 +53,6 @@ from oraculum.jobs.locks import named_lock
 from oraculum.jobs.model import Job, WorkerIdentity
 from oraculum.jobs.transitions import check_invariants
 
-JOB_FILE = "job.json"
 PROMPT_FILE = "prompt.md"
 JOB_LOCK_TIMEOUT_S = 30.0
 AMBIGUOUS_SHOWN = 10  # jobs an ambiguous prefix lists

@@ -16,9 +16,11 @@ watches only its own job; other jobs have their own watchdogs. It holds nothing:
 costs only this safety net.
 
 It starts light: the job engine (the pydantic job model, reconcile) is imported only when there
-is something to judge, at the first heartbeat interval or once the worker is gone. So a job's
-start, when its worker is busy launching a browser, does not also pay for a second interpreter
-loading all of it; the worker passes the heartbeat interval on the command line.
+is something to judge: once the worker is gone, or when its job file has gone two heartbeat
+intervals without a write (a live worker's heartbeat rewrites it every interval; one that keeps
+writing is not hung). So a job's start, when its worker is busy launching a browser, does not
+also pay for a second interpreter loading all of it, and a healthy job's watchdog never does;
+the worker passes the heartbeat interval on the command line.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from oraculum.core.process_group import spawn_group
-from oraculum.jobs.ids import JOB_DIR_PREFIX, validate_job_id
+from oraculum.jobs.ids import JOB_DIR_PREFIX, JOB_FILE, validate_job_id
 
 if TYPE_CHECKING:
     from oraculum.jobs.store import JobStore
@@ -136,7 +138,16 @@ def _reconcile_quietly(job_dir: Path, *, lock_timeout: float = 0.05) -> bool:
     return False
 
 
-def _reconcile_if_stale(job_dir: Path) -> None:
+def _written_within(path: Path, window_s: float) -> bool:
+    try:
+        return time.time() - path.stat().st_mtime < window_s
+    except OSError:  # gone or unreadable: judged by the engine
+        return False
+
+
+def _reconcile_if_stale(job_dir: Path, interval_s: float) -> None:
+    if _written_within(job_dir / JOB_FILE, 2 * interval_s):
+        return  # its worker wrote it lately: nothing to judge
     from oraculum.core.errors import OracleError
     from oraculum.jobs.model import utc_now
     from oraculum.jobs.rules import EngineSettings, stale_reason
@@ -154,7 +165,8 @@ def _reconcile_if_stale(job_dir: Path) -> None:
 
 def watch_job(job_dir: Path, fd: int, interval_s: float) -> int:
     validate_job_id(job_dir.name.removeprefix(JOB_DIR_PREFIX))
-    done = _wait_for_pipe_close(fd, max(interval_s, 0.2), lambda: _reconcile_if_stale(job_dir))
+    interval_s = max(interval_s, 0.2)
+    done = _wait_for_pipe_close(fd, interval_s, lambda: _reconcile_if_stale(job_dir, interval_s))
     with contextlib.suppress(OSError):
         os.close(fd)
     if done:
