@@ -33,8 +33,7 @@ FAST = {
 
 
 # Worker timings for jobs that drive real Chromium against the simulator. The heartbeat keeps
-# its default (10 s), as in use: a job's watchdog first looks at its job one interval in, so a
-# job shorter than that never loads the job engine in a second interpreter (~0.3 s of CPU).
+# its default (10 s), as in use; a test of stale workers sets its own.
 SIMULATOR_WORKER = {
     "pollMs": 250,
     "sendAcceptTimeoutMs": 5000,
