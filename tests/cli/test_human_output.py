@@ -133,10 +133,15 @@ def test_ctrl_c_exits_130(project: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env=dict(os.environ, PYTHONFAULTHANDLER="1"),  # a SIGABRT shows where it is stuck
     )
     time.sleep(3)  # well inside the wait
     waiting.send_signal(signal.SIGINT)
-    out, err = waiting.communicate(timeout=30)
+    try:
+        out, err = waiting.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        waiting.send_signal(signal.SIGABRT)
+        raise AssertionError(f"Ctrl-C did not end the wait: {waiting.communicate()}") from None
     assert waiting.returncode == 130, (out, err)
     assert "Traceback" not in err
     oraculum("cancel", job_id, cwd=project)
