@@ -127,14 +127,21 @@ def test_ctrl_c_exits_130(project: Path) -> None:
         selection_extras={"outcome": "hang"},
     )
     job_id = result.job["id"]
-    waiting = subprocess.Popen(
-        [str(ORACULUM), "wait", job_id],
-        cwd=project,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=dict(os.environ, PYTHONFAULTHANDLER="1"),  # a SIGABRT shows where it is stuck
-    )
+    # A shell starts a background command with SIGINT ignored, and an ignored signal stays
+    # ignored in every child (CI may start the suite so): the wait gets SIGINT's default, as
+    # a terminal's foreground job has it, whatever this process was given.
+    given = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        waiting = subprocess.Popen(
+            [str(ORACULUM), "wait", job_id],
+            cwd=project,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=dict(os.environ, PYTHONFAULTHANDLER="1"),  # a SIGABRT shows where it is stuck
+        )
+    finally:
+        signal.signal(signal.SIGINT, given)
     time.sleep(3)  # well inside the wait
     waiting.send_signal(signal.SIGINT)
     try:
