@@ -31,7 +31,7 @@ from oraculum.jobs.runtime import job_settings_config, record_cleanup, teardown
 from oraculum.jobs.store import JobPaths, JobStore
 from oraculum.providers import get_provider
 from oraculum.providers.base import ProviderOutcome
-from oraculum.worker.watchdog import start_watchdog, tell_watchdog_done
+from oraculum.worker.watchdog import start_watchdog
 
 IDENTITY_WAIT_S = 15.0
 EXIT_OK = 0
@@ -240,13 +240,12 @@ def run_job(job_dir: Path) -> int:
     config = job_settings_config(job)
     interval_s = config.worker.heartbeat_interval_ms / 1000
     # Before any thread starts; the pipe end stays open until this process is gone.
-    watchdog = start_watchdog(job_dir, store.paths(job_id).worker_log, interval_s)
-    if watchdog is None:
+    if start_watchdog(job_dir, store.paths(job_id).worker_log, interval_s) is None:
         log("watchdog could not start: a crash of this worker waits for the next reconcile")
     heartbeat = Heartbeat(store, job_id, nonce, interval_s, log)
     heartbeat.start()
     exit_code = EXIT_OK
-    terminated = done = False
+    terminated = False
     try:
         # A job with no room for this would have none to record how it ended either: it
         # ends `disk_full` now, before anything is sent, while that ending still fits.
@@ -272,10 +271,8 @@ def run_job(job_dir: Path) -> int:
         _last_write(store, job_id, lambda: _fail(store, job_id, crash))
     finally:
         store.release_reserve(job_id)  # before cleanup, which writes too
-        done = _cleanup(store, job_id, log, terminated=terminated)
+        _cleanup(store, job_id, log, terminated=terminated)
         heartbeat.stopped.set()
-    if done and watchdog is not None:
-        tell_watchdog_done(watchdog)
     if not terminated and config.notify.desktop:
         _tell_the_desktop(store, job_id, log)
     return exit_code
@@ -291,9 +288,7 @@ def _tell_the_desktop(store: JobStore, job_id: str, log: WorkerLog) -> None:
     log(f"desktop notification: {problem or 'shown'}")
 
 
-def _cleanup(store: JobStore, job_id: str, log: WorkerLog, *, terminated: bool) -> bool:
-    """Tear the job's runtime down and record it; True when the job has ended and nothing of
-    it is left for reconcile (its ending and a clean teardown are both on record)."""
+def _cleanup(store: JobStore, job_id: str, log: WorkerLog, *, terminated: bool) -> None:
     try:
         job = store.load(job_id)
         warnings = teardown(job, store)
@@ -305,12 +300,10 @@ def _cleanup(store: JobStore, job_id: str, log: WorkerLog, *, terminated: bool) 
                 # Freed capacity goes to the next queued job; if another process holds the
                 # admission lock it will promote, so do not wait long for it.
                 promote_queue(store, lock_timeout=2.0)
-                return True
     except OracleError as error:
         log(f"cleanup problem: [{error.code}] {error.message}")
     except Exception as exc:  # reconcile retries whatever is left; the log says why
         log(f"cleanup crashed: {exc!r}")
-    return False
 
 
 def main(argv: list[str]) -> int:

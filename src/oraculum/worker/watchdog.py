@@ -6,9 +6,9 @@ open for its whole life. The kernel closes that end however the worker dies, and
 wakes at once: it waits until the process is really gone, then runs reconcile, which fails the
 job `worker_lost`, tears its runtime down (its Chromium included) and promotes the queue.
 
-A worker that recorded its job's ending and a clean teardown says so on the pipe before it
-exits (:func:`tell_watchdog_done`); the watchdog then leaves without a reconcile pass, which
-would find nothing of that job to do and cost a second interpreter the job engine's import.
+The pass at the worker's exit runs even when the job ended well: it is also what ends a job
+whose worker was killed before it could start its own watchdog (in its first half second),
+when nothing else (no session, poller or `wait`) is there to reconcile.
 
 While the worker lives, the watchdog looks at its own job once per heartbeat interval and runs
 reconcile when it has gone stale, so a hung worker (alive, no heartbeat) is caught too. It
@@ -41,8 +41,6 @@ from oraculum.jobs.ids import JOB_DIR_PREFIX, JOB_FILE, validate_job_id
 if TYPE_CHECKING:
     from oraculum.jobs.store import JobStore
 
-# The one byte a worker writes: its job has ended and nothing of it is left to judge.
-DONE = b"d"
 # How long a worker whose pipe closed may take to finish exiting before we judge it anyway.
 EXIT_WAIT_S = 10.0
 RECONCILE_LOCK_S = 5.0
@@ -54,7 +52,7 @@ def start_watchdog(job_dir: Path, log_path: Path, interval_s: float) -> int | No
     (the heartbeat interval); returns the pipe end to keep open.
 
     Call it before any thread starts. The returned descriptor is not inheritable, so the
-    browser and its helpers never hold it; only :func:`tell_watchdog_done` writes to it.
+    browser and its helpers never hold it; nothing is written to it.
     """
     read_end, write_end = os.pipe()
     try:
@@ -75,27 +73,16 @@ def start_watchdog(job_dir: Path, log_path: Path, interval_s: float) -> int | No
     return write_end
 
 
-def tell_watchdog_done(fd: int) -> None:
-    """Tell the watchdog (``fd`` from :func:`start_watchdog`) that this worker's job has ended
-    and been cleaned up, so the worker's exit needs no reconcile."""
-    with contextlib.suppress(OSError):  # then it reconciles, as for any worker that died
-        os.write(fd, DONE)
-
-
-def _wait_for_pipe_close(fd: int, interval_s: float, on_idle: Callable[[], object]) -> bool:
-    """Until the worker's end of the pipe closes; True when it said its job is done."""
-    done = False
+def _wait_for_pipe_close(fd: int, interval_s: float, on_idle: Callable[[], object]) -> None:
     while True:
         ready, _, _ = select.select([fd], [], [], interval_s)
         if ready:
             try:
-                said = os.read(fd, 64)
+                if not os.read(fd, 64):
+                    return  # EOF: the worker is gone (or closing)
             except OSError:
-                return done
-            if not said:
-                return done  # EOF: the worker is gone (or closing)
-            done = done or DONE in said
-        elif not done:
+                return
+        else:
             on_idle()
 
 
@@ -166,11 +153,9 @@ def _reconcile_if_stale(job_dir: Path, interval_s: float) -> None:
 def watch_job(job_dir: Path, fd: int, interval_s: float) -> int:
     validate_job_id(job_dir.name.removeprefix(JOB_DIR_PREFIX))
     interval_s = max(interval_s, 0.2)
-    done = _wait_for_pipe_close(fd, interval_s, lambda: _reconcile_if_stale(job_dir, interval_s))
+    _wait_for_pipe_close(fd, interval_s, lambda: _reconcile_if_stale(job_dir, interval_s))
     with contextlib.suppress(OSError):
         os.close(fd)
-    if done:
-        return 0
     _wait_gone(job_dir, EXIT_WAIT_S)
     for _ in range(RECONCILE_TRIES):
         if _reconcile_quietly(job_dir, lock_timeout=RECONCILE_LOCK_S):
