@@ -19,7 +19,7 @@ It starts light: the job engine (the pydantic job model, reconcile) is imported 
 is something to judge: once the worker is gone, or when its job file has gone two heartbeat
 intervals without a write (a live worker's heartbeat rewrites it every interval; one that keeps
 writing is not hung). So a job's start, when its worker is busy launching a browser, does not
-also pay for a second interpreter loading all of it, and a healthy job's watchdog never does;
+also pay for a second interpreter loading all of it, nor does a healthy job while it runs;
 the worker passes the heartbeat interval on the command line.
 """
 
