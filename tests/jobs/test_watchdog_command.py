@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from oraculum.jobs import indexes
+from oraculum.jobs.locks import named_lock
+from oraculum.jobs.model import Status
 from oraculum.jobs.store import JobStore
 from oraculum.worker import watchdog
 from oraculum.worker.watchdog import main
@@ -47,16 +50,58 @@ def reconcile_passes(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     return passes
 
 
-def test_a_worker_that_ended_well_still_gets_its_pass(
+def test_a_worker_that_did_not_say_it_made_the_pass_gets_it(
     store: JobStore, reconcile_passes: list[Path]
 ) -> None:
     """The pass at a worker's exit is also what ends a job whose worker was killed before it
-    started its own watchdog, when nothing else reconciles: it runs however the worker ended."""
+    started its own watchdog, when nothing else reconciles: a worker that died (or could not
+    make the pass) said nothing, and the watchdog makes it."""
     paths = store.create(build_job(), "p")
     read_end, write_end = os.pipe()
     os.close(write_end)
     assert watchdog.main(["watch", str(paths.dir), str(read_end), "200"]) == 0
     assert reconcile_passes == [paths.dir]
+
+
+def test_a_worker_that_made_the_pass_gets_no_second_one(
+    store: JobStore, reconcile_passes: list[Path]
+) -> None:
+    paths = store.create(build_job(), "p")
+    read_end, write_end = os.pipe()
+    os.write(write_end, watchdog.PASS_MADE)
+    os.close(write_end)
+    assert watchdog.main(["watch", str(paths.dir), str(read_end), "200"]) == 0
+    assert reconcile_passes == []
+
+
+def _stranded(store: JobStore) -> str:
+    """A job admitted long ago whose worker never recorded itself (killed at once)."""
+    job = build_job()
+    store.create(job, "p")
+    indexes.mark(indexes.OPEN, job.id)
+    return job.id
+
+
+def test_a_worker_ending_well_ends_a_job_stranded_before_its_watchdog(store: JobStore) -> None:
+    """The worker's own exit pass does what the watchdog's did: the other job, whose worker
+    died before it had a watchdog, ends `worker_lost`; then the watchdog is told."""
+    stranded = _stranded(store)
+    read_end, write_end = os.pipe()
+    assert watchdog.make_exit_pass(write_end, store) is True
+    os.close(write_end)
+    assert os.read(read_end, 64) == watchdog.PASS_MADE
+    job = store.load(stranded)
+    assert job.status == Status.FAILED and job.error_code == "worker_lost", job.error
+
+
+def test_a_worker_that_cannot_make_the_pass_leaves_it_to_the_watchdog(store: JobStore) -> None:
+    stranded = _stranded(store)
+    read_end, write_end = os.pipe()
+    with named_lock("reconcile", timeout=1.0):  # another process is reconciling
+        assert watchdog.make_exit_pass(write_end, store) is False
+    os.close(write_end)
+    assert os.read(read_end, 64) == b""  # nothing said: the watchdog makes the pass
+    assert store.load(stranded).status == Status.SUBMITTED
 
 
 @pytest.mark.parametrize(

@@ -31,7 +31,7 @@ from oraculum.jobs.runtime import job_settings_config, record_cleanup, teardown
 from oraculum.jobs.store import JobPaths, JobStore
 from oraculum.providers import get_provider
 from oraculum.providers.base import ProviderOutcome
-from oraculum.worker.watchdog import start_watchdog
+from oraculum.worker.watchdog import make_exit_pass, start_watchdog
 
 IDENTITY_WAIT_S = 15.0
 EXIT_OK = 0
@@ -240,7 +240,8 @@ def run_job(job_dir: Path) -> int:
     config = job_settings_config(job)
     interval_s = config.worker.heartbeat_interval_ms / 1000
     # Before any thread starts; the pipe end stays open until this process is gone.
-    if start_watchdog(job_dir, store.paths(job_id).worker_log, interval_s) is None:
+    watchdog_pipe = start_watchdog(job_dir, store.paths(job_id).worker_log, interval_s)
+    if watchdog_pipe is None:
         log("watchdog could not start: a crash of this worker waits for the next reconcile")
     heartbeat = Heartbeat(store, job_id, nonce, interval_s, log)
     heartbeat.start()
@@ -275,6 +276,8 @@ def run_job(job_dir: Path) -> int:
         heartbeat.stopped.set()
     if not terminated and config.notify.desktop:
         _tell_the_desktop(store, job_id, log)
+    if not terminated and watchdog_pipe is not None:
+        make_exit_pass(watchdog_pipe, store)
     return exit_code
 
 

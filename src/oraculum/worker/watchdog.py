@@ -6,9 +6,12 @@ open for its whole life. The kernel closes that end however the worker dies, and
 wakes at once: it waits until the process is really gone, then runs reconcile, which fails the
 job `worker_lost`, tears its runtime down (its Chromium included) and promotes the queue.
 
-The pass at the worker's exit runs even when the job ended well: it is also what ends a job
-whose worker was killed before it could start its own watchdog (in its first half second),
-when nothing else (no session, poller or `wait`) is there to reconcile.
+That pass at the worker's exit is owed even when the job ended well: it is also what ends a
+job whose worker was killed before it could start its own watchdog (in its first half second),
+when nothing else (no session, poller or `wait`) is there to reconcile. A worker that ends well
+makes it itself, where the job engine is already loaded (:func:`make_exit_pass`), and says so
+with one byte on the pipe; the watchdog then has nothing left to do. A worker that dies, or
+could not make the pass (another process held reconcile's lock), leaves it to the watchdog.
 
 While the worker lives, the watchdog looks at its own job once per heartbeat interval and runs
 reconcile when it has gone stale, so a hung worker (alive, no heartbeat) is caught too. It
@@ -19,8 +22,8 @@ It starts light: the job engine (the pydantic job model, reconcile) is imported 
 is something to judge: once the worker is gone, or when its job file has gone two heartbeat
 intervals without a write (a live worker's heartbeat rewrites it every interval; one that keeps
 writing is not hung). So a job's start, when its worker is busy launching a browser, does not
-also pay for a second interpreter loading all of it, nor does a healthy job while it runs;
-the worker passes the heartbeat interval on the command line.
+also pay for a second interpreter loading all of it, nor does a healthy job while it runs or
+when it ends; the worker passes the heartbeat interval on the command line.
 """
 
 from __future__ import annotations
@@ -45,6 +48,10 @@ if TYPE_CHECKING:
 EXIT_WAIT_S = 10.0
 RECONCILE_LOCK_S = 5.0
 RECONCILE_TRIES = 5
+# What a worker writes on its pipe once it made the exit pass itself (nothing else is written).
+PASS_MADE = b"p"
+# How long a worker ending well waits for reconcile's lock before leaving the pass to us.
+WORKER_PASS_LOCK_S = 0.5
 
 
 def start_watchdog(job_dir: Path, log_path: Path, interval_s: float) -> int | None:
@@ -73,17 +80,36 @@ def start_watchdog(job_dir: Path, log_path: Path, interval_s: float) -> int | No
     return write_end
 
 
-def _wait_for_pipe_close(fd: int, interval_s: float, on_idle: Callable[[], object]) -> None:
+def make_exit_pass(write_end: int, store: JobStore) -> bool:
+    """The worker's side, once its job has ended and been cleaned up: run the exit pass here
+    and tell the watchdog it was made. False (nothing said) when the pass was not made (another
+    process held reconcile's lock, or it failed): the watchdog makes it after the exit."""
+    from oraculum.jobs.reconcile import reconcile
+
+    try:
+        if reconcile(store, lock_timeout=WORKER_PASS_LOCK_S).skipped_busy:
+            return False
+        os.write(write_end, PASS_MADE)
+    except Exception:  # the watchdog's own pass covers whatever went wrong here
+        return False
+    return True
+
+
+def _wait_for_pipe_close(fd: int, interval_s: float, on_idle: Callable[[], object]) -> bool:
+    """Until EOF (the worker gone, or closing); True when it said it made the exit pass."""
+    pass_made = False
     while True:
         ready, _, _ = select.select([fd], [], [], interval_s)
-        if ready:
-            try:
-                if not os.read(fd, 64):
-                    return  # EOF: the worker is gone (or closing)
-            except OSError:
-                return
-        else:
+        if not ready:
             on_idle()
+            continue
+        try:
+            said = os.read(fd, 64)
+        except OSError:
+            return pass_made
+        if not said:
+            return pass_made
+        pass_made = pass_made or PASS_MADE in said
 
 
 def _wait_gone(job_dir: Path, timeout_s: float) -> None:
@@ -153,9 +179,13 @@ def _reconcile_if_stale(job_dir: Path, interval_s: float) -> None:
 def watch_job(job_dir: Path, fd: int, interval_s: float) -> int:
     validate_job_id(job_dir.name.removeprefix(JOB_DIR_PREFIX))
     interval_s = max(interval_s, 0.2)
-    _wait_for_pipe_close(fd, interval_s, lambda: _reconcile_if_stale(job_dir, interval_s))
+    pass_made = _wait_for_pipe_close(
+        fd, interval_s, lambda: _reconcile_if_stale(job_dir, interval_s)
+    )
     with contextlib.suppress(OSError):
         os.close(fd)
+    if pass_made:
+        return 0
     _wait_gone(job_dir, EXIT_WAIT_S)
     for _ in range(RECONCILE_TRIES):
         if _reconcile_quietly(job_dir, lock_timeout=RECONCILE_LOCK_S):
