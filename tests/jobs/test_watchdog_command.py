@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from oraculum.jobs import indexes
+from oraculum.jobs import indexes, transitions
 from oraculum.jobs.locks import named_lock
-from oraculum.jobs.model import Status
+from oraculum.jobs.model import Phase, Status, utc_now
 from oraculum.jobs.store import JobStore
 from oraculum.worker import watchdog
 from oraculum.worker.watchdog import main
@@ -82,12 +82,29 @@ def _stranded(store: JobStore) -> str:
     return job.id
 
 
+def _ended(store: JobStore, *, cleaned_up: bool) -> str:
+    """The exiting worker's own job: ended, its clean-up done or still to retry."""
+    job = build_job()
+    store.create(job, "p")
+    ended = transitions.end(
+        job,
+        Phase.CANCELLED,
+        at=utc_now(),
+        source="test",
+        message="cancelled",
+        error="Cancelled.",
+        cleanup_pending=not cleaned_up,
+    )
+    store.save(ended)
+    return job.id
+
+
 def test_a_worker_ending_well_ends_a_job_stranded_before_its_watchdog(store: JobStore) -> None:
     """The worker's own exit pass does what the watchdog's did: the other job, whose worker
     died before it had a watchdog, ends `worker_lost`; then the watchdog is told."""
-    stranded = _stranded(store)
+    stranded, own = _stranded(store), _ended(store, cleaned_up=True)
     read_end, write_end = os.pipe()
-    assert watchdog.make_exit_pass(write_end, store) is True
+    assert watchdog.make_exit_pass(write_end, store, own) is True
     os.close(write_end)
     assert os.read(read_end, 64) == watchdog.PASS_MADE
     job = store.load(stranded)
@@ -95,12 +112,22 @@ def test_a_worker_ending_well_ends_a_job_stranded_before_its_watchdog(store: Job
 
 
 def test_a_worker_that_cannot_make_the_pass_leaves_it_to_the_watchdog(store: JobStore) -> None:
-    stranded = _stranded(store)
+    stranded, own = _stranded(store), _ended(store, cleaned_up=True)
     read_end, write_end = os.pipe()
     with named_lock("reconcile", timeout=1.0):  # another process is reconciling
-        assert watchdog.make_exit_pass(write_end, store) is False
+        assert watchdog.make_exit_pass(write_end, store, own) is False
     os.close(write_end)
     assert os.read(read_end, 64) == b""  # nothing said: the watchdog makes the pass
+    assert store.load(stranded).status == Status.SUBMITTED
+
+
+def test_a_clean_up_to_retry_is_left_to_the_watchdog(store: JobStore) -> None:
+    """It is retried once the worker is gone, as it always was."""
+    stranded, own = _stranded(store), _ended(store, cleaned_up=False)
+    read_end, write_end = os.pipe()
+    assert watchdog.make_exit_pass(write_end, store, own) is False
+    os.close(write_end)
+    assert os.read(read_end, 64) == b""
     assert store.load(stranded).status == Status.SUBMITTED
 
 

@@ -277,7 +277,7 @@ def run_job(job_dir: Path) -> int:
     if not terminated and config.notify.desktop:
         _tell_the_desktop(store, job_id, log)
     if not terminated and watchdog_pipe is not None:
-        make_exit_pass(watchdog_pipe, store)
+        make_exit_pass(watchdog_pipe, store, job_id)
     return exit_code
 
 

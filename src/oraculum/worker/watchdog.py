@@ -80,13 +80,17 @@ def start_watchdog(job_dir: Path, log_path: Path, interval_s: float) -> int | No
     return write_end
 
 
-def make_exit_pass(write_end: int, store: JobStore) -> bool:
-    """The worker's side, once its job has ended and been cleaned up: run the exit pass here
-    and tell the watchdog it was made. False (nothing said) when the pass was not made (another
-    process held reconcile's lock, or it failed): the watchdog makes it after the exit."""
+def make_exit_pass(write_end: int, store: JobStore, job_id: str) -> bool:
+    """The worker's side, at its end: run the exit pass here and tell the watchdog it was made.
+    False (nothing said) when its own job is not ended and cleaned up (a clean-up to retry is
+    retried once the worker is gone, as ever), or the pass was not made (another process held
+    reconcile's lock, or it failed): the watchdog then makes it after the exit."""
     from oraculum.jobs.reconcile import reconcile
 
     try:
+        job = store.load(job_id)
+        if not job.is_terminal or job.cleanup_pending:
+            return False
         if reconcile(store, lock_timeout=WORKER_PASS_LOCK_S).skipped_busy:
             return False
         os.write(write_end, PASS_MADE)
