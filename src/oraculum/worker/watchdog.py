@@ -8,10 +8,11 @@ job `worker_lost`, tears its runtime down (its Chromium included) and promotes t
 
 That pass at the worker's exit is owed even when the job ended well: it is also what ends a
 job whose worker was killed before it could start its own watchdog (in its first half second),
-when nothing else (no session, poller or `wait`) is there to reconcile. A worker that ends well
-makes it itself, where the job engine is already loaded (:func:`make_exit_pass`), and says so
-with one byte on the pipe; the watchdog then has nothing left to do. A worker that dies, or
-could not make the pass (another process held reconcile's lock), leaves it to the watchdog.
+when nothing else (no session, poller or `wait`) is there to reconcile. A worker whose job
+ended and was cleaned up makes it itself, where the job engine is already loaded
+(:func:`make_exit_pass`), and says so with one byte on the pipe; the watchdog then has nothing
+left to do. A worker that dies, has a clean-up to retry, or could not make the pass (another
+process held reconcile's lock) leaves it to the watchdog.
 
 While the worker lives, the watchdog looks at its own job once per heartbeat interval and runs
 reconcile when it has gone stale, so a hung worker (alive, no heartbeat) is caught too. It
