@@ -60,7 +60,7 @@ def start_watchdog(job_dir: Path, log_path: Path, interval_s: float) -> int | No
     (the heartbeat interval); returns the pipe end to keep open.
 
     Call it before any thread starts. The returned descriptor is not inheritable, so the
-    browser and its helpers never hold it; nothing is written to it.
+    browser and its helpers never hold it; only :func:`make_exit_pass` writes to it.
     """
     read_end, write_end = os.pipe()
     try:
@@ -106,7 +106,8 @@ def _wait_for_pipe_close(fd: int, interval_s: float, on_idle: Callable[[], objec
     while True:
         ready, _, _ = select.select([fd], [], [], interval_s)
         if not ready:
-            on_idle()
+            if not pass_made:  # told: the worker is only exiting, nothing left to judge
+                on_idle()
             continue
         try:
             said = os.read(fd, 64)
